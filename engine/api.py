@@ -1,0 +1,126 @@
+"""The contract between the rules engines and the rest of throneroom.
+
+Every game offers the same shape so that the room runtime (``server/``) can
+run any of them and the screens (``tui/``) can render any of them:
+
+* a :class:`GameTable` -- one whole match or game, driven by text actions in
+  the game's notation; the runtime never touches engine state beyond it;
+* a :class:`Bot` -- picks an action from a seat's own *view* and legal list;
+* a :class:`GameSpec` -- metadata and factories, listed in :mod:`engine.registry`.
+
+Pure: no asyncio, no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+
+class IllegalAction(ValueError):
+    """An action that is malformed or not legal right now.
+
+    Raised by ``play``; the state is unchanged. ``code`` is a stable short
+    string (``"parse"``, ``"not-pending"``, ``"illegal"``, ``"round-over"``...)
+    that screens can translate; ``str(err)`` is a readable English message
+    naming the offending input.
+    """
+
+    def __init__(self, message: str, *, code: str = "illegal", text: str = "", seat: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.text = text
+        self.seat = seat
+
+
+@runtime_checkable
+class GameTable(Protocol):
+    """One match (Sultans: several rounds) or game (Overlord) in progress.
+
+    Everything is deterministic from the seed and the ordered list of
+    ``(seat, text)`` actions plus ``next_round()`` calls.
+    """
+
+    @property
+    def game(self) -> str:
+        """Game id, e.g. ``"sultans"`` or ``"overlord"``."""
+        ...
+
+    @property
+    def players(self) -> int: ...
+
+    def pending(self) -> set[int]:
+        """Seats that must answer now (more than one in a reaction window)."""
+        ...
+
+    def legal(self, seat: int) -> list[str]:
+        """Every legal action of ``seat`` right now, in canonical notation.
+
+        May be non-empty for a seat that is not pending (e.g. Claim the Throne);
+        such actions are optional and nobody waits for them.
+        """
+        ...
+
+    def play(self, seat: int, text: str) -> None:
+        """Apply one action; raise :class:`IllegalAction` and change nothing if illegal."""
+        ...
+
+    def view(self, seat: int | None) -> BaseModel:
+        """Everything ``seat`` (``None``: a spectator) may know, nothing more."""
+        ...
+
+    def timeout_action(self, seat: int) -> str:
+        """The fixed default the room plays when ``seat`` times out (S-TIME-1, K-TIME-1)."""
+        ...
+
+    def between_rounds(self) -> bool:
+        """True when a round has ended and the next waits for ``next_round()``."""
+        ...
+
+    def next_round(self) -> None:
+        """Deal the next round (only when ``between_rounds()``)."""
+        ...
+
+    def is_over(self) -> bool:
+        """True once the whole match/game has ended."""
+        ...
+
+    def standings(self) -> list[int]:
+        """Final score per seat (Sultans: match totals; Overlord: gold) -- for the leaderboard."""
+        ...
+
+    def winners(self) -> list[int]:
+        """Seats that won the match/game (empty until it is over)."""
+        ...
+
+
+class Bot(Protocol):
+    """A bot for one seat. Sees only that seat's view and legal actions."""
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        """Return an action from ``legal``, or ``None`` to do nothing.
+
+        When ``pending`` is True the bot must return an action. When False it
+        may return an optional action (e.g. Claim the Throne) or None.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the server needs to offer a game in the lobby and run it."""
+
+    id: str
+    title: str  # English title; screens translate via their catalogue
+    min_players: int
+    max_players: int
+    options_model: type[BaseModel]
+    # new_table(players, seed, options) -> GameTable
+    new_table: Callable[[int, int, BaseModel], GameTable]
+    # new_bot(seat, kind, seed) -> Bot; kind is "heuristic" or "random"
+    new_bot: Callable[[int, str, int], Bot]
+    # rounds in a match, from the options (for the lobby's display); 0 = not round based
+    describe_options: Callable[[BaseModel], Mapping[str, Any]] = field(default=lambda o: o.model_dump())

@@ -1,0 +1,198 @@
+"""The room-client interface: everything a screen may ask of the host.
+
+``tui/`` renders what these objects return and sends actions through them;
+it never sees engine state, only the per-seat *views* the engine makes.
+``server/`` implements the protocols (one ``LobbyClient`` per SSH session).
+
+Change notification: the server calls the listener set with
+``set_listener`` from the event loop whenever something the screen shows may
+have changed (a new view, a chat line, a seat taken...). The listener must be
+cheap: screens coalesce and re-read state on their own schedule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+Listener = Callable[[], None]
+
+
+class ClientError(Exception):
+    """A request the host refused. ``code`` is stable (``"room-full"``,
+    ``"stale"``, ``"illegal"``, ``"not-host"``, ``"bad-code"``...) and
+    translatable; ``str(err)`` is a readable English message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Identity(BaseModel):
+    name: str  # already sanitised
+    guest: bool = False
+    lang: Literal["en", "zh"] = "en"  # initial language, from the client's LANG
+
+
+class ChatLine(BaseModel):
+    at: float  # unix time
+    name: str  # sanitised sender name; "" for system lines
+    text: str  # sanitised; never markup
+    system: bool = False
+
+
+class RoomSettings(BaseModel):
+    game: str = "sultans"
+    name: str = ""  # shown in the lobby; sanitised by the server
+    seats: int = Field(default=5, ge=2, le=15)
+    private: bool = False  # private rooms need ``code`` to join
+    code: str = ""
+    turn_timer: int = 0  # seconds per turn decision, 0 = no timer
+    window_timer: int = 20  # seconds for reaction windows/prompts, 0 = no timer
+    bot_delay: float = 1.0  # seconds a bot "thinks" (0 in tests)
+    options: dict[str, object] = Field(default_factory=dict)  # game options (rounds, notebook...)
+
+
+class SeatInfo(BaseModel):
+    index: int
+    kind: Literal["empty", "human", "bot"]
+    name: str = ""  # the identity's name, or "Bot 3"
+    connected: bool = False  # humans: a live session is attached
+    ready: bool = False
+    autoplay: bool = False  # a human seat currently played by a bot (owner away)
+
+
+class RoomSummary(BaseModel):
+    id: str
+    name: str
+    game: str
+    seats: int
+    humans: int
+    bots: int
+    spectators: int
+    state: Literal["waiting", "playing", "finished"]
+    private: bool
+    host: str
+
+
+class RoomSnapshot(BaseModel):
+    id: str
+    settings: RoomSettings
+    host: str  # the name of the room's host
+    state: Literal["waiting", "playing", "finished"]
+    seats: list[SeatInfo]
+    spectators: list[str]
+    version: int  # bumps on every applied action; sent back with actions
+    deadline: float | None = None  # unix time when the current decision times out
+    names: list[str] = Field(default_factory=list)  # display name per seat, for views
+
+
+class LeaderRow(BaseModel):
+    name: str
+    matches: int
+    wins: int
+    points: int
+
+
+class RoomClient(Protocol):
+    """One session's handle on one room (as a seated player or a spectator)."""
+
+    @property
+    def room_id(self) -> str: ...
+
+    @property
+    def my_seat(self) -> int | None:
+        """The seat this session plays, or None when watching."""
+        ...
+
+    def snapshot(self) -> RoomSnapshot: ...
+
+    def view(self) -> BaseModel | None:
+        """The game view for ``my_seat`` (spectator view when watching); None before start."""
+        ...
+
+    def legal(self) -> list[str]:
+        """Legal actions of ``my_seat`` now (empty when watching or not started)."""
+        ...
+
+    def pending(self) -> bool:
+        """True when the game waits for ``my_seat`` to answer."""
+        ...
+
+    def act(self, text: str, version: int) -> None:
+        """Play an action; raises ClientError("stale") if ``version`` is old,
+        ClientError("illegal") with the engine's message if illegal."""
+        ...
+
+    def chat(self, text: str) -> None: ...
+
+    def chat_lines(self) -> list[ChatLine]: ...
+
+    # room management (waiting room); host-only ones raise ClientError("not-host")
+    def set_ready(self, ready: bool) -> None: ...
+
+    def take_seat(self, index: int) -> None: ...
+
+    def add_bot(self, index: int | None = None) -> None: ...
+
+    def remove_bot(self, index: int) -> None: ...
+
+    def kick(self, index: int) -> None: ...
+
+    def update_settings(self, settings: RoomSettings) -> None: ...
+
+    def start(self) -> None: ...
+
+    def play_again(self) -> None:
+        """After a finished match: a new match with the same seats (host only)."""
+        ...
+
+    def leave(self) -> None: ...
+
+    def set_listener(self, listener: Listener | None) -> None: ...
+
+
+class LobbyClient(Protocol):
+    """One SSH session's handle on the host."""
+
+    @property
+    def identity(self) -> Identity: ...
+
+    @property
+    def host_fingerprint(self) -> str:
+        """The server's host key fingerprint, ``SHA256:...``."""
+        ...
+
+    def games(self) -> list[tuple[str, str, int, int]]:
+        """(id, English title, min players, max players) of every game offered."""
+        ...
+
+    def online(self) -> list[str]: ...
+
+    def rooms(self) -> list[RoomSummary]: ...
+
+    def create_room(self, settings: RoomSettings) -> RoomClient: ...
+
+    def join(self, room_id: str, code: str = "") -> RoomClient:
+        """Take a seat (or get back one's own seat after a reconnect)."""
+        ...
+
+    def watch(self, room_id: str, code: str = "") -> RoomClient: ...
+
+    def current_room(self) -> RoomClient | None:
+        """The room whose seat this identity holds, if any (for reconnects)."""
+        ...
+
+    def chat(self, text: str) -> None: ...
+
+    def chat_lines(self) -> list[ChatLine]: ...
+
+    def leaderboard(self) -> list[LeaderRow]: ...
+
+    def set_lang(self, lang: Literal["en", "zh"]) -> None:
+        """Remember the player's language choice (kept with the identity)."""
+        ...
+
+    def set_listener(self, listener: Listener | None) -> None: ...
