@@ -1,0 +1,126 @@
+"""Cleaning of text that players type and other players will see.
+
+Two functions, both pure:
+
+* :func:`clean_text` -- chat lines, room names and other free text: terminal
+  escape sequences (CSI, OSC, DCS/SOS/PM/APC, two-byte ESC sequences, their
+  8-bit C1 forms) are removed *with their payload*, then every remaining
+  control character (C0, C1, DEL), format character (bidi embeddings,
+  overrides and isolates, zero-width characters, soft hyphen...), surrogate
+  and line/paragraph separator goes; whitespace runs become one space;
+  combining marks are capped per base character (no "zalgo" towers); the
+  result is cut to ``limit`` characters.
+* :func:`clean_name` -- player names: the same cleaning, NFKC-normalised
+  (full-width Latin becomes ASCII), spaces become ``_``, then only letters,
+  digits, combining marks and ``- _ .`` are kept, and the result is cut to :data:`NAME_MAX`. An empty
+  result means "no usable name"; callers refuse it.
+
+Neither function makes text safe for Textual *markup*: screens must render
+player text as plain text (``rich.text.Text`` / ``markup=False``). Names are
+markup-free anyway because brackets are not name characters.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+NAME_MAX = 20
+"""Longest player name, in characters."""
+
+TEXT_MAX = 300
+"""Default cap for chat lines."""
+
+MAX_MARKS = 2
+"""Combining marks kept after one base character."""
+
+# Escape sequences, 7-bit and 8-bit forms. String sequences (OSC, DCS, SOS, PM,
+# APC) run to BEL or ST (ESC \ or 0x9c); an unterminated one runs to the end of
+# the text, as a terminal would swallow it.
+_ESCAPES = re.compile(
+    r"""
+    (?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])   # OSC / DCS / SOS / PM / APC introducer
+        .*?(?:\x07|\x1b\\|\x9c|$)             # ... payload up to a terminator
+    | (?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?   # CSI params, intermediates, final
+    | \x1b[\x20-\x2f]*[\x30-\x7e]?            # other ESC sequences (ESC c, ESC ( B, ESC 7 ...)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+_REMOVED_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+_SPACE_CATEGORIES = frozenset({"Zs", "Zl", "Zp"})
+_NAME_PUNCT = frozenset("-_.")
+
+
+def strip_escapes(text: str) -> str:
+    """Remove terminal escape sequences, payload included."""
+    return _ESCAPES.sub("", text)
+
+
+def _clean_chars(text: str) -> str:
+    """Drop control/format characters, fold whitespace, cap combining marks."""
+    out: list[str] = []
+    marks = 0
+    for ch in text:
+        cat = "Zs" if ch in "\t\n\r\v\f" else unicodedata.category(ch)
+        if cat in _REMOVED_CATEGORIES:
+            continue
+        if cat in _SPACE_CATEGORIES:
+            if out and out[-1] != " ":
+                out.append(" ")
+            marks = 0
+            continue
+        if cat[0] == "M":
+            # a mark needs a base character and at most MAX_MARKS per base
+            if not out or out[-1] == " " or marks >= MAX_MARKS:
+                continue
+            marks += 1
+        else:
+            marks = 0
+        out.append(ch)
+    return "".join(out).strip(" ")
+
+
+def _cap(text: str, limit: int) -> str:
+    if limit <= 0:
+        return ""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rstrip(" ")
+
+
+def clean_text(text: str, limit: int = TEXT_MAX) -> str:
+    """Clean free text (chat, room names) for display to others; cap at ``limit`` chars."""
+    return _cap(_clean_chars(strip_escapes(text)), limit)
+
+
+def _name_chars(text: str) -> str:
+    out: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFKC", _clean_chars(text)):
+        c = "_" if ch == " " else ch
+        cat = unicodedata.category(c)
+        if cat[0] in "LN" or c in _NAME_PUNCT:
+            marks = 0
+            out.append(c)
+        elif cat[0] == "M" and out and out[-1] not in _NAME_PUNCT and marks < MAX_MARKS:
+            marks += 1
+            out.append(c)
+    return "".join(out).strip("-_.")[:NAME_MAX].rstrip("-_.")
+
+
+def clean_name(text: str) -> str:
+    """Clean a player name; ``""`` when nothing usable is left."""
+    name = _name_chars(strip_escapes(text))
+    # normalising can compose or decompose characters; repeat to a fixed point
+    for _ in range(4):
+        again = _name_chars(name)
+        if again == name:
+            break
+        name = again
+    return name
+
+
+def is_valid_name(text: str) -> bool:
+    """True when ``text`` is already a clean, non-empty name."""
+    return bool(text) and clean_name(text) == text
