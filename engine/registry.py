@@ -7,13 +7,8 @@ from engine.api import GameSpec
 
 def games() -> dict[str, GameSpec]:
     """All game specs by id, in lobby order."""
+    from engine.overlord.spec import SPEC as overlord
     from engine.sultans.spec import SPEC as sultans
 
-    specs = [sultans]
-    try:  # Kill the Overlord lands in its own issue; listed once its package exists
-        from engine.overlord.spec import SPEC as overlord
-    except ImportError:
-        pass
-    else:
-        specs.append(overlord)
+    specs = [sultans, overlord]
     return {s.id: s for s in specs}

@@ -1,0 +1,73 @@
+"""Kill the Overlord in the lobby: options and factories (``engine.registry``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from engine.api import Bot, GameSpec, GameTable
+from engine.overlord.bots import make_bot
+from engine.overlord.game import Game
+from engine.overlord.rules import load_ruleset
+
+
+class OverlordOptions(BaseModel):
+    """Room options (rules/overlord.md: K-XROLE-1, K-RND-4, K-END-2)."""
+
+    ruleset: str = "house"
+    # ranks whose expansion role replaces the base role (only ranks in play count)
+    expansion_ranks: list[int] = Field(default_factory=list)
+    # coronation threshold; None: the rule set's (house: 40; the option 30)
+    coronation: int | None = Field(default=None, ge=1)
+    round_limit: int = Field(default=30, ge=1, le=200)
+
+    @field_validator("expansion_ranks")
+    @classmethod
+    def _ranks(cls, v: list[int]) -> list[int]:
+        if any(r < 1 or r > 8 for r in v):
+            raise ValueError("expansion ranks are 1..8")
+        return sorted(set(v))
+
+    @field_validator("ruleset")
+    @classmethod
+    def _ruleset(cls, v: str) -> str:
+        load_ruleset(v)  # raises ValueError for an unknown or invalid rule set
+        return v
+
+
+def new_table(players: int, seed: int, options: BaseModel) -> GameTable:
+    o = options if isinstance(options, OverlordOptions) else OverlordOptions.model_validate(options.model_dump())
+    return Game.random(
+        players, seed, ruleset=o.ruleset, expansion_ranks=o.expansion_ranks,
+        coronation=o.coronation, round_limit=o.round_limit,
+    )
+
+
+def new_bot(seat: int, kind: str, seed: int) -> Bot:
+    return make_bot(seat, kind, seed)
+
+
+def describe(options: BaseModel) -> Mapping[str, Any]:
+    o = options if isinstance(options, OverlordOptions) else OverlordOptions.model_validate(options.model_dump())
+    rs = load_ruleset(o.ruleset)
+    return {
+        "ruleset": o.ruleset,
+        "expansion_ranks": o.expansion_ranks,
+        "coronation": o.coronation if o.coronation is not None else rs.coronation,
+        "round_limit": o.round_limit,
+        "rounds": 0,
+    }
+
+
+SPEC = GameSpec(
+    id="overlord",
+    title="Kill the Overlord",
+    min_players=4,
+    max_players=8,
+    options_model=OverlordOptions,
+    new_table=new_table,
+    new_bot=new_bot,
+    describe_options=describe,
+)
