@@ -1,0 +1,156 @@
+"""``throneroom`` command line: ``throneroom serve [--host H] [--port P] ...``.
+
+Run ``throneroom serve --help`` for the flags; everything else lives in the
+config file (``deploy/throneroom.toml`` lists every setting and its default).
+The server prints ``throneroom: listening on HOST:PORT`` once it accepts
+connections (scripts and tests wait for that line) and stops cleanly on
+SIGINT/SIGTERM: sessions are told, terminals restored, the database closed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from server.config import Config, ConfigError, load_config, with_overrides
+
+log = logging.getLogger("throneroom")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="throneroom", description="A self-hosted SSH game host for palace-intrigue party games."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the SSH game host")
+    serve.add_argument("--host", help="address to listen on (default 0.0.0.0)")
+    serve.add_argument("--port", type=int, help="TCP port (default 2222; 0 picks a free port)")
+    serve.add_argument("--keys", type=Path, help="host key folder (default keys/)")
+    serve.add_argument("--db", type=Path, help="SQLite database (default data/throneroom.db)")
+    serve.add_argument("--config", type=Path, help="TOML config file (see deploy/throneroom.toml)")
+    serve.add_argument(
+        "--bot-delay", type=float, help="seconds a bot thinks before acting (default 1; 0 for tests)"
+    )
+    return parser
+
+
+def setup_logging(config: Config, stream: TextIO | None = None) -> None:
+    """Log to the real stderr (never to ``sys.stderr``, which sessions redirect)."""
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    handlers: list[logging.Handler] = [logging.StreamHandler(stream or sys.__stderr__)]
+    if config.server.log_file is not None:
+        config.server.log_file.parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(config.server.log_file, encoding="utf-8"))
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    for handler in handlers:
+        handler.setFormatter(fmt)
+        root.addHandler(handler)
+    root.setLevel(config.server.log_level)
+    # asyncssh logs every packet-level event at INFO; keep its warnings only.
+    logging.getLogger("asyncssh").setLevel(
+        logging.DEBUG if config.server.log_level == "DEBUG" else logging.WARNING
+    )
+
+
+def _say(text: str) -> None:
+    """A line for the operator on the real stdout (printing is captured later)."""
+    out = sys.__stdout__
+    if out is not None:
+        out.write(text + "\n")
+        out.flush()
+
+
+async def serve(config: Config) -> int:
+    # Textual reads its environment when first imported: fix the colour system
+    # for the whole process before that (styles cache escape codes per process).
+    os.environ["TEXTUAL_COLOR_SYSTEM"] = config.server.color_system
+    from server.hostkey import HostKeyError, fingerprint, load_or_create
+    from server.hub import Hub
+    from server.ssh import ThroneServer, capture_process_output, tune_gc
+    from server.storage import Storage
+
+    try:
+        key, created = load_or_create(config.host_key_path)
+    except HostKeyError as exc:
+        log.error("%s", exc)
+        return 2
+    fp = fingerprint(key)
+    if created:
+        _say(f"throneroom: generated host key {config.host_key_path}")
+    _say(f"throneroom: host key fingerprint {fp}")
+    log.info("host key %s %s", config.host_key_path, fp)
+
+    config.server.db_path.parent.mkdir(parents=True, exist_ok=True)
+    storage = Storage(config.server.db_path)
+    rooms = config.rooms
+    hub = Hub(
+        storage,
+        host_fingerprint=fp,
+        bot_delay=rooms.bot_delay,
+        grace_period=rooms.grace_period,
+        intermission=rooms.intermission,
+    )
+    server = ThroneServer(config, hub=hub, storage=storage, host_key=key)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await hub.start()
+        try:
+            port = await server.start()
+        except OSError as exc:
+            log.error("cannot listen on %s:%s: %s", config.server.host, config.server.port, exc)
+            return 2
+        host = config.server.host
+        _say(f"throneroom: listening on {host}:{port}")
+        shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1", "") else host
+        _say(f"throneroom: players connect with: ssh -p {port} yourname@{shown}")
+        log.info("listening on %s:%s", host, port)
+        capture_process_output()
+        tune_gc()
+        await stop.wait()
+        log.info("shutting down")
+    finally:
+        await server.stop()
+        await hub.stop()
+        storage.close()
+        log.info("stopped")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command != "serve":  # pragma: no cover - argparse enforces the choice
+        return 2
+    try:
+        config = with_overrides(
+            load_config(args.config),
+            host=args.host,
+            port=args.port,
+            keys_dir=args.keys,
+            db_path=args.db,
+            bot_delay=args.bot_delay,
+        )
+    except ConfigError as exc:
+        print(f"throneroom: {exc}", file=sys.stderr)
+        return 2
+    setup_logging(config)
+    try:
+        return asyncio.run(serve(config))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

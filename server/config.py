@@ -1,0 +1,138 @@
+"""Server configuration: a typed model with documented defaults, loaded from TOML.
+
+Every setting has a default that suits a club host, so no file is needed.
+A config file (``throneroom serve --config FILE``) may set any subset; the
+command-line flags ``--host --port --keys --db`` override the file. The file
+``deploy/throneroom.toml`` lists every setting with its default.
+
+Relative paths are taken relative to the directory the server is started in.
+Unknown keys are errors (a typo must not silently fall back to a default).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ServerSection(_Section):
+    host: str = "0.0.0.0"
+    """Address to listen on (``0.0.0.0``: every IPv4 address; ``::`` for IPv6 too)."""
+    port: int = Field(default=2222, ge=0, le=65535)
+    """TCP port (0 picks a free port, useful for tests)."""
+    keys_dir: Path = Path("keys")
+    """Folder of the host key (``ssh_host_ed25519_key``, made on first start, mode 0600)."""
+    db_path: Path = Path("data/throneroom.db")
+    """SQLite database: identities, rooms, matches, action logs, results."""
+    public_host: str = ""
+    """Host name shown to players in hints like ``ssh -p 2222 name@HOST``;
+    empty: the address the player connected to."""
+    public_port: int = Field(default=0, ge=0, le=65535)
+    """Port shown in those hints; 0: the listening port."""
+    color_system: Literal["truecolor", "256", "standard"] = "truecolor"
+    """Colours sent to every terminal (one choice per process; see deploy/README.md)."""
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_file: Path | None = None
+    """Also append the log to this file (the log always goes to stderr)."""
+
+
+class LimitsSection(_Section):
+    max_sessions: int = Field(default=300, ge=1)
+    """Players connected at once; more get a 'server is full' message."""
+    max_per_address: int = Field(default=20, ge=1)
+    """Open SSH connections from one IP address."""
+    login_grace: float = Field(default=30.0, gt=0)
+    """Seconds a connection may take to authenticate."""
+    idle_timeout: float = Field(default=3600.0, ge=0)
+    """Seconds without a keystroke before a session is closed (0: never)."""
+    keepalive_interval: float = Field(default=30.0, ge=0)
+    """Seconds between SSH keepalives; dead connections are found this way (0: off)."""
+    keepalive_count_max: int = Field(default=3, ge=1)
+    """Unanswered keepalives before a connection is dropped."""
+
+
+class PlayersSection(_Section):
+    allow_guests: bool = True
+    """Clients without an SSH key may play as guests (they cannot take a key-owned name)."""
+
+
+class RoomsSection(_Section):
+    bot_delay: float = Field(default=1.0, ge=0)
+    """Seconds a bot 'thinks' before acting (0 in tests)."""
+    grace_period: float = Field(default=60.0, ge=0)
+    """Seconds a disconnected player's seat waits before a bot plays it."""
+    intermission: float = Field(default=10.0, ge=0)
+    """Seconds between the rounds of a match."""
+
+
+class Config(_Section):
+    server: ServerSection = ServerSection()
+    limits: LimitsSection = LimitsSection()
+    players: PlayersSection = PlayersSection()
+    rooms: RoomsSection = RoomsSection()
+
+    @property
+    def host_key_path(self) -> Path:
+        return self.server.keys_dir / "ssh_host_ed25519_key"
+
+
+class ConfigError(Exception):
+    """The config file is missing, not TOML, or has a wrong key or value."""
+
+
+def load_config(path: Path | None = None) -> Config:
+    """Load ``path`` (TOML) over the defaults; ``None`` gives the defaults."""
+    if path is None:
+        return Config()
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"config file {path}: {problems}") from exc
+
+
+def with_overrides(
+    config: Config,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+    keys_dir: Path | None = None,
+    db_path: Path | None = None,
+    bot_delay: float | None = None,
+) -> Config:
+    """Apply command-line flags on top of a loaded config."""
+    server: dict[str, object] = {}
+    if host is not None:
+        server["host"] = host
+    if port is not None:
+        server["port"] = port
+    if keys_dir is not None:
+        server["keys_dir"] = keys_dir
+    if db_path is not None:
+        server["db_path"] = db_path
+    rooms: dict[str, object] = {}
+    if bot_delay is not None:
+        rooms["bot_delay"] = bot_delay
+    merged = config.model_dump()
+    merged["server"].update(server)
+    merged["rooms"].update(rooms)
+    try:
+        return Config.model_validate(merged)
+    except ValidationError as exc:
+        raise ConfigError(str(exc)) from exc

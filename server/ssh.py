@@ -1,0 +1,631 @@
+"""The SSH front door: authentication, identities, limits, one App per session.
+
+* The SSH user name is the player's name (cleaned by :func:`server.sanitize.clean_name`).
+* Public keys are identities: the first key to log in under a name owns it
+  (``Storage.claim_name``). Another key is refused for that name.
+* Clients without an accepted key get in through keyboard-interactive auth
+  with no prompt; the session then either plays as a *guest* (when the
+  config allows it and the name is not key-owned) or prints one clear message
+  saying why not and how to connect instead, and closes. Refusals are shown
+  inside the session because OpenSSH prints what a session writes, while
+  auth failures show only "Permission denied"; a key refused for a name also
+  gets the message as an auth banner, for clients that never try
+  keyboard-interactive (``BatchMode``).
+* Each interactive session with a PTY runs one Textual App on the shared
+  event loop through :mod:`server.sshdriver`. No PTY, exec requests,
+  subsystems (SFTP/SCP), port/agent/X11 forwarding: refused.
+* Limits: connections per address, login grace time, idle timeout,
+  maximum sessions; keepalives find dead connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import io
+import logging
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, cast
+
+import asyncssh
+from rich.console import Console
+
+from server.config import Config
+from server.sanitize import clean_name
+from server.sshdriver import SessionTerminal
+from tui.client import Identity, LobbyClient
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.driver import Driver
+
+log = logging.getLogger(__name__)
+app_log = logging.getLogger("throneroom.app")
+
+
+class StorageLike(Protocol):
+    """What the SSH layer needs from ``server.storage.Storage``."""
+
+    def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
+
+    def key_owner(self, name: str) -> str | None: ...
+
+    def get_lang(self, name: str) -> str | None: ...
+
+
+class HubLike(Protocol):
+    """What the SSH layer needs from ``server.hub.Hub``."""
+
+    def connect(self, identity: Identity) -> LobbyClient: ...
+
+    def disconnect(self, client: LobbyClient) -> None: ...
+
+
+AppFactory = Callable[[LobbyClient, "type[Driver]"], "App[Any]"]
+
+
+def default_app_factory(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
+    from tui.app import ThroneApp
+
+    return ThroneApp(lobby, driver_class=driver_class)
+
+
+# -- process-wide output capture ----------------------------------------------
+
+
+class LogStream(io.TextIOBase):
+    """A text stream that sends each complete line to a logger."""
+
+    def __init__(self, logger: logging.Logger, level: int) -> None:
+        super().__init__()
+        self._logger = logger
+        self._level = level
+        self._buf = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        self._buf += text
+        if "\n" in self._buf:
+            *lines, self._buf = self._buf.split("\n")
+            for line in lines:
+                if line.strip():
+                    self._logger.log(self._level, "%s", line.rstrip())
+        if len(self._buf) > 8192:
+            self.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._buf.strip():
+            self._logger.log(self._level, "%s", self._buf.rstrip())
+        self._buf = ""
+
+
+_shared_stdout = LogStream(app_log, logging.INFO)
+_shared_stderr = LogStream(app_log, logging.WARNING)
+
+
+def capture_process_output() -> None:
+    """Route ``print`` and stray stderr writes of every session to the log.
+
+    Textual swaps ``sys.stdout``/``sys.stderr`` around each App's message
+    loop; overlapping Apps would leave them pointing at a dead App's capture.
+    Every App is given the same two streams instead (see ``_prepare_app``),
+    and the process starts with them installed, so every swap is a no-op.
+    Logging handlers must write to ``sys.__stderr__``.
+    """
+    sys.stdout = cast(TextIO, _shared_stdout)
+    sys.stderr = cast(TextIO, _shared_stderr)
+
+
+def tune_gc() -> None:
+    """One heap serves every session: move start-up objects out of the
+    collector's way and collect less often (full collections at 100 sessions
+    paused the loop for hundreds of ms)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 50)
+
+
+# -- messages shown to refused clients ----------------------------------------
+
+
+def lang_from_env(env: dict[str, str] | Any) -> Literal["en", "zh"] | None:
+    """Language from the client's locale variables, if it sent any."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = str(env.get(var, "") or "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return None
+
+
+class ThroneServer:
+    """The asyncssh listener plus the per-connection bookkeeping."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        hub: HubLike,
+        storage: StorageLike,
+        host_key: asyncssh.SSHKey,
+        app_factory: AppFactory = default_app_factory,
+    ) -> None:
+        self.config = config
+        self.hub = hub
+        self.storage = storage
+        self.host_key = host_key
+        self.app_factory = app_factory
+        self.sessions: set[Session] = set()
+        self.per_address: Counter[str] = Counter()
+        self.active_names: Counter[str] = Counter()
+        self._listener: asyncssh.SSHAcceptor | None = None
+        self._idle_task: asyncio.Task[None] | None = None
+        self.port = 0
+
+    # -- lifecycle -------------------------------------------------------------
+
+    async def start(self) -> int:
+        """Listen; return the bound port."""
+        limits = self.config.limits
+        self._listener = await asyncssh.create_server(
+            lambda: Connection(self),
+            self.config.server.host,
+            self.config.server.port,
+            server_host_keys=[self.host_key],
+            encoding=None,
+            line_editor=False,
+            allow_pty=True,
+            x11_forwarding=False,
+            agent_forwarding=False,
+            sftp_factory=None,
+            public_key_auth=True,
+            kbdint_auth=True,
+            password_auth=False,
+            host_based_auth=False,
+            gss_host=None,
+            login_timeout=limits.login_grace,
+            keepalive_interval=limits.keepalive_interval or None,
+            keepalive_count_max=limits.keepalive_count_max,
+            server_version="throneroom",
+        )
+        sockets = self._listener.sockets
+        self.port = sockets[0].getsockname()[1] if sockets else self.config.server.port
+        if limits.idle_timeout > 0:
+            self._idle_task = asyncio.create_task(self._watch_idle(limits.idle_timeout))
+        return self.port
+
+    async def stop(self, message: str = "The server is shutting down. Come back soon!") -> None:
+        """Close every session (terminals restored, a farewell line) and the listener."""
+        if self._idle_task is not None:
+            self._idle_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._idle_task
+            self._idle_task = None
+        if self._listener is not None:
+            self._listener.close()
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.end(message)
+        tasks = [s.task for s in sessions if s.task is not None]
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=5)
+            for task in pending:
+                task.cancel()
+        if self._listener is not None:
+            await self._listener.wait_closed()
+            self._listener = None
+
+    async def _watch_idle(self, timeout: float) -> None:
+        period = min(30.0, max(0.5, timeout / 4))
+        while True:
+            await asyncio.sleep(period)
+            now = time.monotonic()
+            for session in list(self.sessions):
+                if session.terminal is not None and now - session.terminal.last_input > timeout:
+                    minutes = max(1, round(timeout / 60))
+                    session.end(f"Closed after {minutes} min without a keypress. Reconnect any time.")
+
+    # -- hints -----------------------------------------------------------------
+
+    def connect_hint(self, conn: asyncssh.SSHServerConnection, name: str) -> str:
+        """``ssh -p PORT NAME@HOST`` as the player would type it."""
+        host = self.config.server.public_host
+        if not host:
+            sock = conn.get_extra_info("sockname")
+            host = str(sock[0]) if sock else "localhost"
+            if ":" in host:
+                host = f"[{host}]"
+        port = self.config.server.public_port or self.port
+        port_part = "" if port == 22 else f"-p {port} "
+        return f"ssh {port_part}{name}@{host}"
+
+
+class Connection(asyncssh.SSHServer):
+    """One SSH connection: authentication and identity decisions."""
+
+    def __init__(self, server: ThroneServer) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.peer = "?"
+        self.raw_user = ""
+        self.name = ""
+        self.key_fingerprint: str | None = None
+        self.guest_auth = False
+        self.refused_key = False
+        self.claim_failed = False
+        self._banner_sent = False
+        self._counted = False
+
+    # -- connection ------------------------------------------------------------
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.peer = str(peer[0]) if peer else "?"
+        counts = self.server.per_address
+        counts[self.peer] += 1
+        self._counted = True
+        limit = self.server.config.limits.max_per_address
+        if counts[self.peer] > limit:
+            log.warning("refusing %s: more than %d connections", self.peer, limit)
+            conn.disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                f"too many connections from your address (limit {limit})",
+            )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._counted:
+            self._counted = False
+            counts = self.server.per_address
+            counts[self.peer] -= 1
+            if counts[self.peer] <= 0:
+                del counts[self.peer]
+
+    # -- authentication --------------------------------------------------------
+
+    def begin_auth(self, username: str) -> bool:
+        self.raw_user = username
+        self.name = clean_name(username)
+        return True  # always authenticate (a key, or keyboard-interactive for guests)
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if not self.name:
+            return False
+        fp = key.get_fingerprint("sha256")
+        try:
+            owner = self.server.storage.key_owner(self.name)
+        except Exception:
+            log.exception("key_owner(%r) failed", self.name)
+            return False
+        if owner is None or owner == fp:
+            self.key_fingerprint = fp
+            return True
+        self.refused_key = True
+        self._send_banner(
+            f"throneroom: the name '{self.name}' belongs to another player's SSH key.\r\n"
+            f"Pick another name: {self.server.connect_hint(self._conn(), 'othername')}\r\n"
+        )
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        # No prompt: whether this client may play as a guest is decided (and
+        # explained on screen) when its session starts.
+        self.key_fingerprint = None
+        self.guest_auth = True
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def auth_completed(self) -> None:
+        fp = self.key_fingerprint
+        if fp is None or self.guest_auth or not self.name:
+            return
+        storage = self.server.storage
+        try:
+            owner = storage.key_owner(self.name)
+            if owner is None:
+                if storage.claim_name(self.name, fp):
+                    log.info("name %r claimed by key %s (%s)", self.name, fp, self.peer)
+                else:
+                    self.claim_failed = storage.key_owner(self.name) != fp
+            elif owner != fp:
+                self.claim_failed = True
+        except Exception:
+            log.exception("claim_name(%r) failed", self.name)
+            self.claim_failed = True
+
+    def _send_banner(self, text: str) -> None:
+        if self._banner_sent or self.conn is None:
+            return
+        self._banner_sent = True
+        with contextlib.suppress(OSError):
+            self.conn.send_auth_banner(text)
+
+    def _conn(self) -> asyncssh.SSHServerConnection:
+        assert self.conn is not None
+        return self.conn
+
+    # -- channels --------------------------------------------------------------
+
+    def session_requested(self) -> Session:
+        return Session(self)
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        log.info("refused port forwarding to %s:%s from %s", dest_host, dest_port, self.peer)
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.info("refused remote forwarding %s:%s from %s", listen_host, listen_port, self.peer)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+    def tun_requested(self, unit: int | None) -> bool:
+        return False
+
+    def tap_requested(self, unit: int | None) -> bool:
+        return False
+
+    # -- identity --------------------------------------------------------------
+
+    def decide(self, env: Any) -> Identity | str:
+        """The session's identity, or the message explaining why there is none."""
+        server = self.server
+        hint = server.connect_hint(self._conn(), "yourname")
+        if not self.name:
+            return (
+                f"'{_printable(self.raw_user)}' cannot be used as a player name: use letters "
+                f"and digits.\r\nConnect as: {hint}"
+            )
+        if self.key_fingerprint is not None and not self.guest_auth:
+            if self.claim_failed:
+                return self._owned_message()
+            return Identity(name=self.name, guest=False, lang=self._lang(env, stored=True))
+        try:
+            owner = server.storage.key_owner(self.name)
+        except Exception:
+            log.exception("key_owner(%r) failed", self.name)
+            return "The server could not check your name. Please try again later."
+        if owner is not None:
+            return self._owned_message()
+        if not server.config.players.allow_guests:
+            return (
+                "This server only admits players with an SSH key, and your client offered none.\r\n"
+                f"Make one with: ssh-keygen -t ed25519   then connect again: {hint}"
+            )
+        if server.active_names[self.name] > 0:
+            return (
+                f"Someone is already playing as '{self.name}' right now.\r\n"
+                f"Pick another name: {server.connect_hint(self._conn(), 'othername')}"
+            )
+        return Identity(name=self.name, guest=True, lang=self._lang(env, stored=False))
+
+    def _owned_message(self) -> str:
+        other = self.server.connect_hint(self._conn(), "othername")
+        return (
+            f"The name '{self.name}' belongs to another player's SSH key, "
+            "and this client did not offer that key.\r\n"
+            f"Pick another name: {other}\r\n"
+            "(If it is yours, connect with the key you first used: ssh -i ~/.ssh/KEY ...)"
+        )
+
+    def _lang(self, env: Any, *, stored: bool) -> Literal["en", "zh"]:
+        if stored:
+            try:
+                choice = self.server.storage.get_lang(self.name)
+            except Exception:
+                log.exception("get_lang(%r) failed", self.name)
+                choice = None
+            if choice in ("en", "zh"):
+                return cast(Literal["en", "zh"], choice)
+        return lang_from_env(env) or "en"
+
+
+def _printable(text: str) -> str:
+    from server.sanitize import clean_text
+
+    return clean_text(text, 40) or "(empty)"
+
+
+class Session(asyncssh.SSHServerSession[bytes]):
+    """One SSH session channel: a PTY shell runs the game App."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.server = connection.server
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.has_pty = False
+        self.size = (80, 24)
+        self.terminal: SessionTerminal | None = None
+        self.app: App[Any] | None = None
+        self.lobby: LobbyClient | None = None
+        self.identity: Identity | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.farewell = ""
+        self.lost = False
+        self.started_at = time.monotonic()
+
+    # -- asyncssh callbacks ----------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+        chan.set_write_buffer_limits(high=256 * 1024, low=64 * 1024)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
+        self.has_pty = True
+        self.size = (term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        log.info("refused exec request from %s: %r", self.connection.peer, command[:80])
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.info("refused subsystem %r from %s", subsystem[:40], self.connection.peer)
+        return False
+
+    def session_started(self) -> None:
+        chan = self.chan
+        assert chan is not None
+        if not self.has_pty:
+            hint = self.server.connect_hint(self.connection._conn(), self.connection.name or "yourname")
+            self._close_with(f"throneroom is a full-screen game and needs a terminal: {hint.replace('ssh ', 'ssh -t ', 1)}")
+            return
+        decision = self.connection.decide(chan.get_environment())
+        if isinstance(decision, str):
+            log.info("refused %r from %s: %s", self.connection.raw_user[:40], self.connection.peer, decision.splitlines()[0])
+            self._close_with(decision)
+            return
+        if len(self.server.sessions) >= self.server.config.limits.max_sessions:
+            log.warning("server full: refused %r from %s", decision.name, self.connection.peer)
+            self._close_with("The server is full right now. Please try again in a few minutes.")
+            return
+        self.identity = decision
+        self.server.sessions.add(self)
+        self.server.active_names[decision.name] += 1
+        self.task = asyncio.create_task(self._run(), name=f"session {decision.name}")
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if self.terminal is not None:
+            self.terminal.feed(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.size = (width, height)
+        if self.terminal is not None:
+            self.terminal.resize(width, height)
+
+    def pause_writing(self) -> None:
+        if self.terminal is not None:
+            self.terminal.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.terminal is not None:
+            self.terminal.resume_writing()
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def eof_received(self) -> bool:
+        self.end()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        if self.terminal is not None:
+            self.terminal.close()
+        self.end()
+
+    # -- running the App -------------------------------------------------------
+
+    def end(self, farewell: str = "") -> None:
+        """Ask the App to exit; ``farewell`` is printed after the terminal is restored."""
+        if farewell and not self.farewell:
+            self.farewell = farewell
+        app = self.app
+        if app is not None:
+            app.exit()  # also stops an App that is still starting
+        elif self.task is not None and not self.task.done():
+            self.task.cancel()
+
+    async def _run(self) -> None:
+        identity = self.identity
+        assert identity is not None and self.chan is not None
+        name = identity.name
+        crashed = False
+        log.info(
+            "session start: %s%s from %s (%dx%d)",
+            name, " (guest)" if identity.guest else "", self.connection.peer, *self.size,
+        )
+        try:
+            self.lobby = self.server.hub.connect(identity)
+            self.terminal = SessionTerminal(self.chan.write, self.size)
+            app = self.app = self.server.app_factory(self.lobby, self.terminal.driver_class)
+            _prepare_app(app)
+            await app.run_async(size=self.terminal.size)
+            error = getattr(app, "_exception", None)
+            if error is not None or (app.return_code or 0) != 0:
+                crashed = True
+                if isinstance(error, BaseException):
+                    log.error(
+                        "session %s crashed", name,
+                        exc_info=(type(error), error, error.__traceback__),
+                    )
+                else:
+                    log.error("session %s ended with return code %s", name, app.return_code)
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            crashed = True
+            log.exception("session %s failed", name)
+        finally:
+            self._finish(crashed)
+
+    def _finish(self, crashed: bool) -> None:
+        identity = self.identity
+        name = identity.name if identity else "?"
+        if self.lobby is not None:
+            try:
+                self.server.hub.disconnect(self.lobby)
+            except Exception:
+                log.exception("hub.disconnect failed for %s", name)
+            self.lobby = None
+        if self in self.server.sessions:
+            self.server.sessions.discard(self)
+            self.server.active_names[name] -= 1
+            if self.server.active_names[name] <= 0:
+                del self.server.active_names[name]
+        if self.app is not None:
+            self.app = None
+        message = self.farewell
+        if crashed and not message:
+            message = "Sorry, something went wrong in this session; it has been logged. Reconnect to continue."
+        log.info("session end: %s after %.0fs%s", name, time.monotonic() - self.started_at, " (crashed)" if crashed else "")
+        self._close_with(message, status=1 if crashed else 0)
+
+    def _close_with(self, message: str, status: int = 1) -> None:
+        chan = self.chan
+        if chan is None or self.lost:
+            return
+        try:
+            if message:
+                chan.write(("\r\n" + message + "\r\n").encode("utf-8", "replace"))
+            chan.exit(status)
+        except Exception:  # the channel went away meanwhile
+            log.debug("channel closed before the farewell", exc_info=True)
+
+
+def _prepare_app(app: App[Any]) -> None:
+    """Share the process-wide output streams; send error output to the log."""
+    app._capture_stdout = _shared_stdout  # type: ignore[assignment]
+    app._capture_stderr = _shared_stderr  # type: ignore[assignment]
+    app.error_console = Console(
+        file=cast(TextIO, LogStream(app_log, logging.DEBUG)),
+        width=120,
+        color_system=None,
+        force_terminal=False,
+        markup=False,
+        highlight=False,
+    )

@@ -1,0 +1,300 @@
+"""A Textual :class:`~textual.driver.Driver` that runs an App over one SSH channel.
+
+One :class:`SessionTerminal` per SSH session sits between the transport and
+the App: the transport calls :meth:`SessionTerminal.feed` with raw input
+bytes, :meth:`~SessionTerminal.resize` on window changes and
+:meth:`~SessionTerminal.pause_writing` / :meth:`~SessionTerminal.resume_writing`
+for flow control; the App writes through the driver to the terminal's
+``write`` callback. The App builds its driver itself from a class, so each
+session hands the App its own subclass (:attr:`SessionTerminal.driver_class`)
+that knows the terminal.
+
+Everything runs on the event loop's thread; parsed events are posted with
+``app.post_message`` (no thread hops). Facts this relies on are written down
+in ``notes/textual-over-ssh.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import constants, events
+from textual._xterm_parser import XTermParser
+from textual.driver import Driver
+from textual.geometry import Size
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+log = logging.getLogger(__name__)
+
+# Terminal modes set on start and reset on stop.
+ALT_SCREEN_ON = "\x1b[?1049h"
+ALT_SCREEN_OFF = "\x1b[?1049l"
+CURSOR_HIDE = "\x1b[?25l"
+CURSOR_SHOW = "\x1b[?25h"
+PASTE_ON = "\x1b[?2004h"
+PASTE_OFF = "\x1b[?2004l"
+FOCUS_ON = "\x1b[?1004h"
+FOCUS_OFF = "\x1b[?1004l"
+WRAP_OFF = "\x1b[?7l"
+WRAP_ON = "\x1b[?7h"
+# Clicks (and the wheel) only, SGR coordinates: no motion tracking, which costs a
+# large share of a core per busy session.
+MOUSE_ON = "\x1b[?1000h\x1b[?1006h"
+MOUSE_OFF = "\x1b[?1000l\x1b[?1006l"
+SYNC_QUERY = "\x1b[?2026$p"
+"""Ask whether the terminal supports synchronised output (Textual uses it if so)."""
+
+DEFAULT_SIZE = (80, 24)
+
+
+def _clamp_size(width: int, height: int) -> tuple[int, int]:
+    if width <= 0 or height <= 0:
+        return DEFAULT_SIZE
+    return min(width, 1000), min(height, 500)
+
+
+class SessionTerminal:
+    """The terminal of one session as the App sees it.
+
+    ``write`` sends bytes to the client (it may raise once the transport is
+    gone; the terminal then stops writing). Input that arrives before the
+    App has built its driver is kept and fed when the driver starts.
+    """
+
+    def __init__(self, write: Callable[[bytes], None], size: tuple[int, int] = DEFAULT_SIZE) -> None:
+        self._write = write
+        self.size: tuple[int, int] = _clamp_size(*size)
+        self.paused = False
+        self.closed = False
+        self.dropped_frames = 0
+        """Writes dropped while the transport asked us to pause."""
+        self.last_input = time.monotonic()
+        self.bytes_written = 0
+        self._pending_input: list[bytes] = []
+        self._driver: SSHDriver | None = None
+        self.driver_class: type[SSHDriver] = type(
+            "SessionSSHDriver", (SSHDriver,), {"terminal": self}
+        )
+        """The Driver subclass to give the App (``App(driver_class=...)``)."""
+
+    # -- called by the transport ------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        """Input bytes from the client."""
+        self.last_input = time.monotonic()
+        if self._driver is not None and self._driver.accepting_input:
+            self._driver.feed(data)
+        elif not self.closed:
+            self._pending_input.append(data)
+
+    def resize(self, width: int, height: int) -> None:
+        """The client's window changed size."""
+        self.size = _clamp_size(width, height)
+        if self._driver is not None:
+            self._driver.resize(*self.size)
+
+    def pause_writing(self) -> None:
+        """The transport's send buffer is full: drop frames until resumed."""
+        self.paused = True
+
+    def resume_writing(self) -> None:
+        """The send buffer drained: repaint the whole screen."""
+        if not self.paused:
+            return
+        self.paused = False
+        if self._driver is not None and self.dropped_frames:
+            self._driver.repaint()
+
+    def close(self) -> None:
+        """The transport is gone: stop writing and reading."""
+        self.closed = True
+        self._pending_input.clear()
+
+    # -- called by the driver ---------------------------------------------------
+
+    def write(self, data: str, *, force: bool = False) -> None:
+        """Send text to the client (dropped while paused, unless ``force``)."""
+        if self.closed or not data:
+            return
+        if self.paused and not force:
+            self.dropped_frames += 1
+            return
+        raw = data.encode("utf-8", "replace")
+        try:
+            self._write(raw)
+        except Exception:  # the channel closed under us (BrokenPipeError and kin)
+            self.closed = True
+            return
+        self.bytes_written += len(raw)
+
+    def attach(self, driver: SSHDriver) -> list[bytes]:
+        self._driver = driver
+        pending, self._pending_input = self._pending_input, []
+        return pending
+
+    def detach(self, driver: SSHDriver) -> None:
+        if self._driver is driver:
+            self._driver = None
+
+
+class SSHDriver(Driver):
+    """Textual driver for one SSH session; use a :class:`SessionTerminal`'s
+    ``driver_class``, which binds the class to that session."""
+
+    terminal: ClassVar[SessionTerminal]
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size or self.terminal.size)
+        self._term = self.terminal
+        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._parser: XTermParser | None = None
+        self._escape_timer: asyncio.TimerHandle | None = None
+        self._input_enabled = False
+        self._started = False
+
+    # -- Driver API ------------------------------------------------------------
+
+    @property
+    def can_suspend(self) -> bool:
+        return False  # suspending would stop the whole server process
+
+    @property
+    def accepting_input(self) -> bool:
+        return self._input_enabled
+
+    def write(self, data: str) -> None:
+        self._term.write(data)
+
+    def flush(self) -> None:
+        """Writes go straight to the channel, which buffers and sends."""
+
+    def start_application_mode(self) -> None:
+        self._started = True
+        self._parser = XTermParser()
+        term = self._term
+        term.write(ALT_SCREEN_ON + CURSOR_HIDE + WRAP_OFF, force=True)
+        if self._mouse:
+            term.write(MOUSE_ON, force=True)
+        term.write(PASTE_ON + FOCUS_ON + SYNC_QUERY, force=True)
+        pending = term.attach(self)
+        self._input_enabled = True
+        width, height = term.size
+        if self._size != (width, height):
+            self.resize(width, height)
+        for chunk in pending:
+            self.feed(chunk)
+
+    def disable_input(self) -> None:
+        self._input_enabled = False
+        self._cancel_escape_timer()
+
+    def stop_application_mode(self) -> None:
+        self.disable_input()
+        if not self._started:
+            return
+        self._started = False
+        restore = PASTE_OFF + FOCUS_OFF + (MOUSE_OFF if self._mouse else "")
+        restore += WRAP_ON + ALT_SCREEN_OFF + CURSOR_SHOW
+        self._term.write(restore, force=True)
+
+    def close(self) -> None:
+        """Release the parser (its caches would otherwise keep the App alive)."""
+        self.disable_input()
+        self._term.detach(self)
+        parser, self._parser = self._parser, None
+        if parser is not None:
+            try:
+                for _ in parser.feed(""):
+                    pass
+            except Exception:  # a half-read sequence at EOF; nothing to deliver
+                pass
+            parser._tokens.clear()
+            # lru_cache on a method keys on ``self``: it pins every parser (and its App)
+            XTermParser._parse_extended_key.cache_clear()
+
+    # -- input -----------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        """Decode and parse input bytes; post the resulting events to the App."""
+        parser = self._parser
+        if parser is None or not self._input_enabled:
+            return
+        text = self._decode(data)
+        if not text:
+            return
+        self._deliver(parser.feed(text))
+        self._arm_escape_timer()
+
+    def _deliver(self, messages: Iterable[Message]) -> None:
+        try:
+            for message in messages:
+                if self._input_enabled:
+                    self.process_message(message)
+        except Exception:
+            log.exception("input parse error; input state reset")
+            self._parser = XTermParser()
+
+    def _arm_escape_timer(self) -> None:
+        """A lone Escape (or a cut-off sequence) is only reported when the
+        parser is ticked after ESCDELAY: schedule that tick."""
+        self._cancel_escape_timer()
+        parser = self._parser
+        if parser is None or getattr(parser, "_timeout_time", None) is None:
+            return
+        self._escape_timer = self._loop.call_later(
+            constants.ESCAPE_DELAY + 0.005, self._on_escape_timer
+        )
+
+    def _on_escape_timer(self) -> None:
+        self._escape_timer = None
+        parser = self._parser
+        if parser is None or not self._input_enabled:
+            return
+        self._deliver(parser.tick())
+        self._arm_escape_timer()
+
+    def _cancel_escape_timer(self) -> None:
+        if self._escape_timer is not None:
+            self._escape_timer.cancel()
+            self._escape_timer = None
+
+    def send_message(self, message: Message) -> None:
+        """Post on the loop's own thread (the base class hops threads)."""
+        self._app.post_message(message)
+
+    # -- transport events ------------------------------------------------------
+
+    def resize(self, width: int, height: int) -> None:
+        self._size = (width, height)
+        if self._input_enabled:
+            size = Size(width, height)
+            self._app.post_message(events.Resize(size, size))
+
+    def repaint(self) -> None:
+        """Repaint the whole screen (after frames were dropped)."""
+        if not self._input_enabled:
+            return
+        self._term.dropped_frames = 0
+        self._app.call_later(self._repaint_screen)
+
+    def _repaint_screen(self) -> None:
+        try:
+            screen = self._app.screen
+        except Exception:  # no screen yet or any more
+            return
+        screen.refresh()

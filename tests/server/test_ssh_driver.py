@@ -1,0 +1,220 @@
+"""The Textual driver over an SSH channel (server/sshdriver.py), without SSH:
+a SessionTerminal with an in-memory ``write`` runs a small real App."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from textual import events
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from server.sshdriver import (
+    ALT_SCREEN_OFF,
+    ALT_SCREEN_ON,
+    CURSOR_HIDE,
+    CURSOR_SHOW,
+    FOCUS_ON,
+    MOUSE_ON,
+    PASTE_ON,
+    SessionTerminal,
+    SSHDriver,
+)
+
+
+class RecorderApp(App[None]):
+    """Records what reaches it."""
+
+    def __init__(self, driver_class: type[SSHDriver]) -> None:
+        super().__init__(driver_class=driver_class)
+        self.keys: list[tuple[str, str | None]] = []
+        self.pastes: list[str] = []
+        self.clicks: list[tuple[int, int]] = []
+        self.focus_events: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("constant-label", id="constant")
+        yield Static("first", id="changing")
+
+    def on_key(self, event: events.Key) -> None:
+        self.keys.append((event.key, event.character))
+
+    def on_paste(self, event: events.Paste) -> None:
+        self.pastes.append(event.text)
+
+    def on_click(self, event: events.Click) -> None:
+        self.clicks.append((event.screen_x, event.screen_y))
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        self.focus_events.append("focus")
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        self.focus_events.append("blur")
+
+
+async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+class Running:
+    def __init__(self, out: bytearray, term: SessionTerminal, app: RecorderApp, task: asyncio.Task[Any]) -> None:
+        self.out = out
+        self.term = term
+        self.app = app
+        self.task = task
+
+    def text(self) -> str:
+        return self.out.decode("utf-8", "replace")
+
+
+@pytest.fixture
+async def running() -> AsyncIterator[Running]:
+    out = bytearray()
+    term = SessionTerminal(out.extend, (80, 24))
+    app = RecorderApp(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    await until(lambda: app.is_running and "constant-label" in out.decode("utf-8", "replace"))
+    yield Running(out, term, app, task)
+    if not task.done():
+        app.exit()
+        await asyncio.wait_for(task, 5)
+
+
+async def test_start_sets_terminal_modes_and_stop_restores(running: Running) -> None:
+    text = running.text()
+    for seq in (ALT_SCREEN_ON, CURSOR_HIDE, PASTE_ON, FOCUS_ON, MOUSE_ON):
+        assert seq in text
+    assert "\x1b[?1003h" not in text  # no any-motion mouse tracking
+    assert "\x1b[?1002h" not in text
+    running.app.exit()
+    await asyncio.wait_for(running.task, 5)
+    tail = running.text()[len(text):]
+    assert ALT_SCREEN_OFF in tail and CURSOR_SHOW in tail
+    assert "\x1b[?2004l" in tail and "\x1b[?1000l" in tail
+
+
+async def test_app_gets_the_session_size_not_the_server_terminal(running: Running) -> None:
+    assert tuple(running.app.size) == (80, 24)
+
+
+async def test_plain_and_cjk_input_even_split_mid_character(running: Running) -> None:
+    data = "a你好".encode()
+    running.term.feed(data[:2])  # 'a' plus the first byte of 你
+    running.term.feed(data[2:5])
+    running.term.feed(data[5:])
+    await until(lambda: len(running.app.keys) >= 3)
+    assert [c for _, c in running.app.keys[:3]] == ["a", "你", "好"]
+
+
+async def test_invalid_utf8_becomes_replacement_character(running: Running) -> None:
+    running.term.feed(b"\xff")
+    await until(lambda: bool(running.app.keys))
+    assert running.app.keys[0][1] == "\ufffd"
+
+
+async def test_lone_escape_is_delivered_by_the_timer(running: Running) -> None:
+    running.term.feed(b"\x1b")
+    await until(lambda: bool(running.app.keys), timeout=2)
+    assert running.app.keys == [("escape", "\x1b")]
+
+
+async def test_arrows_enter_and_ctrl_keys(running: Running) -> None:
+    running.term.feed(b"\x1b[A\x1b[B\r\x03")
+    await until(lambda: len(running.app.keys) >= 4)
+    assert [k for k, _ in running.app.keys] == ["up", "down", "enter", "ctrl+c"]
+
+
+async def test_bracketed_paste(running: Running) -> None:
+    running.term.feed(b"\x1b[200~hello \xe4\xb8\x96\xe7\x95\x8c\n2nd\x1b[201~")
+    await until(lambda: bool(running.app.pastes))
+    assert running.app.pastes == ["hello 世界\n2nd"]
+    assert running.app.keys == []  # pasted text is not typed
+
+
+async def test_mouse_click_and_focus_reports(running: Running) -> None:
+    running.term.feed(b"\x1b[<0;5;2M\x1b[<0;5;2m\x1b[I\x1b[O")
+    await until(lambda: bool(running.app.clicks) and len(running.app.focus_events) == 2)
+    assert running.app.clicks == [(4, 1)]
+    assert running.app.focus_events == ["focus", "blur"]
+
+
+async def test_window_change_resizes_the_app(running: Running) -> None:
+    running.term.resize(120, 40)
+    await until(lambda: tuple(running.app.size) == (120, 40))
+    running.term.resize(0, 0)  # nonsense from a client: fall back, do not crash
+    await until(lambda: tuple(running.app.size) == (80, 24))
+
+
+async def test_input_before_the_driver_starts_is_kept() -> None:
+    out = bytearray()
+    term = SessionTerminal(out.extend, (80, 24))
+    term.feed(b"xy")
+    app = RecorderApp(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        await until(lambda: len(app.keys) >= 2)
+        assert [c for _, c in app.keys] == ["x", "y"]
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+
+
+async def test_back_pressure_drops_frames_then_repaints_everything(running: Running) -> None:
+    term, app, out = running.term, running.app, running.out
+    term.pause_writing()
+    before = len(out)
+    app.query_one("#changing", Static).update("second")
+    await until(lambda: term.dropped_frames > 0)
+    await asyncio.sleep(0.1)
+    assert len(out) == before  # nothing written while paused
+    term.resume_writing()
+    await until(lambda: "second" in out[before:].decode("utf-8", "replace"))
+    repaint = out[before:].decode("utf-8", "replace")
+    # a full repaint, not only the widget that changed
+    assert "constant-label" in repaint
+    assert term.dropped_frames == 0
+
+
+async def test_writes_stop_when_the_channel_breaks() -> None:
+    calls: list[bytes] = []
+
+    def write(data: bytes) -> None:
+        calls.append(data)
+        if len(calls) > 3:
+            raise BrokenPipeError
+
+    term = SessionTerminal(write, (80, 24))
+    app = RecorderApp(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    await until(lambda: term.closed)
+    n = len(calls)
+    app.exit()
+    await asyncio.wait_for(task, 5)
+    assert len(calls) == n  # no further attempts once broken
+    assert task.done() and task.exception() is None
+
+
+async def test_close_releases_the_parser(running: Running) -> None:
+    driver = running.app._driver
+    assert isinstance(driver, SSHDriver)
+    running.app.exit()
+    await asyncio.wait_for(running.task, 5)
+    assert driver._parser is None
+    running.term.feed(b"late input")  # after the App is gone: ignored, no error
+    assert running.app.keys == []
+
+
+def test_each_session_gets_its_own_driver_class() -> None:
+    a = SessionTerminal(lambda _b: None)
+    b = SessionTerminal(lambda _b: None)
+    assert a.driver_class is not b.driver_class
+    assert a.driver_class.terminal is a and b.driver_class.terminal is b
+    assert issubclass(a.driver_class, SSHDriver)
