@@ -1,0 +1,415 @@
+"""SQLite persistence for the host: identities, rooms, matches, the action log, results.
+
+One connection (stdlib :mod:`sqlite3`), WAL journal, a versioned schema.
+Every call commits before it returns, so an action appended with
+:meth:`Storage.append_action` is on disk before the room publishes it.
+
+The log is the truth for a match: ``seed`` + the ordered entries (actions and
+``next-round`` markers) rebuild the engine table exactly
+(:meth:`Storage.unfinished_matches` gives restore everything it needs).
+
+All methods are synchronous and meant to be called from the event loop's
+thread only (the connection is not shared between threads).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from tui.client import LeaderRow
+
+SCHEMA_VERSION = 1
+
+_SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS identities (
+    name            TEXT PRIMARY KEY COLLATE NOCASE,
+    key_fingerprint TEXT,
+    lang            TEXT,
+    created         REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rooms (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    settings TEXT NOT NULL,
+    host     TEXT NOT NULL,
+    created  REAL NOT NULL,
+    closed   REAL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    room_id   INTEGER NOT NULL REFERENCES rooms(id),
+    game      TEXT NOT NULL,
+    seed      INTEGER NOT NULL,
+    options   TEXT NOT NULL,
+    seats     TEXT NOT NULL,
+    started   REAL NOT NULL,
+    finished  REAL,
+    abandoned TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq      INTEGER NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('action', 'next-round')),
+    seat     INTEGER,
+    text     TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE IF NOT EXISTS results (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seat     INTEGER NOT NULL,
+    name     TEXT NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('human', 'guest', 'bot')),
+    points   INTEGER NOT NULL,
+    win      INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX IF NOT EXISTS results_name ON results(name);
+CREATE INDEX IF NOT EXISTS matches_open ON matches(finished);
+"""
+
+NEXT_ROUND = "next-round"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One entry of a match's append-only log."""
+
+    seq: int
+    kind: Literal["action", "next-round"]
+    seat: int | None  # None for a next-round marker
+    text: str
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """Who sat in a seat when a match started."""
+
+    kind: Literal["human", "bot", "empty"]
+    name: str = ""
+    guest: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "guest": self.guest}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> SeatRecord:
+        kind = data.get("kind", "empty")
+        if kind not in ("human", "bot", "empty"):
+            raise ValueError(f"bad seat kind {kind!r}")
+        return SeatRecord(kind=kind, name=str(data.get("name", "")), guest=bool(data.get("guest", False)))
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """A seat's result in a finished match."""
+
+    seat: int
+    name: str
+    kind: Literal["human", "guest", "bot"]
+    points: int
+    win: bool
+
+
+@dataclass(frozen=True)
+class StoredRoom:
+    id: str
+    settings: dict[str, Any]
+    host: str
+    created: float
+    closed: float | None
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """An unfinished (or any) match with everything needed to replay it."""
+
+    id: int
+    room: StoredRoom
+    game: str
+    seed: int
+    options: dict[str, Any]
+    seats: list[SeatRecord]
+    started: float
+    log: list[LogEntry] = field(default_factory=list)
+
+
+class StorageError(Exception):
+    """The database refused a write (disk full, constraint...)."""
+
+
+class Storage:
+    """The host's SQLite database. ``path`` may be ``":memory:"``."""
+
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
+        self._clock = clock
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: autocommit; explicit transactions where several rows go together.
+        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        if self.path != ":memory:":
+            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    # ------------------------------------------------------------------ schema
+
+    def _migrate(self) -> None:
+        self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        version = int(row["value"]) if row else 0
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"database {self.path} has schema version {version}, newer than this "
+                f"server understands ({SCHEMA_VERSION}); upgrade throneroom"
+            )
+        if version < 1:
+            with self._tx():
+                for stmt in _SCHEMA_V1.split(";"):
+                    if stmt.strip():
+                        self._db.execute(stmt)
+                self._db.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                )
+
+    @property
+    def schema_version(self) -> int:
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        return int(row["value"]) if row else 0
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -------------------------------------------------------------- identities
+
+    def claim_name(self, name: str, key_fingerprint: str) -> bool:
+        """Give ``name`` to the key unless another key owns it (names compare case-insensitively).
+
+        True if the name was free (now owned by this key), or owned by this key
+        already, or known but keyless (e.g. it only set a language as a guest);
+        False if another key owns it.
+        """
+        with self._tx():
+            row = self._db.execute(
+                "SELECT key_fingerprint FROM identities WHERE name=?", (name,)
+            ).fetchone()
+            if row is None:
+                self._db.execute(
+                    "INSERT INTO identities(name, key_fingerprint, lang, created) VALUES (?, ?, NULL, ?)",
+                    (name, key_fingerprint, self._clock()),
+                )
+                return True
+            owner = row["key_fingerprint"]
+            if owner is None:
+                self._db.execute(
+                    "UPDATE identities SET key_fingerprint=? WHERE name=?", (key_fingerprint, name)
+                )
+                return True
+            return bool(owner == key_fingerprint)
+
+    def key_owner(self, name: str) -> str | None:
+        """The fingerprint of the key owning ``name``, or None if nobody owns it."""
+        row = self._db.execute("SELECT key_fingerprint FROM identities WHERE name=?", (name,)).fetchone()
+        return None if row is None else row["key_fingerprint"]
+
+    def get_lang(self, name: str) -> str | None:
+        row = self._db.execute("SELECT lang FROM identities WHERE name=?", (name,)).fetchone()
+        return None if row is None else row["lang"]
+
+    def set_lang(self, name: str, lang: str) -> None:
+        with self._tx():
+            cur = self._db.execute("UPDATE identities SET lang=? WHERE name=?", (lang, name))
+            if cur.rowcount == 0:
+                self._db.execute(
+                    "INSERT INTO identities(name, key_fingerprint, lang, created) VALUES (?, NULL, ?, ?)",
+                    (name, lang, self._clock()),
+                )
+
+    # ------------------------------------------------------------------- rooms
+
+    def create_room(self, settings: dict[str, Any], host: str) -> str:
+        """Record a new room; returns its id (a decimal string, never reused)."""
+        cur = self._db.execute(
+            "INSERT INTO rooms(settings, host, created) VALUES (?, ?, ?)",
+            (json.dumps(settings), host, self._clock()),
+        )
+        return str(cur.lastrowid)
+
+    def update_room(self, room_id: str, settings: dict[str, Any], host: str) -> None:
+        self._db.execute(
+            "UPDATE rooms SET settings=?, host=? WHERE id=?", (json.dumps(settings), host, int(room_id))
+        )
+
+    def close_room(self, room_id: str) -> None:
+        self._db.execute(
+            "UPDATE rooms SET closed=? WHERE id=? AND closed IS NULL", (self._clock(), int(room_id))
+        )
+
+    def room(self, room_id: str) -> StoredRoom | None:
+        row = self._db.execute("SELECT * FROM rooms WHERE id=?", (int(room_id),)).fetchone()
+        return None if row is None else _room(row)
+
+    def open_rooms(self) -> list[StoredRoom]:
+        rows = self._db.execute("SELECT * FROM rooms WHERE closed IS NULL ORDER BY id").fetchall()
+        return [_room(r) for r in rows]
+
+    # ----------------------------------------------------------------- matches
+
+    def start_match(
+        self,
+        room_id: str,
+        game: str,
+        seed: int,
+        options: dict[str, Any],
+        seats: Sequence[SeatRecord],
+    ) -> int:
+        cur = self._db.execute(
+            "INSERT INTO matches(room_id, game, seed, options, seats, started) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                int(room_id),
+                game,
+                seed,
+                json.dumps(options),
+                json.dumps([s.to_json() for s in seats]),
+                self._clock(),
+            ),
+        )
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
+    def append_action(self, match_id: int, seq: int, seat: int, text: str) -> None:
+        """Append one played action; raises StorageError if ``seq`` is taken or the write fails."""
+        self._append(match_id, seq, "action", seat, text)
+
+    def append_next_round(self, match_id: int, seq: int) -> None:
+        """Append a ``next-round`` marker (the room called ``table.next_round()``)."""
+        self._append(match_id, seq, "next-round", None, NEXT_ROUND)
+
+    def _append(self, match_id: int, seq: int, kind: str, seat: int | None, text: str) -> None:
+        try:
+            self._db.execute(
+                "INSERT INTO actions(match_id, seq, kind, seat, text, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, seq, kind, seat, text, self._clock()),
+            )
+        except sqlite3.Error as err:
+            raise StorageError(f"cannot log {kind} #{seq} of match {match_id}: {err}") from err
+
+    def match_log(self, match_id: int) -> list[LogEntry]:
+        rows = self._db.execute(
+            "SELECT seq, kind, seat, text FROM actions WHERE match_id=? ORDER BY seq", (match_id,)
+        ).fetchall()
+        return [LogEntry(seq=r["seq"], kind=r["kind"], seat=r["seat"], text=r["text"]) for r in rows]
+
+    def finish_match(self, match_id: int, results: Sequence[SeatResult]) -> None:
+        """Mark a match finished and record its results (one transaction)."""
+        with self._tx():
+            self._db.execute("UPDATE matches SET finished=? WHERE id=?", (self._clock(), match_id))
+            self._db.executemany(
+                "INSERT OR REPLACE INTO results(match_id, seat, name, kind, points, win) VALUES (?, ?, ?, ?, ?, ?)",
+                [(match_id, r.seat, r.name, r.kind, r.points, int(r.win)) for r in results],
+            )
+
+    def abandon_match(self, match_id: int, reason: str) -> None:
+        """Close a match that will never finish (its room closed, or its log cannot be replayed)."""
+        self._db.execute(
+            "UPDATE matches SET finished=?, abandoned=? WHERE id=? AND finished IS NULL",
+            (self._clock(), reason, match_id),
+        )
+
+    def unfinished_matches(self) -> list[StoredMatch]:
+        """Every match not finished nor abandoned, with its room and full log, oldest first."""
+        rows = self._db.execute(
+            "SELECT m.*, r.settings AS r_settings, r.host AS r_host, r.created AS r_created, "
+            "r.closed AS r_closed FROM matches m JOIN rooms r ON r.id = m.room_id "
+            "WHERE m.finished IS NULL ORDER BY m.id"
+        ).fetchall()
+        out: list[StoredMatch] = []
+        for r in rows:
+            room = StoredRoom(
+                id=str(r["room_id"]),
+                settings=json.loads(r["r_settings"]),
+                host=r["r_host"],
+                created=r["r_created"],
+                closed=r["r_closed"],
+            )
+            out.append(
+                StoredMatch(
+                    id=r["id"],
+                    room=room,
+                    game=r["game"],
+                    seed=r["seed"],
+                    options=json.loads(r["options"]),
+                    seats=[SeatRecord.from_json(s) for s in json.loads(r["seats"])],
+                    started=r["started"],
+                    log=self.match_log(r["id"]),
+                )
+            )
+        return out
+
+    def match_results(self, match_id: int) -> list[SeatResult]:
+        rows = self._db.execute(
+            "SELECT seat, name, kind, points, win FROM results WHERE match_id=? ORDER BY seat", (match_id,)
+        ).fetchall()
+        return [
+            SeatResult(seat=r["seat"], name=r["name"], kind=r["kind"], points=r["points"], win=bool(r["win"]))
+            for r in rows
+        ]
+
+    def leaderboard(self, limit: int = 50) -> list[LeaderRow]:
+        """Players (not bots, not guests) by wins, then points, then fewest matches."""
+        rows = self._db.execute(
+            "SELECT name, COUNT(*) AS matches, SUM(win) AS wins, SUM(points) AS points FROM results "
+            "WHERE kind='human' GROUP BY name COLLATE NOCASE "
+            "ORDER BY wins DESC, points DESC, matches ASC, name ASC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [
+            LeaderRow(name=r["name"], matches=r["matches"], wins=r["wins"] or 0, points=r["points"] or 0)
+            for r in rows
+        ]
+
+
+def _room(row: sqlite3.Row) -> StoredRoom:
+    return StoredRoom(
+        id=str(row["id"]),
+        settings=json.loads(row["settings"]),
+        host=row["host"],
+        created=row["created"],
+        closed=row["closed"],
+    )
+
+
+class _Transaction:
+    """``with storage._tx():`` -- BEGIN IMMEDIATE ... COMMIT, ROLLBACK on error; re-entrant."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self._outer = False
+
+    def __enter__(self) -> None:
+        if not self._db.in_transaction:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._outer = True
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if not self._outer:
+            return
+        if exc_type is None:
+            self._db.execute("COMMIT")
+        else:
+            self._db.execute("ROLLBACK")

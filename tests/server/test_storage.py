@@ -1,0 +1,130 @@
+"""server.storage: identities, rooms, matches, the append-only log, results, leaderboard."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server.storage import SCHEMA_VERSION, LogEntry, SeatRecord, SeatResult, Storage, StorageError
+
+
+def test_claim_name_first_key_keeps_it() -> None:
+    st = Storage(":memory:")
+    assert st.key_owner("alice") is None
+    assert st.claim_name("alice", "SHA256:aaa") is True
+    assert st.claim_name("alice", "SHA256:aaa") is True  # the owner again
+    assert st.claim_name("alice", "SHA256:bbb") is False  # another key
+    assert st.claim_name("ALICE", "SHA256:bbb") is False  # names compare case-insensitively
+    assert st.key_owner("alice") == "SHA256:aaa"
+    assert st.key_owner("Alice") == "SHA256:aaa"
+    assert st.claim_name("bob", "SHA256:bbb") is True
+    assert st.key_owner("bob") == "SHA256:bbb"
+
+
+def test_lang_round_trip_and_keyless_row_can_be_claimed() -> None:
+    st = Storage(":memory:")
+    assert st.get_lang("carol") is None
+    st.set_lang("carol", "zh")  # no key yet (e.g. a guest choice): the row has no owner
+    assert st.get_lang("carol") == "zh"
+    assert st.key_owner("carol") is None
+    assert st.claim_name("carol", "SHA256:ccc") is True
+    assert st.get_lang("carol") == "zh"
+    st.set_lang("carol", "en")
+    assert st.get_lang("carol") == "en"
+    assert st.key_owner("carol") == "SHA256:ccc"
+
+
+def _match(st: Storage) -> tuple[str, int]:
+    room = st.create_room({"game": "count", "seats": 3}, "alice")
+    seats = [SeatRecord("human", "alice"), SeatRecord("bot", "Bot 2"), SeatRecord("human", "g1", guest=True)]
+    match = st.start_match(room, "count", 12345678901234, {"rounds": 2}, seats)
+    return room, match
+
+
+def test_match_log_round_trip_with_markers() -> None:
+    st = Storage(":memory:")
+    room, match = _match(st)
+    st.append_action(match, 0, 0, "add 2")
+    st.append_action(match, 1, 1, "add 3")
+    st.append_next_round(match, 2)
+    st.append_action(match, 3, 2, "bell")
+    [m] = st.unfinished_matches()
+    assert m.id == match and m.room.id == room and m.room.host == "alice"
+    assert m.room.settings == {"game": "count", "seats": 3}
+    assert m.game == "count" and m.seed == 12345678901234 and m.options == {"rounds": 2}
+    assert m.seats == [SeatRecord("human", "alice"), SeatRecord("bot", "Bot 2"), SeatRecord("human", "g1", True)]
+    assert m.log == [
+        LogEntry(0, "action", 0, "add 2"),
+        LogEntry(1, "action", 1, "add 3"),
+        LogEntry(2, "next-round", None, "next-round"),
+        LogEntry(3, "action", 2, "bell"),
+    ]
+
+
+def test_log_is_append_only() -> None:
+    st = Storage(":memory:")
+    _, match = _match(st)
+    st.append_action(match, 0, 0, "add 1")
+    with pytest.raises(StorageError):
+        st.append_action(match, 0, 1, "add 2")  # the same seq again
+    assert st.match_log(match) == [LogEntry(0, "action", 0, "add 1")]
+
+
+def test_results_and_leaderboard() -> None:
+    st = Storage(":memory:")
+    for winner, points in (("alice", 5), ("bob", 4), ("alice", 7)):
+        _, match = _match(st)
+        loser = "bob" if winner == "alice" else "alice"
+        st.finish_match(
+            match,
+            [
+                SeatResult(0, winner, "human", points, True),
+                SeatResult(1, loser, "human", 1, False),
+                SeatResult(2, "Bot 3", "bot", 9, False),
+                SeatResult(3, "guest-1", "guest", 8, True),
+            ],
+        )
+    assert st.unfinished_matches() == []
+    rows = st.leaderboard()
+    assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("alice", 3, 2, 13), ("bob", 3, 1, 6)]
+    assert [r.name for r in st.match_results(match)] == ["alice", "bob", "Bot 3", "guest-1"]
+
+
+def test_abandon_and_close_room() -> None:
+    st = Storage(":memory:")
+    room, match = _match(st)
+    assert [r.id for r in st.open_rooms()] == [room]
+    st.abandon_match(match, "room closed")
+    st.close_room(room)
+    assert st.unfinished_matches() == []
+    assert st.open_rooms() == []
+    stored = st.room(room)
+    assert stored is not None and stored.closed is not None
+
+
+def test_file_database_persists_uses_wal_and_creates_dirs(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "data" / "throneroom.db"
+    st = Storage(path)
+    assert st.schema_version == SCHEMA_VERSION
+    st.claim_name("alice", "SHA256:aaa")
+    room, match = _match(st)
+    st.append_action(match, 0, 0, "add 1")
+    st.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    again = Storage(path)
+    assert again.key_owner("alice") == "SHA256:aaa"
+    assert [m.log for m in again.unfinished_matches()] == [[LogEntry(0, "action", 0, "add 1")]]
+    assert again.create_room({}, "bob") != room  # ids are never reused
+    again.close()
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite"
+    Storage(path).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(StorageError, match="newer"):
+        Storage(path)
