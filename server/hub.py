@@ -1,0 +1,352 @@
+"""The hub: every room, every connected session, the lobby.
+
+One :class:`Hub` per server process. The SSH layer calls :meth:`Hub.connect`
+once per session (after authentication) and gets a :class:`LobbySession`, the
+``tui.client.LobbyClient`` the screens use; :meth:`Hub.disconnect` when the
+session ends.
+
+Decisions:
+
+* Several sessions of one identity may be connected at once (two terminals);
+  they share the identity's seat: both can act for it, and the seat counts as
+  connected while either is attached.
+* An identity holds at most one seat at a time. Joining or creating a room
+  gives up a seat in a room that is waiting or finished; a seat in a match
+  being played must be played out (or left, then a bot plays it), so joining
+  elsewhere is refused with ``ClientError("in-match")``. Watching is always allowed.
+* A player who leaves a match in progress keeps the seat (a bot plays it at
+  once) and gets it back with ``join``/``current_room``; a dropped connection
+  gets ``grace_period`` seconds before a bot takes over.
+* Rooms nobody sits in or watches close (a match in progress never closes;
+  bots play it out and the results are recorded).
+* ``start()`` restores every unfinished match from the database; waiting rooms
+  do not survive a restart.
+* A room's ``bot_delay`` is the screen's value when it sets one explicitly,
+  else the hub's ``bot_delay``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Literal
+
+from engine.api import GameSpec
+from server.room import (
+    CHAT_HISTORY,
+    CHAT_MAX,
+    Room,
+    RoomEnv,
+    RoomSession,
+    call_listener,
+    validate_settings,
+)
+from server.sanitize import clean_text
+from server.storage import Storage
+from tui.client import (
+    ChatLine,
+    ClientError,
+    Identity,
+    LeaderRow,
+    Listener,
+    RoomSettings,
+    RoomSummary,
+)
+
+log = logging.getLogger("throneroom.hub")
+
+
+class Hub:
+    """All rooms and sessions of one server."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        host_fingerprint: str,
+        bot_delay: float = 1.0,
+        grace_period: float = 60.0,
+        intermission: float = 5.0,
+        games: Mapping[str, GameSpec] | None = None,
+        clock: Callable[[], float] = time.time,
+        time_scale: float = 1.0,
+    ) -> None:
+        self.storage = storage
+        self.host_fingerprint = host_fingerprint
+        self.bot_delay = bot_delay
+        self.grace_period = grace_period
+        self.intermission = intermission
+        self.time_scale = time_scale
+        self._clock = clock
+        self._games = dict(games) if games is not None else None
+        self.rooms: dict[str, Room] = {}
+        self.sessions: list[LobbySession] = []
+        self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
+        self._env: RoomEnv | None = None
+        self._lobby_scheduled = False
+
+    # ------------------------------------------------------------ lifecycle
+
+    @property
+    def specs(self) -> dict[str, GameSpec]:
+        if self._games is None:
+            from engine.registry import games
+
+            self._games = games()
+        return self._games
+
+    @property
+    def env(self) -> RoomEnv:
+        if self._env is None:
+            raise RuntimeError("Hub.start() has not been awaited")
+        return self._env
+
+    async def start(self) -> None:
+        """Bind to the running loop and restore every unfinished match."""
+        loop = asyncio.get_running_loop()
+        self._env = RoomEnv(
+            storage=self.storage,
+            loop=loop,
+            context=contextvars.copy_context(),
+            clock=self._clock,
+            time_scale=self.time_scale,
+            grace_period=self.grace_period,
+            intermission=self.intermission,
+            on_lobby_change=self._lobby_changed,
+            on_closed=self._room_closed,
+        )
+        for match in self.storage.unfinished_matches():
+            spec = self.specs.get(match.game)
+            if spec is None or match.room.closed is not None or match.room.id in self.rooms:
+                why = "game not offered" if spec is None else "room closed"
+                log.warning("match %s (room %s) not restored: %s", match.id, match.room.id, why)
+                self.storage.abandon_match(match.id, why)
+                continue
+            try:
+                settings = RoomSettings.model_validate(match.room.settings)
+                room = Room(self._env, match.room.id, settings, match.room.host, spec)
+                self.rooms[room.id] = room  # before restore: restore may finish the match
+                room.restore(match)
+            except Exception as err:
+                log.exception("match %s (room %s): replay failed", match.id, match.room.id)
+                self.rooms.pop(match.room.id, None)
+                self.storage.abandon_match(match.id, f"replay failed: {err}")
+                continue
+            log.info("room %s: match %s restored after %d log entries", room.id, match.id, len(match.log))
+        for stored in self.storage.open_rooms():
+            if stored.id not in self.rooms:
+                self.storage.close_room(stored.id)
+
+    async def stop(self) -> None:
+        """Stop every room's tasks and detach every session (the database stays open)."""
+        tasks: list[asyncio.Task[None]] = []
+        for room in list(self.rooms.values()):
+            tasks += room.shutdown()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for session in self.sessions:
+            if session._room is not None:
+                session._room._closed = True
+        self.rooms.clear()
+        self.sessions.clear()
+
+    # ------------------------------------------------------------- sessions
+
+    def connect(self, identity: Identity) -> LobbySession:
+        """A new SSH session for ``identity`` (several per identity are allowed)."""
+        self.env  # noqa: B018 -- fail early if not started
+        if not identity.guest:
+            stored = self.storage.get_lang(identity.name)
+            if stored in ("en", "zh") and stored != identity.lang:
+                identity = identity.model_copy(update={"lang": stored})
+        session = LobbySession(self, identity)
+        self.sessions.append(session)
+        self._lobby_changed()
+        return session
+
+    def disconnect(self, client: LobbySession) -> None:
+        """The session ended: its room seat (if any) starts its grace period."""
+        if client in self.sessions:
+            self.sessions.remove(client)
+        client._drop_room(leaving=False)
+        client._listener = None
+        self._lobby_changed()
+
+    def online(self) -> list[str]:
+        seen: dict[str, str] = {}
+        for s in self.sessions:
+            seen.setdefault(s.identity.name.casefold(), s.identity.name)
+        return sorted(seen.values(), key=str.casefold)
+
+    def seated_room(self, name: str) -> Room | None:
+        for room in self.rooms.values():
+            if not room.closed and room.seat_of(name) is not None:
+                return room
+        return None
+
+    # ---------------------------------------------------------------- lobby
+
+    def _lobby_changed(self) -> None:
+        if self._lobby_scheduled or self._env is None:
+            return
+        self._lobby_scheduled = True
+        self._env.loop.call_soon(self._flush_lobby, context=self._env.context)
+
+    def _flush_lobby(self) -> None:
+        self._lobby_scheduled = False
+        for session in list(self.sessions):
+            call_listener(session._listener, session._listener_ctx, f"lobby ({session.identity.name})")
+
+    def _room_closed(self, room: Room) -> None:
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        self._lobby_changed()
+
+    def say(self, name: str, text: str) -> None:
+        clean = clean_text(text, CHAT_MAX)
+        if clean:
+            self.chat.append(ChatLine(at=self._clock(), name=name, text=clean))
+            self._lobby_changed()
+
+    def room(self, room_id: str) -> Room:
+        room = self.rooms.get(str(room_id).strip())
+        if room is None or room.closed:
+            raise ClientError("no-room", f"there is no room {room_id!r}")
+        return room
+
+
+class LobbySession:
+    """``tui.client.LobbyClient`` for one SSH session."""
+
+    def __init__(self, hub: Hub, identity: Identity) -> None:
+        self._hub = hub
+        self._identity = identity
+        self._listener: Listener | None = None
+        self._listener_ctx: contextvars.Context | None = None
+        self._room: RoomSession | None = None
+
+    @property
+    def identity(self) -> Identity:
+        return self._identity
+
+    @property
+    def host_fingerprint(self) -> str:
+        return self._hub.host_fingerprint
+
+    def games(self) -> list[tuple[str, str, int, int]]:
+        return [(s.id, s.title, s.min_players, s.max_players) for s in self._hub.specs.values()]
+
+    def online(self) -> list[str]:
+        return self._hub.online()
+
+    def rooms(self) -> list[RoomSummary]:
+        rooms = sorted(self._hub.rooms.values(), key=lambda r: int(r.id) if r.id.isdigit() else 0)
+        return [r.summary() for r in rooms if not r.closed]
+
+    def leaderboard(self) -> list[LeaderRow]:
+        return self._hub.storage.leaderboard()
+
+    def chat(self, text: str) -> None:
+        self._hub.say(self._identity.name, text)
+
+    def chat_lines(self) -> list[ChatLine]:
+        return list(self._hub.chat)
+
+    def set_lang(self, lang: Literal["en", "zh"]) -> None:
+        if lang not in ("en", "zh"):
+            raise ClientError("bad-lang", f"unknown language {lang!r}")
+        self._identity = self._identity.model_copy(update={"lang": lang})
+        if not self._identity.guest:
+            self._hub.storage.set_lang(self._identity.name, lang)
+
+    def set_listener(self, listener: Listener | None) -> None:
+        self._listener = listener
+        self._listener_ctx = contextvars.copy_context() if listener is not None else None
+
+    # ---------------------------------------------------------------- rooms
+
+    def create_room(self, settings: RoomSettings) -> RoomSession:
+        hub = self._hub
+        clean, spec = validate_settings(settings, hub.specs, default_bot_delay=hub.bot_delay)
+        if not clean.name:
+            clean.name = f"{self._identity.name}'s table"
+        self._release_seat(except_room=None)
+        room_id = hub.storage.create_room(clean.model_dump(mode="json"), self._identity.name)
+        room = Room(hub.env, room_id, clean, self._identity.name, spec)
+        hub.rooms[room_id] = room
+        room.seat_human(self._identity, 0)
+        log.info("room %s: %s created by %s", room_id, spec.id, self._identity.name)
+        return self._open(room, "player")
+
+    def join(self, room_id: str, code: str = "") -> RoomSession:
+        room = self._hub.room(room_id)
+        if room.seat_of(self._identity.name) is not None:
+            return self._open(room, "player")
+        self._check_code(room, code)
+        if room.state == "playing":
+            raise ClientError("in-progress", "that match has started; watch it instead")
+        if not any(s.kind == "empty" for s in room.seats):
+            raise ClientError("room-full", "every seat is taken")
+        self._release_seat(except_room=room)
+        room.seat_human(self._identity)
+        return self._open(room, "player")
+
+    def watch(self, room_id: str, code: str = "") -> RoomSession:
+        room = self._hub.room(room_id)
+        if room.seat_of(self._identity.name) is None:
+            self._check_code(room, code)
+        return self._open(room, "spectator")
+
+    def current_room(self) -> RoomSession | None:
+        current = self._room
+        if current is not None and not current.closed and current.role == "player" and current.my_seat is not None:
+            return current
+        room = self._hub.seated_room(self._identity.name)
+        if room is None:
+            return None
+        return self._open(room, "player")
+
+    # -- internals
+    def _check_code(self, room: Room, code: str) -> None:
+        if room.settings.private and code.strip() != room.settings.code:
+            raise ClientError("bad-code", "that room is private; ask its host for the code")
+
+    def _release_seat(self, except_room: Room | None) -> None:
+        """Give up a seat held elsewhere (refused if its match is being played)."""
+        room = self._hub.seated_room(self._identity.name)
+        if room is None or room is except_room:
+            return
+        if room.state == "playing":
+            raise ClientError("in-match", f"you have a seat in a match being played (room {room.id})")
+        idx = room.seat_of(self._identity.name)
+        assert idx is not None
+        for session in [s for s in room.sessions if s.role == "player" and s.identity.name.casefold() == self._identity.name.casefold()]:
+            room.sessions.remove(session)
+            session._closed = True
+        room._free_seat(room.seats[idx], f"{self._identity.name} left")
+        room._maybe_close()
+
+    def _open(self, room: Room, role: Literal["player", "spectator"]) -> RoomSession:
+        current = self._room
+        if current is not None and current.room is room and current.role == role and not current.closed:
+            return current
+        self._drop_room(leaving=False)
+        session = RoomSession(room, self._identity, role, on_leave=self._left)
+        session.specs_provider = lambda: self._hub.specs
+        room.attach(session)
+        self._room = session
+        return session
+
+    def _left(self, session: RoomSession) -> None:
+        if self._room is session:
+            self._room = None
+
+    def _drop_room(self, *, leaving: bool) -> None:
+        current, self._room = self._room, None
+        if current is not None and not current.closed:
+            current.room.detach(current, leaving=leaving)
+            current._closed = True

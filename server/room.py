@@ -1,0 +1,1024 @@
+"""The room runtime: one game table, its seats, spectators, chat, clock and bots.
+
+A :class:`Room` is created and owned by :class:`server.hub.Hub`; screens reach it
+only through :class:`RoomSession` objects (the ``tui.client.RoomClient``
+implementation, one per SSH session per room).
+
+How a change flows (``act`` from a screen, a bot, a timeout or an intermission):
+
+1. check (version, seat, state); ``table.play`` validates and applies -- an
+   illegal action raises and changes nothing, and nothing is logged;
+2. the action is appended to the SQLite log (if that fails the table is rebuilt
+   from seed + log, so memory never runs ahead of the disk);
+3. the room version bumps, caches are dropped, the clock and the bots are told,
+   and every attached session's listener is scheduled once (coalesced: at most
+   one call per listener per event-loop iteration).
+
+Time: reaction windows and turns get a deadline from the room's settings
+(``window_timer`` when more than one seat is asked or the one asked seat may
+``pass``, else ``turn_timer``; 0 = no timer). A window keeps its deadline while
+seats answer. At the deadline the room plays ``table.timeout_action(seat)`` for
+each seat still pending. Between rounds it waits ``intermission`` seconds, logs
+a ``next-round`` marker and deals. All sleeping goes through ``RoomEnv.sleep``
+(``time_scale`` makes tests fast), and every task is created in the hub's
+context (never inside a Textual app).
+
+Stale actions: an action carries the room version its screen saw. A version
+from the future is stale; an old version is stale when the acting seat's legal
+actions changed since then (so two seats answering one window at the same
+moment are both accepted, but a turn that moved on is refused).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from engine.api import Bot, GameSpec, GameTable, IllegalAction
+from server.sanitize import clean_text
+from server.storage import LogEntry, SeatRecord, SeatResult, Storage, StoredMatch
+from tui.client import (
+    ChatLine,
+    ClientError,
+    Identity,
+    Listener,
+    RoomSettings,
+    RoomSnapshot,
+    RoomSummary,
+    SeatInfo,
+)
+
+log = logging.getLogger("throneroom.room")
+
+CHAT_HISTORY = 200
+"""Chat lines a room (and the lobby) keeps."""
+
+CHAT_MAX = 300
+ROOM_NAME_MAX = 40
+CODE_MAX = 16
+TIMER_MAX = 600
+BOT_DELAY_MAX = 10.0
+ACTION_MAX = 200
+
+State = Literal["waiting", "playing", "finished"]
+
+
+@dataclass
+class RoomEnv:
+    """What a room needs from its hub."""
+
+    storage: Storage
+    loop: asyncio.AbstractEventLoop
+    context: contextvars.Context  # the hub's context: tasks and callbacks run in it
+    clock: Callable[[], float]  # unix time
+    time_scale: float = 1.0  # multiplies every delay (timers, bots, grace, intermission)
+    grace_period: float = 60.0
+    intermission: float = 5.0
+    on_lobby_change: Callable[[], None] = lambda: None
+    on_closed: Callable[[Room], None] = lambda room: None
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds * self.time_scale))
+
+    def task(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        """Start a background task in the hub's context (outside any Textual app)."""
+        return self.loop.create_task(coro, name=name, context=self.context)
+
+
+def validate_settings(
+    settings: RoomSettings, specs: dict[str, GameSpec], *, default_bot_delay: float
+) -> tuple[RoomSettings, GameSpec]:
+    """Check and normalise settings from a screen; raise ClientError if unusable."""
+    spec = specs.get(settings.game)
+    if spec is None:
+        raise ClientError("bad-game", f"unknown game {settings.game!r}")
+    if not spec.min_players <= settings.seats <= spec.max_players:
+        raise ClientError(
+            "bad-seats",
+            f"{spec.title} needs {spec.min_players}-{spec.max_players} seats, not {settings.seats}",
+        )
+    try:
+        options = spec.options_model.model_validate(settings.options)
+    except ValidationError as err:
+        raise ClientError("bad-options", f"bad options for {spec.title}: {err}") from err
+    code = clean_text(settings.code, CODE_MAX)
+    if settings.private and not code:
+        code = f"{secrets.randbelow(10_000):04d}"
+    bot_delay = settings.bot_delay if "bot_delay" in settings.model_fields_set else default_bot_delay
+    clean = settings.model_copy(
+        update={
+            "name": clean_text(settings.name, ROOM_NAME_MAX),
+            "code": code if settings.private else "",
+            "turn_timer": min(max(settings.turn_timer, 0), TIMER_MAX),
+            "window_timer": min(max(settings.window_timer, 0), TIMER_MAX),
+            "bot_delay": min(max(float(bot_delay), 0.0), BOT_DELAY_MAX),
+            "options": options.model_dump(mode="json"),
+        }
+    )
+    # keep "explicitly set" so a later update keeps the room's bot delay
+    clean.model_fields_set.add("bot_delay")
+    return clean, spec
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: Literal["empty", "human", "bot"] = "empty"
+    name: str = ""
+    guest: bool = False
+    ready: bool = False
+    autoplay: bool = False
+    sessions: int = 0  # attached sessions of the owner
+    bot: Bot | None = None
+    grace: asyncio.Task[None] | None = None
+
+    def display(self) -> str:
+        if self.kind == "bot":
+            return f"Bot {self.index + 1}"
+        return self.name
+
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or (self.kind == "human" and self.autoplay)
+
+    def clear(self) -> None:
+        if self.grace is not None:
+            self.grace.cancel()
+        self.kind, self.name, self.guest = "empty", "", False
+        self.ready = self.autoplay = False
+        self.sessions = 0
+        self.bot = None
+        self.grace = None
+
+
+class Room:
+    """One room. All methods run on the event loop's thread."""
+
+    def __init__(self, env: RoomEnv, room_id: str, settings: RoomSettings, host: str, spec: GameSpec) -> None:
+        self.env = env
+        self.id = room_id
+        self.settings = settings
+        self.host = host
+        self.spec = spec
+        self.state: State = "waiting"
+        self.closed = False
+        self.seats = [Seat(i) for i in range(settings.seats)]
+        self.sessions: list[RoomSession] = []
+        self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
+        self.version = 0
+        # the match in progress (or the last one, once finished)
+        self.table: GameTable | None = None
+        self.match_id: int | None = None
+        self.seed = 0
+        self.seq = 0  # entries in the match log
+        self._options: BaseModel | None = None
+        self._views: dict[int | None, BaseModel] = {}
+        self._legal: list[list[str]] = []
+        self._legal_changed: list[int] = []  # version at which each seat's legal list last changed
+        self._pending: set[int] = set()
+        self._deadline: float | None = None
+        self._decision = 0  # bumps whenever a new decision (turn/window) starts
+        self._timer: asyncio.Task[None] | None = None
+        self._intermission: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+        self._bots: asyncio.Task[None] | None = None
+        self._bot_wake = asyncio.Event()
+        self._notify_scheduled = False
+
+    # ------------------------------------------------------------- reading
+
+    def seat_of(self, name: str) -> int | None:
+        key = name.casefold()
+        for seat in self.seats:
+            if seat.kind == "human" and seat.name.casefold() == key:
+                return seat.index
+        return None
+
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if s.kind == "human"]
+
+    def spectator_names(self) -> list[str]:
+        names: list[str] = []
+        for s in self.sessions:
+            if s.role == "spectator" and s.identity.name not in names:
+                names.append(s.identity.name)
+        return names
+
+    def snapshot(self) -> RoomSnapshot:
+        return RoomSnapshot(
+            id=self.id,
+            settings=self.settings,
+            host=self.host,
+            state=self.state,
+            seats=[
+                SeatInfo(
+                    index=s.index,
+                    kind=s.kind,
+                    name=s.display(),
+                    connected=s.kind == "human" and s.sessions > 0,
+                    ready=s.ready,
+                    autoplay=s.kind == "human" and s.autoplay,
+                )
+                for s in self.seats
+            ],
+            spectators=self.spectator_names(),
+            version=self.version,
+            deadline=self._deadline,
+            names=[s.display() for s in self.seats],
+        )
+
+    def summary(self) -> RoomSummary:
+        return RoomSummary(
+            id=self.id,
+            name=self.settings.name,
+            game=self.settings.game,
+            seats=len(self.seats),
+            humans=sum(1 for s in self.seats if s.kind == "human"),
+            bots=sum(1 for s in self.seats if s.kind == "bot"),
+            spectators=len(self.spectator_names()),
+            state=self.state,
+            private=self.settings.private,
+            host=self.host,
+        )
+
+    def view(self, seat: int | None) -> BaseModel | None:
+        """The table's view for ``seat`` (None: spectator), cached per version."""
+        if self.table is None:
+            return None
+        if seat is not None and not 0 <= seat < len(self.seats):
+            return None
+        cached = self._views.get(seat)
+        if cached is None:
+            cached = self.table.view(seat)
+            self._views[seat] = cached
+        return cached
+
+    def legal(self, seat: int | None) -> list[str]:
+        if self.table is None or self.state != "playing" or seat is None or not 0 <= seat < len(self._legal):
+            return []
+        return list(self._legal[seat])
+
+    def is_pending(self, seat: int | None) -> bool:
+        return self.state == "playing" and seat is not None and seat in self._pending
+
+    @property
+    def deadline(self) -> float | None:
+        return self._deadline
+
+    # ------------------------------------------------------------- sessions
+
+    def attach(self, session: RoomSession) -> None:
+        self.sessions.append(session)
+        if self._closer is not None:
+            self._closer.cancel()
+            self._closer = None
+        if session.role == "player":
+            idx = self.seat_of(session.identity.name)
+            if idx is not None:
+                seat = self.seats[idx]
+                seat.sessions += 1
+                if seat.grace is not None:
+                    seat.grace.cancel()
+                    seat.grace = None
+                if seat.autoplay:
+                    seat.autoplay = False
+                    self.system(f"{seat.name} is back")
+        self._changed(lobby=True)
+
+    def detach(self, session: RoomSession, *, leaving: bool = False) -> None:
+        """A session goes away. ``leaving``: the player gave the seat up on purpose."""
+        if session not in self.sessions:
+            return
+        self.sessions.remove(session)
+        if session.role == "player":
+            idx = self.seat_of(session.identity.name)
+            if idx is not None:
+                seat = self.seats[idx]
+                seat.sessions = max(0, seat.sessions - 1)
+                if seat.sessions == 0:
+                    if leaving and self.state == "playing":
+                        self._set_autoplay(seat, f"{seat.name} left; a bot plays their seat")
+                    elif leaving:
+                        self._free_seat(seat, f"{seat.name} left")
+                    else:
+                        self._start_grace(seat)
+        self._changed(lobby=True)
+        self._maybe_close()
+
+    def _start_grace(self, seat: Seat) -> None:
+        if seat.grace is not None:
+            seat.grace.cancel()
+        seat.grace = self.env.task(self._grace(seat), f"room{self.id}-grace{seat.index}")
+
+    async def _grace(self, seat: Seat) -> None:
+        await self.env.sleep(self.env.grace_period)
+        seat.grace = None
+        if self.closed or seat.kind != "human" or seat.sessions > 0:
+            return
+        if self.state == "playing":
+            self._set_autoplay(seat, f"{seat.name} is away; a bot plays their seat")
+        else:
+            self._free_seat(seat, f"{seat.name} left")
+            self._maybe_close()
+        self._changed(lobby=True)
+
+    def _set_autoplay(self, seat: Seat, why: str) -> None:
+        if seat.autoplay:
+            return
+        seat.autoplay = True
+        self.system(why)
+        self._wake_bots()
+        self._changed()
+
+    def _free_seat(self, seat: Seat, why: str) -> None:
+        name = seat.name
+        seat.clear()
+        self.system(why)
+        if name.casefold() == self.host.casefold():
+            self._pass_host()
+        self._changed(lobby=True)
+
+    def _pass_host(self) -> None:
+        humans = self.humans()
+        connected = [s for s in humans if s.sessions > 0]
+        picks = connected or humans
+        if picks:
+            pick = picks[0]
+            self.host = pick.name
+            self.system(f"{pick.name} is now the host")
+            self._save_room()
+
+    def _maybe_close(self) -> None:
+        """Close a room nobody is in (never one whose match is in progress)."""
+        if self.closed or self.state == "playing" or self.sessions or self.humans():
+            return
+        self.close()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._cancel_tasks()
+        try:
+            if self.state == "playing" and self.match_id is not None:
+                self.env.storage.abandon_match(self.match_id, "room closed")
+            self.env.storage.close_room(self.id)
+        except Exception:
+            log.exception("room %s: cannot record closing", self.id)
+        for session in list(self.sessions):
+            session._closed = True
+        self.sessions.clear()
+        self.env.on_closed(self)
+
+    def _cancel_tasks(self) -> None:
+        tasks = [self._timer, self._intermission, self._closer, self._bots]
+        tasks += [s.grace for s in self.seats]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+        self._timer = self._intermission = self._closer = self._bots = None
+        for seat in self.seats:
+            seat.grace = None
+
+    def shutdown(self) -> list[asyncio.Task[None]]:
+        """Stop every task (server stopping) without closing the room in storage."""
+        tasks = [t for t in [self._timer, self._intermission, self._closer, self._bots] if t is not None]
+        tasks += [s.grace for s in self.seats if s.grace is not None]
+        self._cancel_tasks()
+        self.closed = True
+        return tasks
+
+    # --------------------------------------------------------- notification
+
+    def _changed(self, *, lobby: bool = False) -> None:
+        if lobby:
+            self.env.on_lobby_change()
+        if self._notify_scheduled:
+            return
+        self._notify_scheduled = True
+        self.env.loop.call_soon(self._flush, context=self.env.context)
+
+    def _flush(self) -> None:
+        self._notify_scheduled = False
+        for session in list(self.sessions):
+            session._fire()
+
+    def system(self, text: str) -> None:
+        self.chat.append(ChatLine(at=self.env.clock(), name="", text=text, system=True))
+        self._changed()
+
+    def say(self, name: str, text: str) -> None:
+        clean = clean_text(text, CHAT_MAX)
+        if not clean:
+            return
+        self.chat.append(ChatLine(at=self.env.clock(), name=name, text=clean))
+        self._changed()
+
+    # ----------------------------------------------------- waiting-room ops
+
+    def _require_host(self, who: Identity) -> None:
+        if who.name.casefold() != self.host.casefold():
+            raise ClientError("not-host", "only the host may do that")
+
+    def _require_setup(self) -> None:
+        if self.state == "playing":
+            raise ClientError("playing", "not while a match is being played")
+
+    def _seat(self, index: int) -> Seat:
+        if not 0 <= index < len(self.seats):
+            raise ClientError("bad-seat", f"there is no seat {index + 1}")
+        return self.seats[index]
+
+    def seat_human(self, who: Identity, index: int | None = None) -> int:
+        """Seat ``who`` at ``index`` (or the first empty seat); returns the seat index."""
+        self._require_setup()
+        if index is None:
+            empty = [s for s in self.seats if s.kind == "empty"]
+            if not empty:
+                raise ClientError("room-full", "every seat is taken")
+            seat = empty[0]
+        else:
+            seat = self._seat(index)
+            if seat.kind != "empty":
+                raise ClientError("seat-taken", f"seat {index + 1} is taken")
+        seat.kind, seat.name, seat.guest = "human", who.name, who.guest
+        seat.ready = seat.autoplay = False
+        self.system(f"{who.name} sat down")
+        self._changed(lobby=True)
+        return seat.index
+
+    def take_seat(self, who: Identity, index: int) -> None:
+        self._require_setup()
+        target = self._seat(index)
+        if target.kind != "empty":
+            raise ClientError("seat-taken", f"seat {index + 1} is taken")
+        old = self.seat_of(who.name)
+        if old is None:
+            raise ClientError("not-seated", "you have no seat in this room")
+        src = self.seats[old]
+        target.kind, target.name, target.guest = "human", src.name, src.guest
+        target.sessions, target.grace = src.sessions, src.grace
+        target.ready = target.autoplay = False
+        src.grace = None
+        src.clear()
+        self._changed(lobby=True)
+
+    def set_ready(self, who: Identity, ready: bool) -> None:
+        if self.state != "waiting":
+            raise ClientError("playing", "ready only counts before a match")
+        idx = self.seat_of(who.name)
+        if idx is None:
+            raise ClientError("not-seated", "you have no seat in this room")
+        self.seats[idx].ready = ready
+        self._changed()
+
+    def add_bot(self, who: Identity, index: int | None) -> None:
+        self._require_host(who)
+        self._require_setup()
+        if index is None:
+            empty = [s for s in self.seats if s.kind == "empty"]
+            if not empty:
+                raise ClientError("room-full", "every seat is taken")
+            seat = empty[0]
+        else:
+            seat = self._seat(index)
+            if seat.kind != "empty":
+                raise ClientError("seat-taken", f"seat {index + 1} is taken")
+        seat.clear()
+        seat.kind = "bot"
+        self._changed(lobby=True)
+
+    def remove_bot(self, who: Identity, index: int) -> None:
+        self._require_host(who)
+        self._require_setup()
+        seat = self._seat(index)
+        if seat.kind != "bot":
+            raise ClientError("bad-seat", f"seat {index + 1} has no bot")
+        seat.clear()
+        self._changed(lobby=True)
+
+    def kick(self, who: Identity, index: int) -> None:
+        """Remove a player; during a match a bot takes the seat over for good."""
+        self._require_host(who)
+        seat = self._seat(index)
+        if seat.kind != "human":
+            raise ClientError("bad-seat", f"seat {index + 1} has no player")
+        if seat.name.casefold() == who.name.casefold():
+            raise ClientError("bad-seat", "the host cannot kick themselves; leave instead")
+        name = seat.name
+        for session in [s for s in self.sessions if s.role == "player" and s.identity.name.casefold() == name.casefold()]:
+            self.sessions.remove(session)
+            session._closed = True
+            session._fire()
+        if self.state == "playing":
+            seat.clear()
+            seat.kind = "bot"
+            self._wake_bots()
+        else:
+            seat.clear()
+        self.system(f"{name} was removed by the host")
+        self._changed(lobby=True)
+
+    def update_settings(self, who: Identity, settings: RoomSettings, specs: dict[str, GameSpec]) -> None:
+        self._require_host(who)
+        self._require_setup()
+        if "bot_delay" not in settings.model_fields_set:
+            settings = settings.model_copy(update={"bot_delay": self.settings.bot_delay})
+            settings.model_fields_set.add("bot_delay")
+        if settings.private and not settings.code and self.settings.private:
+            settings = settings.model_copy(update={"code": self.settings.code})
+        clean, spec = validate_settings(settings, specs, default_bot_delay=self.settings.bot_delay)
+        if clean.seats < len(self.seats):
+            dropped = self.seats[clean.seats :]
+            if any(s.kind == "human" for s in dropped):
+                raise ClientError("seats-taken", "players sit in the seats that would go; they must move first")
+            for s in dropped:
+                s.clear()
+            del self.seats[clean.seats :]
+        while len(self.seats) < clean.seats:
+            self.seats.append(Seat(len(self.seats)))
+        if not clean.name:
+            clean.name = self.settings.name
+        self.settings, self.spec = clean, spec
+        for s in self.seats:
+            s.ready = False
+        self._save_room()
+        self.system("the host changed the settings")
+        self._changed(lobby=True)
+
+    def _save_room(self) -> None:
+        try:
+            self.env.storage.update_room(self.id, self.settings.model_dump(mode="json"), self.host)
+        except Exception:
+            log.exception("room %s: cannot save settings", self.id)
+
+    def start(self, who: Identity) -> None:
+        self._require_host(who)
+        if self.state != "waiting":
+            raise ClientError("playing", "the match has already started")
+        waiting_for = [s.name for s in self.humans() if not s.ready and s.name.casefold() != who.name.casefold()]
+        if waiting_for:
+            raise ClientError("not-ready", "waiting for " + ", ".join(waiting_for) + " to be ready")
+        self._begin_match()
+
+    def play_again(self, who: Identity) -> None:
+        self._require_host(who)
+        if self.state != "finished":
+            raise ClientError("playing", "the match is not over")
+        self._begin_match()
+
+    # ---------------------------------------------------------------- match
+
+    def _begin_match(self) -> None:
+        for seat in self.seats:
+            if seat.kind == "empty":
+                seat.kind = "bot"
+            seat.ready = False
+            seat.bot = None
+        seed = secrets.randbits(62)
+        options = self.spec.options_model.model_validate(self.settings.options)
+        try:
+            table = self.spec.new_table(len(self.seats), seed, options)
+        except Exception as err:
+            log.exception("room %s: cannot create a %s table", self.id, self.spec.id)
+            raise ClientError("engine", f"cannot start {self.spec.title}: {err}") from err
+        records = [SeatRecord(kind=s.kind, name=s.display(), guest=s.guest) for s in self.seats]
+        match_id = self.env.storage.start_match(
+            self.id, self.spec.id, seed, options.model_dump(mode="json"), records
+        )
+        self.table, self.match_id, self.seed, self.seq, self._options = table, match_id, seed, 0, options
+        self.state = "playing"
+        self._pending = set()
+        self._legal = [[] for _ in self.seats]
+        self._legal_changed = [self.version for _ in self.seats]
+        self.system(f"a match of {self.spec.title} begins")
+        self._ensure_bot_loop()
+        self._after_change(actor=None)
+        self.env.on_lobby_change()
+
+    def restore(self, match: StoredMatch) -> None:
+        """Rebuild a match from its stored seed and log (server restart)."""
+        self.seats = [Seat(i) for i in range(len(match.seats))]
+        for seat, rec in zip(self.seats, match.seats, strict=True):
+            seat.kind, seat.guest = rec.kind, rec.guest
+            seat.name = rec.name if rec.kind == "human" else ""
+        options = self.spec.options_model.model_validate(match.options)
+        table = self.spec.new_table(len(self.seats), match.seed, options)
+        _replay(table, match.log)
+        self.table, self.match_id, self.seed, self._options = table, match.id, match.seed, options
+        self.seq = len(match.log)
+        self.version = len(match.log) + 1
+        self.state = "playing"
+        self._legal = [[] for _ in self.seats]
+        self._legal_changed = [0 for _ in self.seats]
+        for seat in self.humans():
+            self._start_grace(seat)
+        self.system("the server restarted; the match goes on")
+        self._ensure_bot_loop()
+        self._after_change(actor=None)
+
+    def _rebuild(self) -> None:
+        """Make the table again from seed + stored log (after a failed write or an engine crash)."""
+        assert self.match_id is not None and self._options is not None
+        entries = self.env.storage.match_log(self.match_id)
+        table = self.spec.new_table(len(self.seats), self.seed, self._options)
+        _replay(table, entries)
+        self.table, self.seq = table, len(entries)
+        self._views.clear()
+
+    def act(self, seat: int | None, text: str, version: int) -> None:
+        """A screen's action for ``seat`` seen at ``version``."""
+        if self.state != "playing" or self.table is None:
+            raise ClientError("not-playing", "no match is being played")
+        if seat is None:
+            raise ClientError("not-seated", "spectators cannot act")
+        if version > self.version or (version < self.version and self._legal_changed[seat] > version):
+            raise ClientError("stale", "the table changed; look again")
+        self.apply(seat, text[:ACTION_MAX].strip())
+
+    def apply(self, seat: int, text: str) -> None:
+        """Validate, log, then publish one action (humans, bots and timeouts alike)."""
+        table = self.table
+        if self.state != "playing" or table is None or self.match_id is None:
+            raise ClientError("not-playing", "no match is being played")
+        try:
+            table.play(seat, text)
+        except IllegalAction as err:
+            raise ClientError("illegal", str(err)) from err
+        except Exception as err:
+            log.exception("room %s: engine failed on seat %s %r", self.id, seat, text)
+            self._rebuild()
+            raise ClientError("engine", f"the game could not apply {text!r}") from err
+        try:
+            self.env.storage.append_action(self.match_id, self.seq, seat, text)
+        except Exception as err:
+            log.exception("room %s: cannot log seat %s %r; undoing", self.id, seat, text)
+            self._rebuild()
+            raise ClientError("storage", "the server could not record that action; try again") from err
+        self.seq += 1
+        self._after_change(actor=seat)
+
+    def _next_round(self) -> None:
+        table = self.table
+        if table is None or self.match_id is None or not table.between_rounds() or table.is_over():
+            return
+        self.env.storage.append_next_round(self.match_id, self.seq)
+        table.next_round()
+        self.seq += 1
+        self._after_change(actor=None)
+
+    def _after_change(self, actor: int | None) -> None:
+        table = self.table
+        assert table is not None
+        self.version += 1
+        self._views.clear()
+        for i in range(len(self.seats)):
+            legal = table.legal(i)
+            if legal != self._legal[i]:
+                self._legal[i] = legal
+                self._legal_changed[i] = self.version
+        old = self._pending
+        if table.is_over():
+            self._finish()
+        elif table.between_rounds():
+            self._new_decision(set())
+            if self._intermission is None:
+                self._intermission = self.env.task(self._intermit(), f"room{self.id}-intermission")
+        else:
+            new = table.pending()
+            same = actor is not None and bool(new) and new <= old and actor not in new
+            if same:
+                self._pending = new
+            else:
+                self._new_decision(new)
+        self._wake_bots()
+        self._changed()
+
+    def _new_decision(self, pending: set[int]) -> None:
+        self._pending = pending
+        self._decision += 1
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._deadline = None
+        if not pending or self.table is None:
+            return
+        window = len(pending) > 1 or any("pass" in self._legal[s] for s in pending)
+        seconds = self.settings.window_timer if window else self.settings.turn_timer
+        if seconds > 0:
+            self._deadline = self.env.clock() + seconds * self.env.time_scale
+            self._timer = self.env.task(self._time_out(self._decision, seconds), f"room{self.id}-timer")
+
+    async def _time_out(self, decision: int, seconds: float) -> None:
+        await self.env.sleep(seconds)
+        self._timer = None
+        self._deadline = None
+        # play the default for every seat still owing an answer in this decision
+        while self.state == "playing" and self.table is not None and self._decision == decision:
+            pending = sorted(self.table.pending())
+            if not pending:
+                break
+            seat = pending[0]
+            if not self._play_default(seat, "timed out"):
+                break
+        self._changed()
+
+    def _play_default(self, seat: int, why: str) -> bool:
+        """Play the table's timeout action for ``seat`` (else its first legal one)."""
+        table = self.table
+        if table is None:
+            return False
+        tries: list[str] = []
+        try:
+            tries.append(table.timeout_action(seat))
+        except Exception:
+            log.exception("room %s: timeout_action(%s) failed", self.id, seat)
+        tries += [a for a in table.legal(seat) if a not in tries]
+        for text in tries:
+            try:
+                self.apply(seat, text)
+            except ClientError as err:
+                log.warning("room %s: default %r for seat %s refused: %s", self.id, text, seat, err)
+                continue
+            log.info("room %s: seat %s %s, played %r", self.id, seat, why, text)
+            return True
+        return False
+
+    async def _intermit(self) -> None:
+        try:
+            await self.env.sleep(self.env.intermission)
+        finally:
+            self._intermission = None
+        try:
+            self._next_round()
+        except Exception:
+            log.exception("room %s: cannot deal the next round", self.id)
+
+    def _finish(self) -> None:
+        table = self.table
+        assert table is not None and self.match_id is not None
+        self._new_decision(set())
+        points = table.standings()
+        winners = set(table.winners())
+        results: list[SeatResult] = []
+        for s in self.seats:
+            kind: Literal["human", "guest", "bot"] = "bot" if s.kind != "human" else ("guest" if s.guest else "human")
+            results.append(
+                SeatResult(
+                    seat=s.index,
+                    name=s.display(),
+                    kind=kind,
+                    points=int(points[s.index]) if s.index < len(points) else 0,
+                    win=s.index in winners,
+                )
+            )
+        try:
+            self.env.storage.finish_match(self.match_id, results)
+        except Exception:
+            log.exception("room %s: cannot record the results of match %s", self.id, self.match_id)
+        self.state = "finished"
+        names = ", ".join(self.seats[w].display() for w in sorted(winners)) or "nobody"
+        self.system(f"the match is over; won by {names}")
+        for seat in self.humans():
+            seat.autoplay = False
+            if seat.sessions == 0 and seat.grace is None:
+                self._start_grace(seat)
+        self.env.on_lobby_change()
+
+    # ------------------------------------------------------------------ bots
+
+    def _ensure_bot_loop(self) -> None:
+        if self._bots is None or self._bots.done():
+            self._bots = self.env.task(self._bot_loop(), f"room{self.id}-bots")
+
+    def _wake_bots(self) -> None:
+        if any(s.bot_plays() for s in self.seats):
+            self._bot_wake.set()
+
+    def _bot_for(self, seat: Seat) -> Bot:
+        if seat.bot is None:
+            seat.bot = self.spec.new_bot(seat.index, "heuristic", (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
+        return seat.bot
+
+    async def _bot_loop(self) -> None:
+        while not self.closed:
+            await self._bot_wake.wait()
+            self._bot_wake.clear()
+            if self.settings.bot_delay > 0:
+                await self.env.sleep(self.settings.bot_delay)
+            else:
+                await asyncio.sleep(0)
+            try:
+                self._run_bots()
+            except Exception:
+                log.exception("room %s: bot round failed", self.id)
+
+    def _run_bots(self) -> None:
+        """One bot round, against the current state: every bot-played seat that was
+        pending when the round began answers (a window is answered by all its bots
+        together); then every bot-played seat that is not pending is asked for an
+        optional action. Seats that become pending meanwhile wait for the next round
+        (after the bot delay)."""
+        table = self.table
+        if self.state != "playing" or table is None:
+            return
+        asked = table.pending()
+        for seat in [s for s in self.seats if s.bot_plays() and s.index in asked]:
+            if not self._bot_turn(table, seat, must=True):
+                return
+        for seat in [s for s in self.seats if s.bot_plays()]:
+            if not self._bot_turn(table, seat, must=False):
+                return
+
+    def _bot_turn(self, table: GameTable, seat: Seat, *, must: bool) -> bool:
+        """Ask one bot; False when the round should stop (match over, round ended...)."""
+        if self.state != "playing" or table is not self.table or table.between_rounds() or table.is_over():
+            return False
+        if not seat.bot_plays():
+            return True
+        is_pending = seat.index in table.pending()
+        if is_pending != must:
+            return True
+        legal = self.legal(seat.index)
+        if not legal:
+            return True
+        action: str | None
+        try:
+            view = self.view(seat.index)
+            assert view is not None
+            action = self._bot_for(seat).act(view, legal, is_pending)
+        except Exception:
+            log.exception("room %s: bot on seat %s crashed", self.id, seat.index)
+            action = None
+        if action is None:
+            if is_pending:
+                self._play_default(seat.index, "bot gave no answer")
+            return True
+        try:
+            self.apply(seat.index, action)
+        except ClientError as err:
+            log.warning("room %s: bot on seat %s played %r: %s", self.id, seat.index, action, err)
+            if is_pending:
+                self._play_default(seat.index, "bot answer refused")
+        return True
+
+
+def _replay(table: GameTable, entries: list[LogEntry]) -> None:
+    for entry in entries:
+        if entry.kind == "next-round":
+            table.next_round()
+        else:
+            assert entry.seat is not None
+            table.play(entry.seat, entry.text)
+
+
+class RoomSession:
+    """``tui.client.RoomClient`` for one SSH session in one room.
+
+    ``role`` is ``"player"`` (the identity holds a seat) or ``"spectator"``.
+    Besides the protocol, ``closed`` says the session was detached by the host
+    (kicked) or the room closed; every action then raises ClientError("closed").
+    """
+
+    def __init__(self, room: Room, identity: Identity, role: Literal["player", "spectator"],
+                 on_leave: Callable[[RoomSession], None] | None = None) -> None:
+        self._room = room
+        self.identity = identity
+        self.role: Literal["player", "spectator"] = role
+        self._listener: Listener | None = None
+        self._listener_ctx: contextvars.Context | None = None
+        self._closed = False
+        self._on_leave = on_leave
+
+    # -- identity of this handle
+    @property
+    def room(self) -> Room:
+        return self._room
+
+    @property
+    def room_id(self) -> str:
+        return self._room.id
+
+    @property
+    def closed(self) -> bool:
+        return self._closed or self._room.closed
+
+    @property
+    def my_seat(self) -> int | None:
+        if self.role != "player" or self.closed:
+            return None
+        return self._room.seat_of(self.identity.name)
+
+    def _live(self) -> Room:
+        if self.closed:
+            raise ClientError("closed", "you are no longer in this room")
+        return self._room
+
+    # -- reading
+    def snapshot(self) -> RoomSnapshot:
+        return self._room.snapshot()
+
+    def view(self) -> BaseModel | None:
+        if self.role == "spectator":
+            return self._room.view(None)
+        seat = self.my_seat
+        if seat is None:  # kicked: what anyone may see
+            return self._room.view(None)
+        return self._room.view(seat)
+
+    def legal(self) -> list[str]:
+        return self._room.legal(self.my_seat)
+
+    def pending(self) -> bool:
+        return self._room.is_pending(self.my_seat)
+
+    def chat_lines(self) -> list[ChatLine]:
+        return list(self._room.chat)
+
+    # -- acting
+    def act(self, text: str, version: int) -> None:
+        self._live().act(self.my_seat, text, version)
+
+    def chat(self, text: str) -> None:
+        self._live().say(self.identity.name, text)
+
+    def set_ready(self, ready: bool) -> None:
+        self._live().set_ready(self.identity, ready)
+
+    def take_seat(self, index: int) -> None:
+        room = self._live()
+        if self.role == "spectator":
+            raise ClientError("not-seated", "join the room to take a seat")
+        room.take_seat(self.identity, index)
+
+    def add_bot(self, index: int | None = None) -> None:
+        self._live().add_bot(self.identity, index)
+
+    def remove_bot(self, index: int) -> None:
+        self._live().remove_bot(self.identity, index)
+
+    def kick(self, index: int) -> None:
+        self._live().kick(self.identity, index)
+
+    def update_settings(self, settings: RoomSettings) -> None:
+        room = self._live()
+        room.update_settings(self.identity, settings, self._specs())
+
+    def start(self) -> None:
+        self._live().start(self.identity)
+
+    def play_again(self) -> None:
+        self._live().play_again(self.identity)
+
+    def leave(self) -> None:
+        if not self._closed:
+            self._room.detach(self, leaving=True)
+            self._closed = True
+        if self._on_leave is not None:
+            self._on_leave(self)
+
+    def set_listener(self, listener: Listener | None) -> None:
+        self._listener = listener
+        self._listener_ctx = contextvars.copy_context() if listener is not None else None
+
+    # -- internals
+    specs_provider: Callable[[], dict[str, GameSpec]] | None = None
+
+    def _specs(self) -> dict[str, GameSpec]:
+        if self.specs_provider is None:
+            return {self._room.spec.id: self._room.spec}
+        return self.specs_provider()
+
+    def _fire(self) -> None:
+        call_listener(self._listener, self._listener_ctx, f"room {self._room.id} ({self.identity.name})")
+
+
+def call_listener(listener: Listener | None, ctx: contextvars.Context | None, where: str) -> None:
+    """Run a screen's listener in the context it was registered from; log, never raise."""
+    if listener is None:
+        return
+    try:
+        if ctx is None:
+            listener()
+        else:
+            ctx.run(listener)
+    except Exception:
+        log.exception("%s: listener failed", where)
+
+
+__all__ = [
+    "CHAT_HISTORY",
+    "Room",
+    "RoomEnv",
+    "RoomSession",
+    "Seat",
+    "call_listener",
+    "validate_settings",
+]

@@ -1,0 +1,485 @@
+"""The room runtime (server.room) driven through the hub with the counting game.
+
+Rules of the test game (C-...) are in tests/server/games.py.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any, ClassVar
+
+import pytest
+from games import COUNT_SPEC, CountBot, CountView, make_spec, ticks, until
+from pydantic import BaseModel
+
+from engine.api import Bot
+from server.hub import Hub, LobbySession
+from server.room import CHAT_HISTORY, Room, RoomSession
+from server.storage import Storage
+from tui.client import ClientError, Identity, RoomSettings
+
+
+def new_hub(storage: Storage | None = None, **kw: Any) -> Hub:
+    opts: dict[str, Any] = {
+        "host_fingerprint": "SHA256:test",
+        "bot_delay": 0.0,
+        "grace_period": 5.0,
+        "intermission": 0.0,
+        "games": {"count": COUNT_SPEC},
+        "time_scale": 0.001,  # every second of room time is a millisecond
+    }
+    opts.update(kw)
+    return Hub(storage or Storage(":memory:"), **opts)
+
+
+@pytest.fixture
+async def hub() -> AsyncIterator[Hub]:
+    h = new_hub()
+    await h.start()
+    yield h
+    await h.stop()
+
+
+def settings(**kw: Any) -> RoomSettings:
+    base: dict[str, Any] = {"game": "count", "seats": 2, "window_timer": 0, "turn_timer": 0}
+    base.update(kw)
+    return RoomSettings(**base)
+
+
+def room_of(rc: RoomSession) -> Room:
+    return rc.room
+
+
+def cview(rc: RoomSession) -> CountView:
+    v = rc.view()
+    assert isinstance(v, CountView)
+    return v
+
+
+async def two_players(hub: Hub, **kw: Any) -> tuple[LobbySession, RoomSession, LobbySession, RoomSession]:
+    """alice hosts, bob joins, both ready, started; no bots."""
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(**kw))
+    lb = hub.connect(Identity(name="bob"))
+    b = lb.join(a.room_id)
+    b.set_ready(True)
+    a.start()
+    await ticks()
+    return la, a, lb, b
+
+
+def on_turn(a: RoomSession, b: RoomSession) -> tuple[RoomSession, RoomSession]:
+    return (a, b) if a.pending() else (b, a)
+
+
+def log_len(rc: RoomSession) -> int:
+    room = room_of(rc)
+    assert room.match_id is not None
+    return len(room.env.storage.match_log(room.match_id))
+
+
+async def test_stale_version_is_rejected_and_changes_nothing(hub: Hub) -> None:
+    _, a, _, b = await two_players(hub)
+    mover, other = on_turn(a, b)
+    v0 = mover.snapshot().version
+    with pytest.raises(ClientError) as err:
+        mover.act("add 1", v0 + 1)  # a version from the future
+    assert err.value.code == "stale"
+    mover.act("add 1", v0)
+    assert mover.snapshot().version == v0 + 1
+    # `other` is now on turn: its legal list changed at v0 + 1, so v0 is stale for it
+    assert other.pending()
+    with pytest.raises(ClientError) as err:
+        other.act("add 1", v0)
+    assert err.value.code == "stale"
+    # the first mover's old version is stale too: its own legal list changed
+    with pytest.raises(ClientError) as err:
+        mover.act("bell", v0)
+    assert err.value.code == "stale"
+    assert mover.snapshot().version == v0 + 1 and log_len(a) == 1
+
+
+async def test_old_version_accepted_when_the_seats_choices_did_not_change(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=4))
+    others = []
+    for name in ("bob", "carol", "dan"):
+        rc = hub.connect(Identity(name=name)).join(a.room_id)
+        rc.set_ready(True)
+        others.append(rc)
+    a.start()
+    clients = [a, *others]
+    # drive the count to 4 so a window opens (C-WINDOW): add 1, add 3
+    for amount in (1, 3):
+        mover = next(c for c in clients if c.pending())
+        mover.act(f"add {amount}", mover.snapshot().version)
+    asked = [c for c in clients if c.pending()]
+    assert len(asked) == 3 and cview(asked[0]).window_open
+    seen = asked[0].snapshot().version
+    for c in asked:
+        c.act("pass", seen)  # all answer what they saw at the same moment
+    assert not cview(a).window_open
+    assert a.snapshot().version == seen + 3
+
+
+async def test_illegal_action_rejected_nothing_changed_or_logged(hub: Hub) -> None:
+    _, a, _, b = await two_players(hub)
+    mover, other = on_turn(a, b)
+    before = [cview(a).model_dump(), cview(b).model_dump()]
+    v = mover.snapshot().version
+    for who, text in ((mover, "add 4"), (mover, "frobnicate"), (other, "add 1"), (mover, "pass")):
+        with pytest.raises(ClientError) as err:
+            who.act(text, v)
+        assert err.value.code == "illegal", text
+    assert mover.snapshot().version == v
+    assert [cview(a).model_dump(), cview(b).model_dump()] == before
+    assert log_len(a) == 0
+
+
+async def test_spectator_cannot_act_and_sees_the_public_view(hub: Hub) -> None:
+    _, a, _, _ = await two_players(hub)
+    watcher = hub.connect(Identity(name="eve")).watch(a.room_id)
+    v = watcher.view()
+    assert isinstance(v, CountView) and v.seat is None and v.my_secret is None
+    assert watcher.my_seat is None and watcher.legal() == [] and not watcher.pending()
+    with pytest.raises(ClientError) as err:
+        watcher.act("add 1", watcher.snapshot().version)
+    assert err.value.code == "not-seated"
+    assert "eve" in a.snapshot().spectators
+
+
+async def test_hidden_info_each_client_gets_only_its_own_view(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=4))
+    a.add_bot()
+    b = hub.connect(Identity(name="bob")).join(a.room_id)
+    b.set_ready(True)
+    a.start()
+    spectator = hub.connect(Identity(name="eve")).watch(a.room_id)
+    table = room_of(a).table
+    assert table is not None
+    for _ in range(30):
+        for rc in (a, b):
+            v = cview(rc)
+            assert v.seat == rc.my_seat
+            assert rc.my_seat is not None
+            assert v.model_dump() == table.view(rc.my_seat).model_dump()
+            assert v.model_dump() != table.view(3 - rc.my_seat if rc.my_seat < 3 else 0).model_dump()
+            # C-DEAL: a seat's own secret only, and its own private answers only
+            assert v.my_secret == table.view(rc.my_seat).my_secret  # type: ignore[attr-defined]
+        sv = cview(spectator)
+        assert sv.seat is None and sv.my_secret is None
+        assert all("your secret" not in e for e in sv.events)
+        assert all("you answered" not in e for e in sv.events)
+        mover = next((c for c in (a, b) if c.pending()), None)
+        if mover is None or room_of(a).state != "playing":
+            await ticks()
+            continue
+        legal = [x for x in mover.legal() if x != "bell"]
+        mover.act(legal[0], mover.snapshot().version)
+        await ticks()
+
+
+async def test_bots_fill_seats_and_play_a_whole_match(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=5, options={"rounds": 3, "target": 20}))
+    a.start()  # empty seats get bots at start
+    snap = a.snapshot()
+    assert [s.kind for s in snap.seats] == ["human", "bot", "bot", "bot", "bot"]
+    a.leave()  # alice leaves the match: a bot plays her seat at once
+    room = room_of(a)
+    assert room.seats[0].autoplay
+    await until(lambda: room.state == "finished")
+    table = room.table
+    assert table is not None and table.is_over() and table.winners()
+    assert room.match_id is not None
+    entries = hub.storage.match_log(room.match_id)
+    assert sum(e.kind == "next-round" for e in entries) == 2  # C-ROUNDS: 3 rounds
+    results = hub.storage.match_results(room.match_id)
+    assert [r.points for r in results] == table.standings()
+    assert [r.name for r in hub.storage.leaderboard()] == ["alice"]
+    # C-BELL: non-pending bots were polled and took the optional action at least once
+    view = table.view(None)
+    assert isinstance(view, CountView) and view.bells
+
+
+async def test_turn_timer_plays_the_default_action(hub: Hub) -> None:
+    _, a, _, b = await two_players(hub, turn_timer=5)  # 5 ms with time_scale 0.001
+    mover, _ = on_turn(a, b)
+    seat = mover.my_seat
+    snap = mover.snapshot()
+    assert snap.deadline is not None
+    await until(lambda: log_len(a) >= 1)
+    entry = hub.storage.match_log(room_of(a).match_id or 0)[0]
+    assert (entry.seat, entry.text) == (seat, "add 1")  # C-TIME: a turn times out with `add 1`
+
+
+async def test_window_timer_passes_every_seat_still_asked(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=3, window_timer=3600))
+    others = []
+    for name in ("bob", "carol"):
+        rc = hub.connect(Identity(name=name)).join(a.room_id)
+        rc.set_ready(True)
+        others.append(rc)
+    a.start()
+    clients = [a, *others]
+    for amount in (1, 3):
+        mover = next(c for c in clients if c.pending())
+        mover.act(f"add {amount}", mover.snapshot().version)
+    asked = [c for c in clients if c.pending()]
+    assert len(asked) == 2
+    deadline = a.snapshot().deadline
+    assert deadline is not None
+    asked[0].act("pass", asked[0].snapshot().version)
+    assert a.snapshot().deadline == deadline  # the window keeps its deadline while seats answer
+    room = room_of(a)
+    room.settings.window_timer = 1  # (the running timer is for an hour; restart it short)
+    room._new_decision(room._pending)
+    await until(lambda: not cview(a).window_open)
+    entries = hub.storage.match_log(room.match_id or 0)
+    assert entries[-1].text == "pass" and entries[-1].seat == asked[1].my_seat
+
+
+async def test_reconnect_gets_the_same_seat(hub: Hub) -> None:
+    _, a, lb, b = await two_players(hub)
+    seat = b.my_seat
+    hub.disconnect(lb)
+    assert not a.snapshot().seats[seat or 0].connected
+    lb2 = hub.connect(Identity(name="bob"))
+    back = lb2.current_room()
+    assert back is not None and back.room_id == a.room_id and back.my_seat == seat
+    assert a.snapshot().seats[seat or 0].connected
+    again = lb2.join(a.room_id)  # join of a room where one sits: the same seat
+    assert again.my_seat == seat
+    assert cview(back).seat == seat
+
+
+async def test_two_sessions_of_one_identity_share_the_seat(hub: Hub) -> None:
+    _, a, lb, b = await two_players(hub)
+    lb2 = hub.connect(Identity(name="bob"))
+    b2 = lb2.current_room()
+    assert b2 is not None and b2.my_seat == b.my_seat
+    hub.disconnect(lb)
+    room = room_of(a)
+    seat = room.seats[b.my_seat or 0]
+    assert seat.sessions == 1 and seat.grace is None  # still connected through the second session
+    assert hub.online() == ["alice", "bob"]
+
+
+async def test_grace_period_autoplay_and_return() -> None:
+    h = new_hub(grace_period=10.0)  # 10 ms of real time
+    await h.start()
+    try:
+        _, a, lb, b = await two_players(h)
+        seat = b.my_seat
+        assert seat is not None
+        hub_room = room_of(a)
+        hub_room.settings.bot_delay = 0.0
+        h.disconnect(lb)
+        await until(lambda: hub_room.seats[seat].autoplay)
+        assert a.snapshot().seats[seat].autoplay
+        # the bot now plays bob's turns: alice plays, bob's seat answers by itself
+        for _ in range(3):
+            if a.pending():
+                a.act(next(x for x in a.legal() if x != "bell"), a.snapshot().version)
+            await until(lambda: a.pending() or hub_room.state != "playing" or hub_room.table is None or hub_room.table.between_rounds())
+            if hub_room.state != "playing":
+                break
+        assert any(e.seat == seat for e in h.storage.match_log(hub_room.match_id or 0))
+        back = h.connect(Identity(name="bob")).current_room()
+        assert back is not None and back.my_seat == seat
+        assert not hub_room.seats[seat].autoplay
+    finally:
+        await h.stop()
+
+
+async def test_chat_is_sanitised_and_capped(hub: Hub) -> None:
+    _, a, _, b = await two_players(hub)
+    a.chat("hi \x1b[31mred\x1b[0m \x1b]52;c;ZXZpbA==\x07[/b] \u202eevil")
+    b.chat("\x1b[2J")  # nothing left: ignored
+    lines = [line for line in b.chat_lines() if not line.system]
+    assert [(line.name, line.text) for line in lines] == [("alice", "hi red [/b] evil")]
+    a.chat("x" * 5000)
+    assert len(b.chat_lines()[-1].text) <= 300
+    for i in range(CHAT_HISTORY + 10):
+        a.chat(f"line {i}")
+    assert len(a.chat_lines()) == CHAT_HISTORY
+    assert a.chat_lines()[-1].text == f"line {CHAT_HISTORY + 9}"
+
+
+async def test_notifications_are_coalesced(hub: Hub) -> None:
+    _, a, _, b = await two_players(hub)
+    await ticks()
+    calls = {"a": 0, "b": 0}
+    a.set_listener(lambda: calls.__setitem__("a", calls["a"] + 1))
+    b.set_listener(lambda: calls.__setitem__("b", calls["b"] + 1))
+    mover, _ = on_turn(a, b)
+    mover.act("add 1", mover.snapshot().version)  # three changes in one tick
+    a.chat("hello")
+    b.chat("hi")
+    assert calls == {"a": 0, "b": 0}  # never called synchronously
+    await ticks(1)
+    assert calls == {"a": 1, "b": 1}
+    await ticks(5)
+    assert calls == {"a": 1, "b": 1}
+    a.chat("again")
+    await ticks(2)
+    assert calls == {"a": 2, "b": 2}
+
+
+async def test_a_listener_that_raises_does_not_break_the_room(hub: Hub, caplog: pytest.LogCaptureFixture) -> None:
+    _, a, _, b = await two_players(hub)
+    got: list[int] = []
+
+    def broken() -> None:
+        raise RuntimeError("screen bug")
+
+    a.set_listener(broken)
+    b.set_listener(lambda: got.append(1))
+    with caplog.at_level(logging.ERROR):
+        for _ in range(3):
+            mover, _ = on_turn(a, b)
+            mover.act("add 1", mover.snapshot().version)
+            await ticks(2)
+    assert len(got) == 3
+    assert "screen bug" in caplog.text
+    assert room_of(a).state == "playing" and log_len(a) == 3
+
+
+class CrashingBot:
+    """Raises on every other call; returns illegal text otherwise."""
+
+    def __init__(self, seat: int, kind: str, seed: int) -> None:
+        self.calls = 0
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        self.calls += 1
+        if self.calls % 2:
+            raise RuntimeError("bot bug")
+        return "add 99"
+
+
+async def test_a_crashing_bot_is_logged_and_the_match_still_ends(caplog: pytest.LogCaptureFixture) -> None:
+    def new_bot(seat: int, kind: str, seed: int) -> Bot:
+        return CrashingBot(seat, kind, seed) if seat == 1 else CountBot(seat, kind, seed)
+
+    h = new_hub(games={"count": make_spec(new_bot)})
+    await h.start()
+    try:
+        a = h.connect(Identity(name="alice")).create_room(settings(seats=3, options={"rounds": 1}))
+        a.start()
+        a.leave()
+        room = room_of(a)
+        with caplog.at_level(logging.WARNING):
+            await until(lambda: room.state == "finished")
+        assert "bot bug" in caplog.text
+        assert any(e.seat == 1 for e in h.storage.match_log(room.match_id or 0))
+    finally:
+        await h.stop()
+
+
+async def test_host_controls_and_waiting_room(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=4))
+    b = hub.connect(Identity(name="bob")).join(a.room_id)
+    calls: list[Callable[[], object]] = [
+        lambda: b.add_bot(),
+        lambda: b.kick(0),
+        lambda: b.start(),
+        lambda: b.update_settings(settings(seats=3)),
+    ]
+    for call in calls:
+        with pytest.raises(ClientError) as err:
+            call()
+        assert err.value.code == "not-host"
+    a.add_bot(3)
+    with pytest.raises(ClientError):
+        a.add_bot(3)  # taken
+    with pytest.raises(ClientError) as err:
+        a.start()
+    assert err.value.code == "not-ready"  # bob is not ready
+    b.take_seat(2)
+    assert b.my_seat == 2
+    with pytest.raises(ClientError) as err:
+        a.update_settings(settings(seats=2))  # bob sits in seat 3 of 2
+    assert err.value.code == "seats-taken"
+    a.update_settings(settings(seats=3, name="\x1b[1mBig\x1b[0m table"))
+    snap = a.snapshot()
+    assert len(snap.seats) == 3 and snap.settings.name == "Big table"
+    assert [s.kind for s in snap.seats] == ["human", "empty", "human"]  # the bot in seat 4 went
+    a.add_bot(1)
+    a.remove_bot(1)
+    a.kick(2)
+    assert b.closed and b.my_seat is None
+    with pytest.raises(ClientError) as err:
+        b.act("add 1", 0)
+    assert err.value.code == "closed"
+    assert [s.kind for s in a.snapshot().seats] == ["human", "empty", "empty"]
+    b2 = hub.connect(Identity(name="bob")).join(a.room_id)
+    b2.set_ready(True)
+    a.start()
+    assert [s.kind for s in a.snapshot().seats] == ["human", "human", "bot"]
+    with pytest.raises(ClientError):
+        a.add_bot()  # not during a match
+    a.leave()
+    b2.leave()
+    room = room_of(a)
+    await until(lambda: room.state == "finished")
+    first = room.match_id
+    a2 = la.current_room()
+    assert a2 is not None and a2.my_seat == 0
+    a2.play_again()  # the same seats, a new match
+    assert room.state == "playing" and room.match_id != first
+    assert room.seats[0].name == "alice"
+
+
+async def test_private_room_needs_its_code(hub: Hub) -> None:
+    a = hub.connect(Identity(name="alice")).create_room(settings(private=True))
+    code = a.snapshot().settings.code
+    assert code
+    lb = hub.connect(Identity(name="bob"))
+    calls: list[Callable[[], object]] = [lambda: lb.join(a.room_id), lambda: lb.watch(a.room_id, "nope")]
+    for call in calls:
+        with pytest.raises(ClientError) as err:
+            call()
+        assert err.value.code == "bad-code"
+    assert lb.join(a.room_id, code).my_seat == 1
+
+
+MARKER: contextvars.ContextVar[str] = contextvars.ContextVar("marker", default="hub")
+
+
+class RecordingBot(CountBot):
+    seen: ClassVar[list[str]] = []
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        RecordingBot.seen.append(MARKER.get())
+        return super().act(view, legal, pending)
+
+
+async def test_bots_and_listeners_run_in_the_right_context() -> None:
+    """Bot/timer tasks run in the hub's context even when a screen (another
+    context, like a Textual app's) triggers them; listeners run in the context
+    they were registered from."""
+    RecordingBot.seen = []
+    h = new_hub(games={"count": make_spec(RecordingBot)})
+    await h.start()
+    seen: list[str] = []
+    try:
+        token = MARKER.set("screen")  # as if inside a Textual app
+        try:
+            a = h.connect(Identity(name="alice")).create_room(settings(seats=2, turn_timer=2))
+            a.set_listener(lambda: seen.append(MARKER.get()))
+            a.start()  # starts the bot loop and the first timer from "inside the app"
+            room = room_of(a)
+            assert room._bots is not None
+        finally:
+            MARKER.reset(token)
+        await until(lambda: len(RecordingBot.seen) > 3)
+        assert set(RecordingBot.seen) == {"hub"}
+        assert seen and set(seen) == {"screen"}
+    finally:
+        await h.stop()
