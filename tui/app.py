@@ -1,0 +1,199 @@
+"""The throneroom Textual app: one per SSH session (or per local run).
+
+The app talks to the host only through :mod:`tui.client`. Change
+notifications from the host only mark the app dirty; a single flush, at most
+:data:`FLUSH_INTERVAL` apart, re-reads state into every live screen, so a busy
+room costs each session at most ~8 screen updates per second.
+
+Screens: the lobby (always at the bottom of the stack), the waiting room
+(:mod:`tui.screens.room`) or the room's table (chosen per game by
+:mod:`tui.tables`), and modal dialogs on top.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.driver import Driver
+from textual.screen import Screen
+
+from tui.client import ClientError, LobbyClient, RoomClient
+from tui.i18n import Lang, error_text, t
+from tui.screens.base import HostScreen, Translatable
+from tui.screens.dialogs import ConfirmDialog
+from tui.screens.help import HelpScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.room import RoomScreen
+from tui.tables import TableScreen, table_screen_for
+
+T = TypeVar("T")
+
+FLUSH_INTERVAL = 0.125  # seconds between screen refreshes caused by the host (<= 8/s)
+
+
+class ThroneApp(App[None]):
+    """A player's session: lobby, rooms, tables."""
+
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    TITLE = "throneroom"
+    flush_interval: ClassVar[float] = FLUSH_INTERVAL  # tests may set 0
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", show=False),
+        Binding("f2", "toggle_lang", show=False),
+    ]
+
+    def __init__(
+        self,
+        lobby: LobbyClient,
+        *,
+        driver_class: type[Driver] | None = None,
+        **kw: Any,
+    ) -> None:
+        super().__init__(driver_class=driver_class, **kw)
+        self.lobby = lobby
+        self.lang: Lang = lobby.identity.lang
+        self.room: RoomClient | None = None
+        self.watching = False
+        self._dirty = False
+        self._flush_armed = False
+        self._last_flush = 0.0
+
+    # ----------------------------------------------------------------- life cycle
+    def on_mount(self) -> None:
+        self.lobby.set_listener(self.host_changed)
+        self.push_screen(LobbyScreen())
+        room = self.guard(self.lobby.current_room)
+        if room is not None:  # reconnect: straight back to one's seat
+            self.enter_room(room, watching=False)
+
+    def on_unmount(self) -> None:
+        self.lobby.set_listener(None)
+        if self.room is not None:
+            self.room.set_listener(None)
+
+    # ----------------------------------------------------- coalesced refreshing
+    def host_changed(self) -> None:
+        """Listener given to the host: cheap, only marks dirty and arms one flush."""
+        self._dirty = True
+        if not self._flush_armed:
+            self._flush_armed = self.call_later(self._arm_flush)
+
+    def _arm_flush(self) -> None:
+        wait = self._last_flush + self.flush_interval - time.monotonic()
+        if wait > 0:
+            self.set_timer(wait, self._flush_host)
+        else:
+            self._flush_host()
+
+    def _flush_host(self) -> None:
+        self._flush_armed = False
+        if not self._dirty:
+            return
+        self._dirty = False
+        self._last_flush = time.monotonic()
+        self.refresh_screens()
+
+    def refresh_screens(self) -> None:
+        """Re-read host state into every screen of the stack (top one last)."""
+        for screen in list(self.screen_stack):
+            if isinstance(screen, HostScreen) and screen.is_attached:
+                screen.refresh_data()
+
+    # ------------------------------------------------------------------- rooms
+    def enter_room(self, room: RoomClient, *, watching: bool) -> None:
+        """Show ``room``: its waiting room or its table, above the lobby."""
+        if self.room is not None and self.room is not room:
+            self.room.set_listener(None)
+        self.room = room
+        self.watching = watching
+        room.set_listener(self.host_changed)
+        try:
+            state = room.snapshot().state
+        except ClientError as err:
+            self.show_error(err)
+            self.room = None
+            room.set_listener(None)
+            return
+        self.push_screen(self.room_screen_for(room, state))
+
+    def room_screen_for(self, room: RoomClient, state: str) -> Screen[None]:
+        if state == "waiting":
+            return RoomScreen(room)
+        return table_screen_for(room.snapshot().settings.game)(room)
+
+    def sync_room_screen(self, current: Screen[Any]) -> None:
+        """Called by a room screen that no longer matches the room's state
+        (the match started, or a new one waits): swap it for the right one."""
+        room = self.room
+        if room is None or self.screen is not current:
+            return
+        state = room.snapshot().state
+        wants_table = state != "waiting"
+        if wants_table == isinstance(current, TableScreen):
+            return
+        self.switch_screen(self.room_screen_for(room, state))
+
+    def leave_room(self, *, tell_host: bool = True) -> None:
+        """Back to the lobby; ``tell_host`` False when the host already removed us."""
+        room = self.room
+        self.room = None
+        self.watching = False
+        if room is not None:
+            room.set_listener(None)
+            if tell_host:
+                self.guard(room.leave)
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
+        if not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
+        self.host_changed()
+
+    # ---------------------------------------------------------------- helpers
+    def tr(self, key: str, **params: object) -> str:
+        return t(key, self.lang, **params)
+
+    def show_error(self, err: ClientError) -> None:
+        self.notify(error_text(err, self.lang), severity="error", markup=False)
+
+    def guard(self, call: Callable[..., T], *args: Any) -> T | None:
+        """Run a host call; a refusal is shown (translated) and gives None."""
+        try:
+            return call(*args)
+        except ClientError as err:
+            self.show_error(err)
+            return None
+
+    # ----------------------------------------------------------------- actions
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+            return
+        self.push_screen(HelpScreen())
+
+    def action_toggle_lang(self) -> None:
+        self.set_lang("zh" if self.lang == "en" else "en")
+
+    def set_lang(self, lang: Lang) -> None:
+        if lang == self.lang:
+            return
+        self.lang = lang
+        try:
+            self.lobby.set_lang(lang)
+        except ClientError as err:
+            self.show_error(err)
+        for screen in list(self.screen_stack):
+            if isinstance(screen, Translatable) and screen.is_attached:
+                screen.apply_lang()
+
+    def action_quit_app(self) -> None:
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmDialog(self.tr("confirm.quit")), done)
+

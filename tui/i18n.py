@@ -1,0 +1,541 @@
+"""The message catalogue: every UI string in English and Traditional Chinese.
+
+``t(key, lang, **params)`` looks a key up and fills ``str.format`` params.
+Both catalogues must hold the same keys with the same params
+(``tests/tui/test_i18n.py`` checks). User-provided text is never put into a
+catalogue string as markup: screens render results as literal text.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Literal
+
+from tui.client import ClientError, RoomSettings
+
+Lang = Literal["en", "zh"]
+LANGS: tuple[Lang, ...] = ("en", "zh")
+
+EN: dict[str, str] = {
+    "yes": "yes",
+    "no": "no",
+    "lang.name": "English",
+    # key bar
+    "key.join": "Join",
+    "key.watch": "Watch",
+    "key.create": "New room",
+    "key.chat": "Chat",
+    "key.help": "Help",
+    "key.lang": "中文",
+    "key.quit": "Quit",
+    "key.ready": "Ready",
+    "key.sit": "Take seat",
+    "key.add_bot": "Add bot",
+    "key.remove": "Remove",
+    "key.options": "Options",
+    "key.start": "Start",
+    "key.leave": "Leave",
+    "key.play": "Play",
+    "key.actions": "Actions",
+    "key.view": "View",
+    "key.play_again": "Play again",
+    # columns
+    "col.room": "Room",
+    "col.game": "Game",
+    "col.seats": "Seats",
+    "col.watchers": "Watching",
+    "col.state": "State",
+    "col.access": "Access",
+    "col.host": "Host",
+    "col.player": "Player",
+    "col.points": "Points",
+    "col.wins": "Wins",
+    "col.seat": "Seat",
+    "col.kind": "Kind",
+    "col.status": "Status",
+    # games
+    "game.sultans": "Sultans of Karaya",
+    "game.overlord": "Kill the Overlord",
+    "state.waiting": "waiting",
+    "state.playing": "playing",
+    "state.finished": "finished",
+    # lobby
+    "lobby.online": "Online",
+    "lobby.leaders": "Leaderboard",
+    "lobby.no_leaders": "No finished matches yet.",
+    "lobby.fingerprint": "Host key {fp}",
+    "lobby.guest": "guest",
+    "lobby.count_online": "{n} online",
+    "lobby.rooms": "Rooms ({n})",
+    "lobby.no_rooms": "No rooms yet: press c to create one.",
+    "lobby.private": "private",
+    "lobby.open": "open",
+    "chat.placeholder.lobby": "Say something to everyone in the lobby (t)",
+    "chat.placeholder.room": "Say something to this room (t)",
+    # dialogs
+    "button.ok": "OK",
+    "button.cancel": "Cancel",
+    "button.yes": "Yes",
+    "button.no": "No",
+    "button.save": "Save",
+    "button.create": "Create",
+    "dialog.code": "Room {room} is private. Its code:",
+    "dialog.settings.create": "New room",
+    "dialog.settings.change": "Room options",
+    "field.game": "Game",
+    "field.name": "Room name",
+    "field.name.hint": "optional",
+    "field.seats": "Seats",
+    "field.seats.range": "Seats ({lo}-{hi})",
+    "field.rounds": "Rounds",
+    "field.turn_timer": "Turn timer (s, 0 = off)",
+    "field.window_timer": "Reaction timer (s, 0 = off)",
+    "field.bot_delay": "Bot delay (s)",
+    "field.private": "Private",
+    "field.private.box": "needs a code to join",
+    "field.code": "Code",
+    "field.code.hint": "the code friends type to join",
+    "form.range": "{field}: a number from {lo} to {hi}, please.",
+    "form.code_needed": "A private room needs a code.",
+    "confirm.quit": "Leave throneroom?",
+    "confirm.kick": "Remove {name} from the room?",
+    "confirm.leave_room": "Leave this room?",
+    "confirm.leave_table": "Leave the table? The match goes on; your seat stays yours and you can come back from the lobby.",
+    # room
+    "room.host_is": "host {name}",
+    "room.spectators": "Watching: {names}",
+    "room.seats": "Seats {taken}/{n}",
+    "room.removed": "You are no longer in that room.",
+    "room.status.watching": "You are watching. Take an empty seat with Enter.",
+    "room.status.host": "You are the host: add bots, change options, start when ready.",
+    "room.status.ready": "You are ready. Waiting for the host to start.",
+    "room.status.not_ready": "Press r when you are ready.",
+    "seat.empty": "(empty)",
+    "seat.ready_bot": "ready",
+    "seat.online": "online",
+    "seat.away": "away",
+    "seat.autoplay": "bot plays",
+    "seat.ready": "ready ✓",
+    "seat.not_ready": "not ready",
+    "kind.empty": "empty",
+    "kind.human": "player",
+    "kind.bot": "bot",
+    # table
+    "table.seat_you": "you are seat {seat}",
+    "table.spectator": "watching",
+    "table.no_view": "The match has not started yet.",
+    "table.finished": "The match is over.",
+    "table.finished_host": "The match is over. Press p to play again with the same seats.",
+    "table.watching": "You are watching: you see only what is public.",
+    "table.your_move": "Your move",
+    "table.optional": "Not your turn; you may still use an action below.",
+    "table.waiting": "Waiting for other players...",
+    "table.actions": "Your actions ({n})",
+    "table.no_actions": "No actions now",
+    "table.countdown": "⏱ {s} s",
+    "table.played": "Sent: {action}",
+    # errors
+    "err.room-full": "That room is full.",
+    "err.stale": "The table changed before your action arrived: look again and choose.",
+    "err.illegal": "Not allowed now: {msg}",
+    "err.not-host": "Only the room's host can do that.",
+    "err.bad-code": "Wrong code for that private room.",
+    "err.not-found": "That room no longer exists.",
+    "err.started": "That match has already started.",
+    "err.not-seated": "You have no seat in this room.",
+    "err.not-ready": "Not everyone is ready yet.",
+    "err.seats": "Not enough players for this game.",
+    "err.bad-settings": "Those options are not valid: {msg}",
+    "err.other": "Refused: {msg}",
+    # settings summary
+    "summary.seats": "{n} seats",
+    "summary.rounds": "{n} rounds",
+    "summary.turn_timer": "turn {s} s",
+    "summary.turn_timer_off": "no turn timer",
+    "summary.window_timer": "reactions {s} s",
+    "summary.window_timer_off": "no reaction timer",
+    "summary.bot_delay": "bots think {s} s",
+    "summary.code": "code needed",
+    # view field labels (generic table)
+    "view.seats": "Seats",
+    "view.seat": "Seat",
+    "view.name": "Name",
+    "view.card": "Card",
+    "view.own_card": "Your card",
+    "view.my_card": "Your card",
+    "view.you": "You",
+    "view.round": "Round",
+    "view.rounds": "Rounds",
+    "view.turn": "Turn",
+    "view.phase": "Phase",
+    "view.active": "Active seat",
+    "view.pending": "Waiting for",
+    "view.log": "Log",
+    "view.events": "Events",
+    "view.history": "History",
+    "view.notes": "Notes",
+    "view.notebook": "Notebook",
+    "view.scores": "Scores",
+    "view.totals": "Totals",
+    "view.points": "Points",
+    "view.spare": "Spare",
+    "view.crown": "Crown",
+    "view.revealed": "Revealed",
+    "view.hidden": "Hidden",
+    "view.dead": "Dead",
+    "view.alive": "Alive",
+    "view.detained": "Detained",
+    "view.captured": "Captured",
+    "view.exhausted": "Exhausted",
+    "view.side": "Side",
+    "view.prediction": "Prediction",
+    "view.declared": "Declared",
+    "view.winner": "Winner",
+    "view.winners": "Winners",
+    "view.gold": "Gold",
+    "view.hand": "Hand",
+    "view.hand_size": "Hand size",
+    "view.role": "Role",
+    "view.rank": "Rank",
+    "view.deck": "Deck",
+    "view.discard": "Discard",
+    "view.known": "Known",
+    "view.stale": "Stale",
+    "view.index": "Seat",
+    # help
+    "help.title": "Help",
+    "help.keys.title": "Keys",
+    "help.keys": (
+        "Everywhere: F1 help, F2 English/中文, Tab moves between parts of the screen, "
+        "Escape backs out, Ctrl+Q quits. The mouse works too: click rows, buttons and the key bar.\n"
+        "Lobby: arrows pick a room, Enter joins it, w watches it, c creates a room, t chats, q quits.\n"
+        "Room: r ready / not ready, Enter takes the highlighted empty seat, t chats, Escape leaves. "
+        "The host also has: a add a bot, d remove the highlighted bot or player, o options, s start.\n"
+        "Table: arrows pick an action, Enter plays it (nothing is ever played for you), "
+        "a actions, v view (scroll with arrows), t chat, p play again (host, after the match), "
+        "Escape leaves the table."
+    ),
+    "help.game.title": "{game} ({lo}-{hi} players)",
+    "help.game.none": "No summary for this game yet.",
+    "help.foot": "Escape or F1 closes help.",
+    "help.game.sultans": (
+        "Every seat gets one face-down card; one spare card lies in the centre. Loyalists "
+        "(Sultan, Guards) play against Rebels (Assassins, Slaves); the Neutrals (Slave Driver, "
+        "Belly Dancer, Vizier, Fortune Teller) change side with their state.\n"
+        "On your turn do exactly one thing: peek at a hidden seat's card; swap cards with a "
+        "hidden seat or the spare (a revealed card first hides and may swap in secret); or use "
+        "your card's action, which reveals it.\n"
+        "Actions: the Sultan executes a revealed Assassin or Slave; a Guard detains a seat (it "
+        "skips its next turn); an Assassin kills any seat; a Slave calls a revolt; the Slave "
+        "Driver captures Slaves; the Belly Dancer dances (Guards next to her cannot detain or "
+        "block); the Vizier declares a side and forces a hidden seat to act; the Fortune Teller "
+        "looks at three cards and predicts the winning side.\n"
+        "Reactions, on anyone's turn: a Guard next to the Assassin or the target blocks a "
+        "killing; hidden free Slaves join a revolt; a Sultan or Guard refuses detention; whoever "
+        "holds the hidden Sultan may claim the throne.\n"
+        "Loyalists win when the crown comes round with the Sultan still alive and revealed, or "
+        "when no Assassin is left and fewer than three Slaves are free. Rebels win by killing "
+        "the Sultan, or when three free revealed Slaves sit side by side.\n"
+        "Each living winner scores 2 if revealed, 1 if hidden. A match is 5 rounds; the most "
+        "points wins.\n"
+        "Every reaction window asks every living seat and waits for all answers, so nobody "
+        "learns who could have reacted. Answer pass when you do not react."
+    ),
+    "help.game.overlord": (
+        "Everyone holds a role with a rank and an income, 5 gold and plot cards. Each round: "
+        "draw up to your hand limit, take income, and if the Overlord has 40 gold he is crowned "
+        "and wins.\n"
+        "Then the order phase: the Overlord gives the order to another player. Whoever holds "
+        "it must pass it on with a shield card (each card says to whom and adds an effect), "
+        "pass it by role (Peasant, Outlaw), play a desperation card when holding no shield "
+        "card, or die. Anyone may answer a card with Retaliate, and take the order with Plead "
+        "Guilty.\n"
+        "When the Overlord dies the phase ends; survivors then take better roles from the "
+        "centre. The Overlord also wins when he is the last one alive. After the last round "
+        "the most gold wins."
+    ),
+}
+
+ZH: dict[str, str] = {
+    "yes": "是",
+    "no": "否",
+    "lang.name": "繁體中文",
+    "key.join": "加入",
+    "key.watch": "觀戰",
+    "key.create": "開房間",
+    "key.chat": "聊天",
+    "key.help": "說明",
+    "key.lang": "English",
+    "key.quit": "離開",
+    "key.ready": "準備",
+    "key.sit": "入座",
+    "key.add_bot": "加電腦",
+    "key.remove": "移除",
+    "key.options": "設定",
+    "key.start": "開始",
+    "key.leave": "離開",
+    "key.play": "出手",
+    "key.actions": "動作",
+    "key.view": "牌桌",
+    "key.play_again": "再來一場",
+    "col.room": "房間",
+    "col.game": "遊戲",
+    "col.seats": "座位",
+    "col.watchers": "觀戰",
+    "col.state": "狀態",
+    "col.access": "權限",
+    "col.host": "房主",
+    "col.player": "玩家",
+    "col.points": "分數",
+    "col.wins": "勝場",
+    "col.seat": "座位",
+    "col.kind": "類型",
+    "col.status": "狀況",
+    "game.sultans": "推翻蘇丹",
+    "game.overlord": "刺殺領主",
+    "state.waiting": "等待中",
+    "state.playing": "遊戲中",
+    "state.finished": "已結束",
+    "lobby.online": "線上玩家",
+    "lobby.leaders": "排行榜",
+    "lobby.no_leaders": "還沒有完成的比賽。",
+    "lobby.fingerprint": "主機金鑰 {fp}",
+    "lobby.guest": "訪客",
+    "lobby.count_online": "{n} 人在線",
+    "lobby.rooms": "房間（{n}）",
+    "lobby.no_rooms": "還沒有房間：按 c 開一個。",
+    "lobby.private": "私人",
+    "lobby.open": "公開",
+    "chat.placeholder.lobby": "對大廳裡的所有人說話（t）",
+    "chat.placeholder.room": "對這個房間說話（t）",
+    "button.ok": "確定",
+    "button.cancel": "取消",
+    "button.yes": "是",
+    "button.no": "否",
+    "button.save": "儲存",
+    "button.create": "建立",
+    "dialog.code": "房間 {room} 是私人房間。請輸入密碼：",
+    "dialog.settings.create": "開新房間",
+    "dialog.settings.change": "房間設定",
+    "field.game": "遊戲",
+    "field.name": "房間名稱",
+    "field.name.hint": "可留空",
+    "field.seats": "座位數",
+    "field.seats.range": "座位數（{lo}-{hi}）",
+    "field.rounds": "局數",
+    "field.turn_timer": "回合計時（秒，0 = 不限）",
+    "field.window_timer": "回應計時（秒，0 = 不限）",
+    "field.bot_delay": "電腦思考（秒）",
+    "field.private": "私人",
+    "field.private.box": "需要密碼才能加入",
+    "field.code": "密碼",
+    "field.code.hint": "朋友加入時輸入的密碼",
+    "form.range": "{field}：請輸入 {lo} 到 {hi} 之間的數字。",
+    "form.code_needed": "私人房間需要設定密碼。",
+    "confirm.quit": "要離開 throneroom 嗎？",
+    "confirm.kick": "要把 {name} 請出房間嗎？",
+    "confirm.leave_room": "要離開這個房間嗎？",
+    "confirm.leave_table": "要離開牌桌嗎？比賽會繼續進行；你的座位仍然是你的，可以從大廳回來。",
+    "room.host_is": "房主 {name}",
+    "room.spectators": "觀戰：{names}",
+    "room.seats": "座位 {taken}/{n}",
+    "room.removed": "你已經不在那個房間裡了。",
+    "room.status.watching": "你正在觀戰。按 Enter 坐上空位。",
+    "room.status.host": "你是房主：可以加電腦、改設定，準備好就開始。",
+    "room.status.ready": "你已準備好，等房主開始。",
+    "room.status.not_ready": "準備好了請按 r。",
+    "seat.empty": "（空位）",
+    "seat.ready_bot": "已準備",
+    "seat.online": "在線",
+    "seat.away": "離線",
+    "seat.autoplay": "電腦代打",
+    "seat.ready": "已準備 ✓",
+    "seat.not_ready": "未準備",
+    "kind.empty": "空位",
+    "kind.human": "玩家",
+    "kind.bot": "電腦",
+    "table.seat_you": "你是 {seat} 號座位",
+    "table.spectator": "觀戰中",
+    "table.no_view": "比賽還沒開始。",
+    "table.finished": "比賽結束。",
+    "table.finished_host": "比賽結束。按 p 以相同座位再來一場。",
+    "table.watching": "你正在觀戰：只看得到公開的資訊。",
+    "table.your_move": "輪到你了",
+    "table.optional": "不是你的回合，但你仍可使用下列動作。",
+    "table.waiting": "等待其他玩家……",
+    "table.actions": "你的動作（{n}）",
+    "table.no_actions": "目前沒有動作",
+    "table.countdown": "⏱ {s} 秒",
+    "table.played": "已送出：{action}",
+    "err.room-full": "那個房間已經滿了。",
+    "err.stale": "你的動作送到前牌局已經變了：請再看一次再選。",
+    "err.illegal": "現在不能這樣做：{msg}",
+    "err.not-host": "只有房主可以這樣做。",
+    "err.bad-code": "私人房間的密碼不對。",
+    "err.not-found": "那個房間已經不存在了。",
+    "err.started": "那場比賽已經開始了。",
+    "err.not-seated": "你在這個房間裡沒有座位。",
+    "err.not-ready": "還有人沒準備好。",
+    "err.seats": "這個遊戲的人數不夠。",
+    "err.bad-settings": "這些設定無效：{msg}",
+    "err.other": "被拒絕：{msg}",
+    "summary.seats": "{n} 個座位",
+    "summary.rounds": "{n} 局",
+    "summary.turn_timer": "回合 {s} 秒",
+    "summary.turn_timer_off": "回合不限時",
+    "summary.window_timer": "回應 {s} 秒",
+    "summary.window_timer_off": "回應不限時",
+    "summary.bot_delay": "電腦思考 {s} 秒",
+    "summary.code": "需要密碼",
+    "view.seats": "座位",
+    "view.seat": "座位",
+    "view.name": "名字",
+    "view.card": "角色卡",
+    "view.own_card": "你的角色",
+    "view.my_card": "你的角色",
+    "view.you": "你",
+    "view.round": "局",
+    "view.rounds": "各局",
+    "view.turn": "回合",
+    "view.phase": "階段",
+    "view.active": "主動玩家",
+    "view.pending": "等待回應",
+    "view.log": "紀錄",
+    "view.events": "事件",
+    "view.history": "歷程",
+    "view.notes": "筆記",
+    "view.notebook": "筆記本",
+    "view.scores": "得分",
+    "view.totals": "總分",
+    "view.points": "分數",
+    "view.spare": "中央角色卡",
+    "view.crown": "王冠",
+    "view.revealed": "公開",
+    "view.hidden": "隱藏",
+    "view.dead": "死亡",
+    "view.alive": "存活",
+    "view.detained": "被拘留",
+    "view.captured": "被捕捉",
+    "view.exhausted": "疲憊",
+    "view.side": "陣營",
+    "view.prediction": "預言",
+    "view.declared": "宣告陣營",
+    "view.winner": "勝方",
+    "view.winners": "勝者",
+    "view.gold": "金錢",
+    "view.hand": "手牌",
+    "view.hand_size": "手牌數",
+    "view.role": "角色",
+    "view.rank": "階級",
+    "view.deck": "牌堆",
+    "view.discard": "棄牌堆",
+    "view.known": "已知",
+    "view.stale": "可能已變",
+    "view.index": "座位",
+    "help.title": "說明",
+    "help.keys.title": "按鍵",
+    "help.keys": (
+        "任何畫面：F1 說明，F2 切換 English/中文，Tab 在畫面各區之間移動，Escape 返回，Ctrl+Q 離開。"
+        "也可以用滑鼠點選列、按鈕和下方的按鍵列。\n"
+        "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，q 離開。\n"
+        "房間：r 準備／取消準備，Enter 坐上選到的空位，t 聊天，Escape 離開。"
+        "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定，s 開始。\n"
+        "牌桌：方向鍵選動作，Enter 出手（系統絕不替你出手），a 動作列表，v 牌桌（用方向鍵捲動），"
+        "t 聊天，p 再來一場（房主，比賽結束後），Escape 離開牌桌。"
+    ),
+    "help.game.title": "{game}（{lo}-{hi} 人）",
+    "help.game.none": "這個遊戲還沒有規則摘要。",
+    "help.foot": "按 Escape 或 F1 關閉說明。",
+    "help.game.sultans": (
+        "每人面前一張蓋著的角色卡，多出的一張放在枱中央作為中央角色卡。保皇黨（蘇丹、守衛）對抗"
+        "革命軍（刺客、奴隸）；中立角色（奴隸販子、肚皮舞孃、大官、占卜師）的陣營隨狀態改變。\n"
+        "輪到你時只做一件事：調查一位隱藏玩家的角色；與一位隱藏玩家或中央角色卡交換"
+        "（公開的角色會先隱藏，並可秘密交換）；或使用角色的「行動」，使用時角色會公開。\n"
+        "行動：蘇丹處決一名公開的刺客或奴隸；守衛拘留一名玩家（他跳過下一回合）；刺客殺死任何玩家；"
+        "奴隸號召革命；奴隸販子捕捉奴隸；肚皮舞孃跳舞（與她相鄰的守衛不能拘留或阻擋）；"
+        "大官宣告陣營並操控一名隱藏玩家行動；占卜師查看三張角色卡並預言勝方。\n"
+        "回應（任何人的回合都可以）：與刺客或目標相鄰的守衛可阻擋刺殺；隱藏且自由的奴隸可投身革命；"
+        "蘇丹或守衛可禁止拘留；持有隱藏蘇丹的玩家可隨時稱王。\n"
+        "王冠轉回到它所在的玩家時，若蘇丹仍存活且公開，保皇黨獲勝；或沒有刺客且自由的奴隸少於三位時，"
+        "保皇黨獲勝。刺客殺死蘇丹，或三位自由且公開的奴隸相鄰而坐時，革命軍獲勝。\n"
+        "勝方每位存活玩家：公開得 2 分，隱藏得 1 分。一場比賽 5 局，總分最高者獲勝。\n"
+        "每次回應時機都會詢問所有存活玩家並等待全部回答，所以沒人能知道誰可以回應。"
+        "不回應時請選 pass。"
+    ),
+    "help.game.overlord": (
+        "每人有一張角色（有階級和收入）、5 元和謀略卡。每輪：補牌到手牌上限，領取收入；"
+        "若領主有 40 元就加冕獲勝。\n"
+        "接著是暗殺階段：領主把暗殺指示物交給另一位玩家。拿到的人必須用盾牌卡傳出去"
+        "（每張卡說明可以傳給誰並附帶效果）、用角色能力傳出（農夫、亡命徒）、"
+        "在沒有任何盾牌卡時打出絕望卡，或者死亡。任何人都能用「報復」反制一張卡，"
+        "或用「認罪」把指示物拿過來。\n"
+        "領主死亡時本階段結束，存活者從中央換取更高的角色。領主是最後存活者時也獲勝。"
+        "最後一輪結束後，錢最多的人獲勝。"
+    ),
+}
+
+CATALOGUES: dict[Lang, dict[str, str]] = {"en": EN, "zh": ZH}
+
+
+def has_key(key: str) -> bool:
+    return key in EN
+
+
+def t(key: str, lang: Lang = "en", /, **params: object) -> str:
+    """The message ``key`` in ``lang`` with ``params`` filled in.
+
+    A key missing in ``lang`` falls back to English, then to the key itself,
+    so a gap shows up as text rather than a crash.
+    """
+    template = CATALOGUES.get(lang, EN).get(key) or EN.get(key) or key
+    if not params:
+        return template
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def params_of(template: str) -> set[str]:
+    """The ``str.format`` field names used in ``template``."""
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
+
+
+def game_title(game: str, lang: Lang) -> str:
+    key = f"game.{game}"
+    return t(key, lang) if has_key(key) else game
+
+
+def field_label(name: str, lang: Lang) -> str:
+    """A view field's label: translated when known, else the field name made readable."""
+    key = f"view.{name}"
+    if has_key(key):
+        return t(key, lang)
+    return name.replace("_", " ").capitalize()
+
+
+def error_text(err: ClientError, lang: Lang) -> str:
+    """A host refusal in the player's language (its English message when the code is new)."""
+    key = f"err.{err.code}"
+    if not has_key(key):
+        key = "err.other"
+    return t(key, lang, msg=str(err))
+
+
+def settings_summary(settings: RoomSettings, lang: Lang) -> str:
+    parts = [t("summary.seats", lang, n=settings.seats)]
+    rounds = settings.options.get("rounds")
+    if isinstance(rounds, int):
+        parts.append(t("summary.rounds", lang, n=rounds))
+    if settings.turn_timer:
+        parts.append(t("summary.turn_timer", lang, s=settings.turn_timer))
+    else:
+        parts.append(t("summary.turn_timer_off", lang))
+    if settings.window_timer:
+        parts.append(t("summary.window_timer", lang, s=settings.window_timer))
+    else:
+        parts.append(t("summary.window_timer_off", lang))
+    parts.append(t("summary.bot_delay", lang, s=f"{settings.bot_delay:g}"))
+    if settings.private:
+        parts.append(t("summary.code", lang))
+    return " · ".join(parts)

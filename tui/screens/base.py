@@ -1,0 +1,82 @@
+"""Base classes shared by every screen of the app.
+
+A :class:`HostScreen` shows host state. The app calls :meth:`refresh_data`
+(coalesced, at most a few times per second) after the host reports a change,
+and :meth:`apply_lang` after the player switches language. Screens read the
+host through ``self.throne.lobby`` / ``self.throne.room`` only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
+
+from textual.screen import ModalScreen, Screen
+
+from tui.client import ClientError
+from tui.i18n import Lang, t
+from tui.widgets import KeyBar, KeySpec
+
+if TYPE_CHECKING:
+    from tui.app import ThroneApp
+
+
+class Translatable:
+    """Anything on the screen stack that re-renders its text on a language switch."""
+
+    def apply_lang(self) -> None:
+        raise NotImplementedError
+
+
+class _ThroneMixin:
+    app: Any
+
+    @property
+    def throne(self) -> ThroneApp:
+        return cast("ThroneApp", self.app)
+
+    @property
+    def lang(self) -> Lang:
+        return self.throne.lang
+
+    def tr(self, key: str, **params: object) -> str:
+        return t(key, self.throne.lang, **params)
+
+    def error(self, err: ClientError) -> None:
+        self.throne.show_error(err)
+
+
+class HostScreen(_ThroneMixin, Translatable, Screen[None]):
+    """A full screen showing host state, with a translated key bar."""
+
+    KEYS: ClassVar[list[KeySpec]] = []
+
+    def keybar(self) -> KeyBar:
+        return self.query_one(KeyBar)
+
+    def refresh_data(self) -> None:
+        """Re-read what this screen shows from the host."""
+
+    def refresh_keys(self) -> None:
+        if self.is_attached:
+            self.keybar().show(self, self.KEYS, self.lang)
+
+    def apply_lang(self) -> None:
+        self.refresh_keys()
+        self.refresh_data()
+
+    def on_mount(self) -> None:
+        self.apply_lang()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_keys()
+        self.refresh_data()
+
+
+R = TypeVar("R")
+
+
+class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
+    """A modal dialog that follows the player's language."""
+
+    def apply_lang(self) -> None:
+        """Dialogs re-render their labels; the default has none."""

@@ -1,0 +1,268 @@
+"""Modal dialogs: confirm, private-room code, room settings (create / change)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Select, Static
+
+from tui.client import RoomSettings
+from tui.i18n import game_title
+from tui.screens.base import HostModal
+from tui.text import literal
+from tui.widgets import TickBox
+
+GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max players)
+
+ROUNDS_GAMES = {"sultans"}  # games whose options take a round count
+
+
+class ConfirmDialog(HostModal[bool]):
+    """A yes/no question; Escape answers no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "no", show=False),
+        Binding("y", "yes", show=False),
+        Binding("n", "no", show=False),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self._question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(literal(self._question), classes="dialog-text")
+            with Horizontal(classes="buttons"):
+                yield Button("", id="yes", variant="primary")
+                yield Button("", id="no")
+
+    def on_mount(self) -> None:
+        self.apply_lang()
+        self.query_one("#no", Button).focus()
+
+    def apply_lang(self) -> None:
+        self.query_one("#yes", Button).label = self.tr("button.yes")
+        self.query_one("#no", Button).label = self.tr("button.no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class CodeDialog(HostModal[str | None]):
+    """Ask for a private room's code; Escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", show=False),
+    ]
+
+    def __init__(self, room_name: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self._room_name = room_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("", id="code-title", classes="dialog-text", markup=False)
+            yield Input(id="code", max_length=40)
+            with Horizontal(classes="buttons"):
+                yield Button("", id="ok", variant="primary")
+                yield Button("", id="cancel")
+
+    def on_mount(self) -> None:
+        self.apply_lang()
+        self.query_one("#code", Input).focus()
+
+    def apply_lang(self) -> None:
+        self.query_one("#code-title", Static).update(self.tr("dialog.code", room=self._room_name))
+        self.query_one("#ok", Button).label = self.tr("button.ok")
+        self.query_one("#cancel", Button).label = self.tr("button.cancel")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self.dismiss(self.query_one("#code", Input).value.strip())
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class RoomSettingsDialog(HostModal[RoomSettings | None]):
+    """Create a room (``initial`` None) or change a waiting room's settings.
+
+    Checks every field before it returns; the host checks again.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", show=False),
+    ]
+
+    FIELDS = ("game", "name", "seats", "rounds", "turn_timer", "window_timer", "bot_delay", "private", "code")
+
+    def __init__(self, games: list[GameInfo], initial: RoomSettings | None) -> None:
+        super().__init__(classes="dialog-screen")
+        self._games = {g[0]: g for g in games}
+        self._initial = initial
+        self._game_order = [g[0] for g in games]
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        init = self._initial or RoomSettings(game=self._game_order[0])
+        if init.game not in self._games:
+            init = init.model_copy(update={"game": self._game_order[0]})
+        rounds = init.options.get("rounds", 5)
+        with Vertical(classes="dialog wide", id="settings-dialog"):
+            yield Static("", id="settings-title", classes="dialog-title", markup=False)
+            with Vertical(id="settings-grid"):
+                with Horizontal(classes="row", id="row-game"):
+                    yield Static("", id="lbl-game", classes="lbl", markup=False)
+                    yield Select(
+                        [(Text(game_title(g, self.lang)), g) for g in self._game_order],
+                        value=init.game,
+                        allow_blank=False,
+                        id="game",
+                        disabled=self._initial is not None,
+                    )
+                for field, widget in (
+                    ("name", Input(init.name, id="name", max_length=40)),
+                    ("seats", Input(str(init.seats), id="seats", type="integer", max_length=2)),
+                    ("rounds", Input(str(rounds), id="rounds", type="integer", max_length=2)),
+                    ("turn_timer", Input(str(init.turn_timer), id="turn_timer", type="integer", max_length=4)),
+                    ("window_timer", Input(str(init.window_timer), id="window_timer", type="integer", max_length=4)),
+                    ("bot_delay", Input(f"{init.bot_delay:g}", id="bot_delay", type="number", max_length=5)),
+                    ("private", TickBox("", init.private, id="private")),
+                    ("code", Input(init.code, id="code", max_length=40)),
+                ):
+                    with Horizontal(classes="row", id=f"row-{field}"):
+                        yield Static("", id=f"lbl-{field}", classes="lbl", markup=False)
+                        yield widget
+            yield Static("", id="form-error", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("", id="ok", variant="primary")
+                yield Button("", id="cancel")
+
+    def on_mount(self) -> None:
+        self.apply_lang()
+        self._game_changed()
+        self.query_one("#name", Input).focus()
+
+    def apply_lang(self) -> None:
+        title = "dialog.settings.change" if self._initial is not None else "dialog.settings.create"
+        self.query_one("#settings-title", Static).update(self.tr(title))
+        for field in self.FIELDS:
+            self.query_one(f"#lbl-{field}", Static).update(self.tr(f"field.{field}"))
+        self.query_one("#ok", Button).label = self.tr(
+            "button.save" if self._initial is not None else "button.create"
+        )
+        self.query_one("#cancel", Button).label = self.tr("button.cancel")
+        self.query_one("#private", TickBox).label = self.tr("field.private.box")
+        self.query_one("#code", Input).placeholder = self.tr("field.code.hint")
+        self.query_one("#name", Input).placeholder = self.tr("field.name.hint")
+        self._game_changed()
+
+    def _game(self) -> GameInfo:
+        value = self.query_one("#game", Select).value
+        return self._games.get(str(value), self._games[self._game_order[0]])
+
+    def _game_changed(self) -> None:
+        gid, _title, lo, hi = self._game()
+        self.query_one("#lbl-seats", Static).update(self.tr("field.seats.range", lo=lo, hi=hi))
+        has_rounds = gid in ROUNDS_GAMES
+        self.query_one("#row-rounds").display = has_rounds
+        seats = self.query_one("#seats", Input)
+        try:
+            n = int(seats.value)
+        except ValueError:
+            n = lo
+        seats.value = str(min(max(n, lo), hi))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        self._game_changed()
+
+    # ------------------------------------------------------------ submitting
+    def _int(self, field: str, lo: int, hi: int) -> int:
+        raw = self.query_one(f"#{field}", Input).value.strip()
+        try:
+            value = int(raw)
+        except ValueError:
+            value = lo - 1
+        if not lo <= value <= hi:
+            raise _FormError(self.tr("form.range", field=self.tr(f"field.{field}"), lo=lo, hi=hi))
+        return value
+
+    def _collect(self) -> RoomSettings:
+        gid, _title, lo, hi = self._game()
+        seats = self._int("seats", lo, hi)
+        turn_timer = self._int("turn_timer", 0, 3600)
+        window_timer = self._int("window_timer", 0, 600)
+        raw_delay = self.query_one("#bot_delay", Input).value.strip()
+        try:
+            bot_delay = float(raw_delay)
+        except ValueError:
+            bot_delay = -1.0
+        if not 0.0 <= bot_delay <= 30.0:
+            raise _FormError(self.tr("form.range", field=self.tr("field.bot_delay"), lo=0, hi=30))
+        private = self.query_one("#private", TickBox).value
+        code = self.query_one("#code", Input).value.strip()
+        if private and not code:
+            raise _FormError(self.tr("form.code_needed"))
+        options: dict[str, object] = dict(self._initial.options) if self._initial is not None else {}
+        if gid in ROUNDS_GAMES:
+            options["rounds"] = self._int("rounds", 1, 15)
+        base = self._initial or RoomSettings()
+        return base.model_copy(
+            update={
+                "game": gid,
+                "name": self.query_one("#name", Input).value.strip(),
+                "seats": seats,
+                "private": private,
+                "code": code if private else "",
+                "turn_timer": turn_timer,
+                "window_timer": window_timer,
+                "bot_delay": bot_delay,
+                "options": options,
+            }
+        )
+
+    def _submit(self) -> None:
+        try:
+            settings = self._collect()
+        except _FormError as err:
+            self.query_one("#form-error", Static).update(literal(str(err), "bold"))
+            return
+        self.dismiss(settings)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class _FormError(ValueError):
+    pass

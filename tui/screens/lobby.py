@@ -1,0 +1,222 @@
+"""The lobby: rooms, who is online, leaderboard, lobby chat, the host key."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Static
+
+from tui.client import RoomSettings, RoomSummary
+from tui.i18n import game_title
+from tui.screens.base import HostScreen
+from tui.screens.dialogs import CodeDialog, RoomSettingsDialog
+from tui.text import literal
+from tui.widgets import ChatPanel, KeyBar, KeySpec
+
+
+class LobbyScreen(HostScreen):
+    """The first screen of every session."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "join", show=False),
+        Binding("w", "watch", show=False),
+        Binding("c", "create", show=False),
+        Binding("t", "chat", show=False),
+        Binding("escape", "back", show=False),
+        Binding("q", "app.quit_app", show=False),
+    ]
+    KEYS: ClassVar[list[KeySpec]] = [
+        ("Enter", "join", "key.join"),
+        ("w", "watch", "key.watch"),
+        ("c", "create", "key.create"),
+        ("t", "chat", "key.chat"),
+        ("F1", "app.help", "key.help"),
+        ("F2", "app.toggle_lang", "key.lang"),
+        ("q", "app.quit_app", "key.quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="lobby")
+        self._rooms: list[RoomSummary] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="lobby-head", classes="head", markup=False)
+        with Horizontal(id="lobby-main"):
+            with Vertical(id="rooms-pane", classes="pane"):
+                yield Static("", id="rooms-title", classes="title", markup=False)
+                table: DataTable[Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+                yield table
+            with Vertical(id="side-pane", classes="pane"):
+                yield Static("", id="online-title", classes="title", markup=False)
+                yield Static("", id="online", markup=False)
+                yield Static("", id="leaders-title", classes="title", markup=False)
+                yield Static("", id="leaders", markup=False)
+        yield ChatPanel(id="lobby-chat")
+        yield Static("", id="fingerprint", markup=False)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#rooms", DataTable).focus()
+        super().on_mount()
+
+    # ------------------------------------------------------------- rendering
+    def apply_lang(self) -> None:
+        table = self.query_one("#rooms", DataTable)
+        table.clear(columns=True)
+        for key in ("col.room", "col.game", "col.seats", "col.watchers", "col.state", "col.access", "col.host"):
+            table.add_column(self.tr(key), key=key)
+        self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.lobby"))
+        self.query_one("#online-title", Static).update(self.tr("lobby.online"))
+        self.query_one("#leaders-title", Static).update(self.tr("lobby.leaders"))
+        self.query_one("#fingerprint", Static).update(
+            self.tr("lobby.fingerprint", fp=self.throne.lobby.host_fingerprint)
+        )
+        self._rooms = []
+        super().apply_lang()
+
+    def refresh_data(self) -> None:
+        lobby = self.throne.lobby
+        me = lobby.identity
+        online = lobby.online()
+        who = me.name + (f" ({self.tr('lobby.guest')})" if me.guest else "")
+        head = Text.assemble(
+            ("throneroom", "bold"),
+            " · ",
+            (who, "bold"),
+            " · ",
+            self.tr("lobby.count_online", n=len(online)),
+            " · ",
+            self.tr("lang.name"),
+            no_wrap=True,
+            overflow="ellipsis",
+        )
+        self.query_one("#lobby-head", Static).update(head, layout=False)
+        self._show_rooms(lobby.rooms())
+        self.query_one("#online", Static).update(
+            Text("\n".join(online), no_wrap=True, overflow="ellipsis"), layout=False
+        )
+        self._show_leaders()
+        self.query_one(ChatPanel).set_lines(lobby.chat_lines())
+
+    def _show_rooms(self, rooms: list[RoomSummary]) -> None:
+        title = self.tr("lobby.rooms", n=len(rooms))
+        if not rooms:
+            title += "  " + self.tr("lobby.no_rooms")
+        self.query_one("#rooms-title", Static).update(title, layout=False)
+        if rooms == self._rooms:
+            return
+        table = self.query_one("#rooms", DataTable)
+        selected = self.selected_room()
+        table.clear()
+        for room in rooms:
+            taken = room.humans + room.bots
+            table.add_row(
+                literal(room.name or room.id),
+                literal(game_title(room.game, self.lang)),
+                Text(f"{taken}/{room.seats}"),
+                Text(str(room.spectators)),
+                Text(self.tr(f"state.{room.state}")),
+                Text(self.tr("lobby.private") if room.private else self.tr("lobby.open")),
+                literal(room.host),
+                key=room.id,
+            )
+        self._rooms = list(rooms)
+        if selected is not None:
+            for row, room in enumerate(rooms):
+                if room.id == selected.id:
+                    table.move_cursor(row=row, animate=False)
+
+    def _show_leaders(self) -> None:
+        rows = self.throne.lobby.leaderboard()[:10]
+        if not rows:
+            self.query_one("#leaders", Static).update(self.tr("lobby.no_leaders"), layout=False)
+            return
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(justify="right")
+        grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+        grid.add_column(justify="right")
+        grid.add_column(justify="right")
+        grid.add_row(
+            Text("#"), Text(self.tr("col.player")), Text(self.tr("col.points")), Text(self.tr("col.wins")),
+            style="bold",
+        )
+        for i, row in enumerate(rows, 1):
+            grid.add_row(Text(str(i)), literal(row.name), Text(str(row.points)), Text(str(row.wins)))
+        self.query_one("#leaders", Static).update(grid, layout=False)
+
+    # --------------------------------------------------------------- actions
+    def selected_room(self) -> RoomSummary | None:
+        table = self.query_one("#rooms", DataTable)
+        if not self._rooms or table.row_count == 0:
+            return None
+        row = table.cursor_row
+        if 0 <= row < len(self._rooms):
+            return self._rooms[row]
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("join", "watch"):
+            return self.selected_room() is not None or None
+        return True
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_join()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.refresh_keys()
+
+    def action_join(self) -> None:
+        self._enter(watch=False)
+
+    def action_watch(self) -> None:
+        self._enter(watch=True)
+
+    def _enter(self, *, watch: bool) -> None:
+        room = self.selected_room()
+        if room is None:
+            return
+        lobby = self.throne.lobby
+
+        def go(code: str | None) -> None:
+            if code is None:
+                return
+            call = lobby.watch if watch else lobby.join
+            client = self.throne.guard(call, room.id, code)
+            if client is not None:
+                self.throne.enter_room(client, watching=watch)
+
+        if room.private:
+            self.app.push_screen(CodeDialog(room.name or room.id), go)
+        else:
+            go("")
+
+    def action_create(self) -> None:
+        games = self.throne.lobby.games()
+        if not games:
+            return
+
+        def create(settings: RoomSettings | None) -> None:
+            if settings is None:
+                return
+            client = self.throne.guard(self.throne.lobby.create_room, settings)
+            if client is not None:
+                self.throne.enter_room(client, watching=False)
+
+        self.app.push_screen(RoomSettingsDialog(games, None), create)
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).input.focus()
+
+    def action_back(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one("#rooms", DataTable).focus()
+
+    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        self.throne.guard(self.throne.lobby.chat, event.text)
+        self.throne.host_changed()

@@ -1,0 +1,295 @@
+"""The waiting room: seats, ready marks, host controls, room chat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Static
+
+from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
+from tui.i18n import game_title, settings_summary
+from tui.screens.base import HostScreen
+from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
+from tui.text import literal
+from tui.widgets import ChatPanel, KeyBar, KeySpec
+
+HOST_ACTIONS = {"add_bot", "remove", "options", "start"}
+
+
+def seat_status(seat: SeatInfo, f: Callable[..., str]) -> str:
+    """Connection and ready marks as words (never colour alone)."""
+    if seat.kind == "empty":
+        return ""
+    if seat.kind == "bot":
+        return f("seat.ready_bot")
+    parts = [f("seat.online") if seat.connected else f("seat.away")]
+    if seat.autoplay:
+        parts.append(f("seat.autoplay"))
+    parts.append(f("seat.ready") if seat.ready else f("seat.not_ready"))
+    return " · ".join(parts)
+
+
+class RoomScreen(HostScreen):
+    """A room before its match starts (players and spectators alike)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "ready", show=False),
+        Binding("a", "add_bot", show=False),
+        Binding("d", "remove", show=False),
+        Binding("o", "options", show=False),
+        Binding("s", "start", show=False),
+        Binding("t", "chat", show=False),
+        Binding("escape", "back", show=False),
+    ]
+    KEYS: ClassVar[list[KeySpec]] = [
+        ("r", "ready", "key.ready"),
+        ("Enter", "sit", "key.sit"),
+        ("a", "add_bot", "key.add_bot"),
+        ("d", "remove", "key.remove"),
+        ("o", "options", "key.options"),
+        ("s", "start", "key.start"),
+        ("t", "chat", "key.chat"),
+        ("Esc", "back", "key.leave"),
+        ("F1", "app.help", "key.help"),
+        ("F2", "app.toggle_lang", "key.lang"),
+    ]
+
+    def __init__(self, room: RoomClient) -> None:
+        super().__init__(id="room")
+        self.room = room
+        self.snap: RoomSnapshot | None = None
+        self._seat_rows: list[SeatInfo] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="room-head", classes="head", markup=False)
+        yield Static("", id="room-settings", markup=False)
+        with Horizontal(id="room-main"):
+            with Vertical(id="seats-pane", classes="pane"):
+                yield Static("", id="seats-title", classes="title", markup=False)
+                table: DataTable[Text] = DataTable(id="seats", cursor_type="row")
+                yield table
+                yield Static("", id="spectators", markup=False)
+            yield ChatPanel(id="room-chat", classes="pane")
+        yield Static("", id="room-status", markup=False)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#seats", DataTable).focus()
+        super().on_mount()
+
+    # ------------------------------------------------------------ state
+    @property
+    def is_host(self) -> bool:
+        return self.snap is not None and self.snap.host == self.throne.lobby.identity.name
+
+    def my_seat(self) -> SeatInfo | None:
+        seat = self.room.my_seat
+        if self.snap is None or seat is None or not 0 <= seat < len(self.snap.seats):
+            return None
+        return self.snap.seats[seat]
+
+    def selected_seat(self) -> SeatInfo | None:
+        table = self.query_one("#seats", DataTable)
+        row = table.cursor_row
+        if 0 <= row < len(self._seat_rows):
+            return self._seat_rows[row]
+        return None
+
+    # --------------------------------------------------------- rendering
+    def apply_lang(self) -> None:
+        table = self.query_one("#seats", DataTable)
+        table.clear(columns=True)
+        for key in ("col.seat", "col.player", "col.kind", "col.status"):
+            table.add_column(self.tr(key), key=key)
+        self._seat_rows = []
+        self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.room"))
+        super().apply_lang()
+
+    def refresh_data(self) -> None:
+        try:
+            snap = self.room.snapshot()
+        except ClientError as err:  # the room is gone
+            self.error(err)
+            if self.is_current:
+                self.throne.leave_room(tell_host=False)
+            return
+        self.snap = snap
+        if self.is_current:
+            if snap.state != "waiting":
+                self.throne.sync_room_screen(self)
+                return
+            if not self.throne.watching and self.room.my_seat is None:
+                self.throne.notify(self.tr("room.removed"), markup=False)
+                self.throne.leave_room(tell_host=False)
+                return
+        s = snap.settings
+        head = Text.assemble(
+            (s.name or snap.id, "bold"),
+            " · ",
+            game_title(s.game, self.lang),
+            " · ",
+            self.tr("room.host_is", name=snap.host),
+            " · ",
+            self.tr(f"state.{snap.state}"),
+            (" · " + self.tr("lobby.private")) if s.private else "",
+            no_wrap=True,
+            overflow="ellipsis",
+        )
+        self.query_one("#room-head", Static).update(head, layout=False)
+        self.query_one("#room-settings", Static).update(
+            Text(settings_summary(s, self.lang), no_wrap=True, overflow="ellipsis"), layout=False
+        )
+        self._show_seats(snap)
+        spectators = ", ".join(snap.spectators) if snap.spectators else "—"
+        self.query_one("#spectators", Static).update(
+            Text(self.tr("room.spectators", names=spectators), no_wrap=True, overflow="ellipsis"),
+            layout=False,
+        )
+        self.query_one(ChatPanel).set_lines(self.room.chat_lines())
+        self._show_status()
+        self.refresh_keys()
+
+    def _show_seats(self, snap: RoomSnapshot) -> None:
+        taken = sum(1 for seat in snap.seats if seat.kind != "empty")
+        self.query_one("#seats-title", Static).update(
+            self.tr("room.seats", taken=taken, n=len(snap.seats)), layout=False
+        )
+        if snap.seats == self._seat_rows:
+            return
+        table = self.query_one("#seats", DataTable)
+        row = table.cursor_row
+        table.clear()
+        mine = self.room.my_seat
+        for seat in snap.seats:
+            marker = "▶" if seat.index == mine else " "
+            if seat.kind == "empty":
+                name = Text(self.tr("seat.empty"), style="dim italic")
+            else:
+                name = literal(seat.name, "bold" if seat.index == mine else "")
+                if seat.name == snap.host:
+                    name.append(" ♛")
+            table.add_row(
+                Text(f"{marker}{seat.index}"),
+                name,
+                Text(self.tr(f"kind.{seat.kind}")),
+                Text(seat_status(seat, self.tr)),
+                key=str(seat.index),
+            )
+        self._seat_rows = list(snap.seats)
+        if 0 <= row < table.row_count:
+            table.move_cursor(row=row, animate=False)
+
+    def _show_status(self) -> None:
+        if self.throne.watching:
+            msg = self.tr("room.status.watching")
+        elif self.is_host:
+            msg = self.tr("room.status.host")
+        else:
+            me = self.my_seat()
+            ready = me is not None and me.ready
+            msg = self.tr("room.status.ready" if ready else "room.status.not_ready")
+        self.query_one("#room-status", Static).update(msg, layout=False)
+
+    # ----------------------------------------------------------- actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        watching = self.throne.watching
+        if action in HOST_ACTIONS and not self.is_host:
+            return False
+        if action == "ready":
+            return not watching and self.my_seat() is not None
+        if action == "sit":
+            seat = self.selected_seat()
+            return (seat is not None and seat.kind == "empty") or None
+        if action == "remove":
+            seat = self.selected_seat()
+            return (seat is not None and seat.kind != "empty" and seat.index != self.room.my_seat) or None
+        return True
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.refresh_keys()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_sit()
+
+    def _after(self) -> None:
+        self.throne.host_changed()
+
+    def action_sit(self) -> None:
+        seat = self.selected_seat()
+        if seat is None or seat.kind != "empty":
+            return
+        if self.throne.guard(self.room.take_seat, seat.index) is not None or self.room.my_seat == seat.index:
+            self.throne.watching = False
+        self._after()
+
+    def action_ready(self) -> None:
+        me = self.my_seat()
+        if me is None:
+            return
+        self.throne.guard(self.room.set_ready, not me.ready)
+        self._after()
+
+    def action_add_bot(self) -> None:
+        seat = self.selected_seat()
+        index = seat.index if seat is not None and seat.kind == "empty" else None
+        self.throne.guard(self.room.add_bot, index)
+        self._after()
+
+    def action_remove(self) -> None:
+        seat = self.selected_seat()
+        if seat is None or seat.kind == "empty":
+            return
+        if seat.kind == "bot":
+            self.throne.guard(self.room.remove_bot, seat.index)
+            self._after()
+            return
+
+        def kick(yes: bool | None) -> None:
+            if yes:
+                self.throne.guard(self.room.kick, seat.index)
+                self._after()
+
+        self.app.push_screen(ConfirmDialog(self.tr("confirm.kick", name=seat.name)), kick)
+
+    def action_options(self) -> None:
+        if self.snap is None:
+            return
+        games = self.throne.lobby.games()
+
+        def save(settings: RoomSettings | None) -> None:
+            if settings is not None:
+                self.throne.guard(self.room.update_settings, settings)
+                self._after()
+
+        self.app.push_screen(RoomSettingsDialog(games, self.snap.settings), save)
+
+    def action_start(self) -> None:
+        self.throne.guard(self.room.start)
+        self._after()
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).input.focus()
+
+    def action_back(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one("#seats", DataTable).focus()
+            return
+        if self.throne.watching:
+            self.throne.leave_room()
+            return
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                self.throne.leave_room()
+
+        self.app.push_screen(ConfirmDialog(self.tr("confirm.leave_room")), leave)
+
+    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        self.throne.guard(self.room.chat, event.text)
+        self._after()

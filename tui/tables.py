@@ -1,0 +1,151 @@
+"""Which screen shows a running game: one table screen class per game id.
+
+A game-specific table is a :class:`TableScreen` subclass. It plugs in without
+editing the app in either of two ways:
+
+* put it in ``tui/<game>/table.py`` as ``class Table(TableScreen)`` (the
+  module is imported on first use; Sultans: ``tui/sultans/table.py``), or
+* call ``register_table("<game>", MyTable)`` at import time of any module the
+  app imports (tests use this).
+
+Games without their own screen get :class:`tui.screens.plain_table.PlainTableScreen`.
+
+The contract of a table screen (see :class:`TableScreen`):
+
+* ``__init__(self, room: RoomClient)``; the room is also ``self.room``;
+* ``update_table()`` is called (coalesced, at most ~8 times/s) after the host
+  reports a change, on mount, on a language switch and when the screen comes
+  back on top, with ``self.snap`` (the room's ``RoomSnapshot``) fresh; read
+  ``room.view()``, ``room.legal()``, ``room.pending()``, ``room.chat_lines()``
+  there, and update fixed-size widgets with ``update(..., layout=False)``
+  where the size cannot change;
+* ``apply_lang()`` re-renders labels after a language switch (``self.lang``,
+  ``self.tr(key, **params)``); call ``super().apply_lang()``;
+* send actions with ``self.play(text)`` (adds the snapshot version, shows a
+  refusal translated via :meth:`on_refused`); leave with
+  ``self.action_leave()`` (Escape does it); the host's "play again" is
+  ``self.action_play_again()`` (key p). When the room waits again or is
+  gone, the base class hands over to the waiting room or the lobby.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+
+from tui.client import ClientError, RoomClient, RoomSnapshot
+from tui.screens.base import HostScreen
+from tui.screens.dialogs import ConfirmDialog
+
+
+class TableScreen(HostScreen):
+    """Base of every table screen: a room whose match is running or finished."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", show=False),
+        Binding("p", "play_again", show=False),
+    ]
+
+    def __init__(self, room: RoomClient) -> None:
+        super().__init__(classes="table-screen")
+        self.room = room
+        self.snap: RoomSnapshot | None = None
+
+    @property
+    def is_host(self) -> bool:
+        return self.snap is not None and self.snap.host == self.throne.lobby.identity.name
+
+    def refresh_data(self) -> None:
+        """Read the snapshot into ``self.snap``, then :meth:`update_table`.
+
+        Hands over to the waiting room when the room waits again, and back to
+        the lobby when the room is gone.
+        """
+        try:
+            self.snap = self.room.snapshot()
+        except ClientError as err:
+            self.error(err)
+            if self.is_current:
+                self.throne.leave_room(tell_host=False)
+            return
+        if self.is_current and self.snap.state == "waiting":
+            self.throne.sync_room_screen(self)
+            return
+        self.update_table()
+
+    def update_table(self) -> None:
+        """Render the table from ``self.snap`` and the room (override this)."""
+
+    def play(self, text: str) -> bool:
+        """Send one action with the version this screen last saw. True if accepted."""
+        version = self.snap.version if self.snap is not None else self.room.snapshot().version
+        try:
+            self.room.act(text, version)
+        except ClientError as err:
+            self.on_refused(err)
+            return False
+        self.throne.host_changed()
+        return True
+
+    def on_refused(self, err: ClientError) -> None:
+        """Show a refused action; table screens may show it in place."""
+        self.error(err)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "play_again":
+            return self.snap is not None and self.snap.state == "finished" and self.is_host
+        return True
+
+    def action_play_again(self) -> None:
+        self.throne.guard(self.room.play_again)
+        self.throne.host_changed()
+
+    def action_leave(self) -> None:
+        if self.throne.watching or (self.snap is not None and self.snap.state == "finished"):
+            self.throne.leave_room()
+            return
+
+        def leave(yes: bool | None) -> None:
+            if yes:
+                self.throne.leave_room()
+
+        self.app.push_screen(ConfirmDialog(self.tr("confirm.leave_table")), leave)
+
+    def action_back(self) -> None:
+        self.action_leave()
+
+
+_TABLES: dict[str, type[TableScreen]] = {}
+_LOOKED_UP: set[str] = set()
+
+
+def register_table(game: str, screen: type[TableScreen]) -> None:
+    """Use ``screen`` for rooms of ``game`` from now on."""
+    _TABLES[game] = screen
+
+
+def unregister_table(game: str) -> None:
+    _TABLES.pop(game, None)
+    _LOOKED_UP.discard(game)
+
+
+def table_screen_for(game: str) -> type[TableScreen]:
+    """The table screen class for ``game``: registered, ``tui.<game>.table.Table``, or plain."""
+    if game not in _TABLES and game not in _LOOKED_UP and game.isidentifier():
+        _LOOKED_UP.add(game)
+        try:
+            module = importlib.import_module(f"tui.{game}.table")
+        except ModuleNotFoundError as err:
+            if err.name not in (f"tui.{game}", f"tui.{game}.table"):
+                raise
+        else:
+            found = getattr(module, "Table", None)
+            if isinstance(found, type) and issubclass(found, TableScreen):
+                _TABLES.setdefault(game, found)
+    if game in _TABLES:
+        return _TABLES[game]
+    from tui.screens.plain_table import PlainTableScreen
+
+    return PlainTableScreen

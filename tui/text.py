@@ -1,0 +1,36 @@
+"""Small text helpers: user-provided text is always literal, widths are cell widths.
+
+Everything a player typed (names, chat, room names) reaches the screen through
+:func:`literal`, a ``rich.text.Text`` that is never parsed as markup.
+Alignment uses terminal cell widths (``rich.cells``), so CJK text lines up.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.cells import cell_len, set_cell_size
+from rich.text import Text
+
+
+def literal(text: str, style: str = "") -> Text:
+    """``text`` as it is: brackets, backslashes and all, never markup."""
+    return Text(text, style=style, no_wrap=False, end="")
+
+
+def fit(text: str, width: int) -> str:
+    """Pad or cut ``text`` to exactly ``width`` terminal cells (cut text ends in ``…``)."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return set_cell_size(text, width)
+    return set_cell_size(text, width - 1) + "…"
+
+
+def clock(at: float) -> str:
+    """``HH:MM`` in the server's local time, for chat lines."""
+    return time.strftime("%H:%M", time.localtime(at))
+
+
+def width(text: str) -> int:
+    return cell_len(text)

@@ -1,0 +1,154 @@
+"""Widgets shared by the screens: a translated key bar and a chat panel.
+
+Both render user-provided text literally (``rich.text.Text``), never as markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Checkbox, Input, RichLog, Static
+
+from tui.client import ChatLine
+from tui.i18n import Lang, t
+from tui.text import clock
+
+# (key as shown, action to run, catalogue key of its label)
+KeySpec = tuple[str, str, str]
+
+
+class KeyBar(Static):
+    """One line of ``key label`` pairs for the current screen, clickable.
+
+    Only actions the screen allows right now (``check_action``) are shown;
+    ones it reports as disabled (``None``) are shown dimmed.
+    """
+
+    DEFAULT_CSS = """
+    KeyBar { height: 1; width: 1fr; }
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__("", markup=False, **kw)
+        self._spans: list[tuple[int, int, str]] = []
+
+    def show(self, node: Any, keys: list[KeySpec], lang: Lang) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        spans: list[tuple[int, int, str]] = []
+        x = 0
+        for key, action, label_key in keys:
+            name = action.removeprefix("app.")
+            target = node.app if action.startswith("app.") else node
+            allowed = target.check_action(name, ())
+            if allowed is False:
+                continue
+            label = t(label_key, lang)
+            key_style = "reverse bold" if allowed else "reverse dim"
+            start = x
+            text.append(f" {key} ", style=key_style)
+            text.append(f" {label}  ", style="" if allowed else "dim")
+            x += cell_len(f" {key} ") + cell_len(f" {label}  ")
+            if allowed:
+                spans.append((start, x, action))
+        self._spans = spans
+        self.update(text, layout=False)
+
+    def plain(self) -> str:
+        """The bar as plain text (for tests and screen readers)."""
+        return str(self.render())
+
+    async def on_click(self, event: events.Click) -> None:
+        for start, end, action in self._spans:
+            if start <= event.x < end:
+                event.stop()
+                await self.app.run_action(action, self.screen)
+                return
+
+
+def chat_text(line: ChatLine) -> Text:
+    """One chat line, every user-provided part literal."""
+    if line.system:
+        return Text.assemble((clock(line.at), "dim"), " ", ("* " + line.text, "italic"))
+    return Text.assemble((clock(line.at), "dim"), " ", (line.name, "bold"), ": ", line.text)
+
+
+class ChatPanel(Vertical):
+    """Chat lines (appended incrementally) and an input line."""
+
+    DEFAULT_CSS = """
+    ChatPanel { height: 1fr; }
+    ChatPanel > RichLog { height: 1fr; scrollbar-size-vertical: 1; }
+    ChatPanel > Input { height: 1; border: none; padding: 0 1; }
+    ChatPanel > Input:focus { background: $boost; text-style: bold; }
+    """
+
+    MAX_LINES = 300
+
+    class Send(Message):
+        """The player submitted a chat line."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._last: tuple[float, str, str, bool] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield RichLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
+        yield Input(max_length=300, id=f"{self.id or 'chat'}-input")
+
+    @property
+    def log_widget(self) -> RichLog:
+        return self.query_one(RichLog)
+
+    @property
+    def input(self) -> Input:
+        return self.query_one(Input)
+
+    def set_placeholder(self, text: str) -> None:
+        self.input.placeholder = text
+
+    def set_lines(self, lines: list[ChatLine]) -> None:
+        """Show ``lines`` (the host's whole recent chat), writing only new ones."""
+        keys = [(ln.at, ln.name, ln.text, ln.system) for ln in lines]
+        start = 0
+        if self._last is not None:
+            try:
+                start = len(keys) - 1 - keys[::-1].index(self._last) + 1
+            except ValueError:
+                self.log_widget.clear()
+                start = 0
+        for line in lines[start:]:
+            self.log_widget.write(chat_text(line))
+        if keys:
+            self._last = keys[-1]
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.post_message(self.Send(text))
+
+
+class TickBox(Checkbox):
+    """A checkbox whose mark is visible without colour: ``[X]`` on, ``[ ]`` off."""
+
+    BUTTON_LEFT = "["
+    BUTTON_RIGHT = "]"
+
+    def __init__(self, label: str = "", value: bool = False, **kw: Any) -> None:
+        super().__init__(label, value, **kw)
+        self.BUTTON_INNER = "X" if value else " "
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        super().watch_value()
