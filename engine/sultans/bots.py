@@ -1,0 +1,512 @@
+"""Bots for Sultans of Karaya (implement :class:`engine.api.Bot`).
+
+Both bots see only what a human in the seat would see: the seat's own
+:class:`~engine.sultans.views.RoundView` (or a :class:`MatchView`, whose
+``round`` is used) and its list of legal actions. They never touch engine
+state, so they work just as well from a view that went through JSON.
+
+- :class:`RandomBot`: uniform over the legal actions (seeded). When it is not
+  pending it takes an optional action (Claim the Throne) with a small
+  probability per call, else does nothing.
+- :class:`HeuristicBot`: reads its view -- its own card, public reveals,
+  tokens, the crown, the open window and its notebook (fresh notes only;
+  stale ones are known to be unreliable) -- and estimates which side is
+  winning. It then prefers actions that win or stop the other side from
+  winning (an Assassin strikes a known Sultan, a Guard blocks whenever it can
+  and detains a known Assassin, a Sultan claims when the crown is likely to
+  hold and executes revealed Rebels, Slaves join a revolt that would win, a
+  seat on the side that looks lost swaps away), and it answers every window.
+
+``make_bot(seat, kind, seed)`` builds either kind (``"heuristic"`` or ``"random"``).
+
+Pure: no I/O, no clock; deterministic from the seed and the views given.
+"""
+
+from __future__ import annotations
+
+import random
+
+from pydantic import BaseModel
+
+from engine.sultans.cards import ROLE_TABLE
+from engine.sultans.views import MatchView, RoundView
+
+__all__ = ["HeuristicBot", "RandomBot", "make_bot", "round_view"]
+
+_NEUTRAL_NAMES = ("slave-driver", "belly-dancer", "vizier", "fortune-teller")
+_LOYAL = "loyalists"
+_REBEL = "rebels"
+
+
+def round_view(view: BaseModel) -> RoundView:
+    """The :class:`RoundView` inside whatever view a bot is given."""
+    if isinstance(view, RoundView):
+        return view
+    if isinstance(view, MatchView):
+        return view.round
+    raise TypeError(f"a Sultans bot needs a RoundView or MatchView, not {type(view).__name__}")
+
+
+class RandomBot:
+    """Uniform over the legal actions; seeded, so a game with bots replays exactly.
+
+    When not pending, it plays one of its optional actions (only Claim the
+    Throne exists) with probability ``optional_rate`` per call.
+    """
+
+    def __init__(self, seat: int, seed: int | str = 0, optional_rate: float = 0.05) -> None:
+        self.seat = seat
+        self.rng = random.Random(f"sultans-random:{seed}:{seat}")
+        self.optional_rate = optional_rate
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        if not legal:
+            return None
+        if not pending and self.rng.random() >= self.optional_rate:
+            return None
+        return self.rng.choice(legal)
+
+
+# ---------------------------------------------------------------- knowledge
+
+
+def _side_of(card: str, revealed: bool, declared: str | None = None) -> str | None:
+    """The side ``card`` is on (S-SIDE-1, S-DRV-1, S-DNC-1, S-VIZ-1); ``None`` = no side."""
+    if card in ("sultan", "guard"):
+        return _LOYAL
+    if card in ("assassin", "slave"):
+        return _REBEL
+    if card == "slave-driver":
+        return _LOYAL if revealed else _REBEL
+    if card == "belly-dancer":
+        return _REBEL if revealed else _LOYAL
+    if card == "vizier":
+        return declared if revealed else None
+    return None
+
+
+class Board:
+    """What one seat knows, distilled from its view (no engine state)."""
+
+    def __init__(self, v: RoundView) -> None:
+        if v.viewer is None:
+            raise ValueError("a bot needs a seat's view, not a spectator's")
+        self.v = v
+        self.me: int = v.viewer
+        self.n: int = v.players
+        self.my_card: str = v.your_card or ""
+        seats = v.seats
+        self.alive = [s.alive for s in seats]
+        self.rev = [s.revealed for s in seats]
+        self.detained = [s.detained for s in seats]
+        self.captured = [s.captured for s in seats]
+        self.face: list[str | None] = [s.card if (s.revealed or not s.alive) else None for s in seats]
+        # fresh knowledge of hidden cards; key None = the spare
+        self.known: dict[int | None, str] = {}
+        self.not_slave: set[int] = set()
+        for note in v.notes:
+            if note.stale:
+                continue
+            if note.seat is not None and (note.seat == self.me or self.rev[note.seat] or not self.alive[note.seat]):
+                continue
+            if note.negated:
+                if note.seat is not None:
+                    self.not_slave.add(note.seat)
+            else:
+                self.known[note.seat] = note.card
+        self._probs: dict[str, float] | None = None
+
+    # ------------------------------------------------------------ seating
+
+    def left(self, s: int) -> int:
+        """Nearest living seat clockwise of ``s`` (S-SEAT-1)."""
+        t = (s + 1) % self.n
+        while not self.alive[t] and t != s:
+            t = (t + 1) % self.n
+        return t
+
+    def right(self, s: int) -> int:
+        t = (s - 1) % self.n
+        while not self.alive[t] and t != s:
+            t = (t - 1) % self.n
+        return t
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return a != b and self.alive[a] and self.alive[b] and (self.left(a) == b or self.right(a) == b)
+
+    def free(self, s: int) -> bool:
+        return not self.detained[s] and not self.captured[s]
+
+    # --------------------------------------------------------- card beliefs
+
+    def card_at(self, s: int) -> str | None:
+        """The card at ``s`` if this seat knows it now (own, face up, fresh note)."""
+        if s == self.me:
+            return self.my_card
+        f = self.face[s]
+        if f is not None:
+            return f
+        return self.known.get(s)
+
+    def unknown_positions(self) -> list[int | None]:
+        """Hidden living seats (and the spare, ``None``) whose card this seat does not know."""
+        out: list[int | None] = [
+            s for s in range(self.n) if s != self.me and self.alive[s] and not self.rev[s] and s not in self.known
+        ]
+        if None not in self.known:
+            out.append(None)
+        return out
+
+    def unaccounted(self) -> dict[str, float]:
+        """Expected number of each card among the unknown positions."""
+        sultans, guards, assassins, slaves, neutrals = ROLE_TABLE.get(self.n, (1, 1, 1, 3, 0))
+        count: dict[str, float] = {"sultan": sultans, "guard": guards, "assassin": assassins, "slave": slaves}
+        seen: list[str] = [self.my_card] if self.my_card else []
+        for s in range(self.n):
+            if s == self.me:
+                continue
+            c = self.face[s] if self.face[s] is not None else self.known.get(s)
+            if c is not None:
+                seen.append(c)
+        if None in self.known:
+            seen.append(self.known[None])
+        seen_neutrals = set()
+        for c in seen:
+            if c in count:
+                count[c] = count[c] - 1
+            else:
+                seen_neutrals.add(c)
+                neutrals -= 1
+        unseen_types = [c for c in _NEUTRAL_NAMES if c not in seen_neutrals]
+        for c in unseen_types:
+            count[c] = max(neutrals, 0) / len(unseen_types) if unseen_types else 0.0
+        return {c: max(x, 0.0) for c, x in count.items()}
+
+    def prob(self, s: int | None, card: str) -> float:
+        """Probability that position ``s`` holds ``card`` as far as this seat knows."""
+        if s is not None:
+            c = self.card_at(s)
+            if c is not None:
+                return 1.0 if c == card else 0.0
+            if card == "slave" and s in self.not_slave:
+                return 0.0
+        elif None in self.known:
+            return 1.0 if self.known[None] == card else 0.0
+        if self._probs is None:
+            unk = self.unknown_positions()
+            total = max(len(unk), 1)
+            self._probs = {c: min(x / total, 1.0) for c, x in self.unaccounted().items()}
+        return self._probs.get(card, 0.0)
+
+    def sultan_seat(self) -> int | None:
+        """A living seat known to hold the Sultan (face up or a fresh note), else ``None``."""
+        for s in range(self.n):
+            if s != self.me and self.alive[s] and self.card_at(s) == "sultan":
+                return s
+        return None
+
+    def revealed_free_slaves(self) -> set[int]:
+        return {s for s in range(self.n) if self.alive[s] and self.rev[s] and self.face[s] == "slave" and self.free(s)}
+
+    def revolution_with(self, slaves: set[int]) -> bool:
+        """S-SLV-3: three living free revealed Slaves A, B, C with B adjacent to both others."""
+        for b in slaves:
+            lft, rgt = self.left(b), self.right(b)
+            if lft != rgt and lft in slaves and rgt in slaves and lft != b and rgt != b:
+                return True
+        return False
+
+    def live_assassins(self) -> float:
+        """Expected number of living Assassin cards (held by living seats or in the spare)."""
+        total = ROLE_TABLE.get(self.n, (1, 1, 1, 3, 0))[2]
+        dead = sum(1 for s in range(self.n) if not self.alive[s] and self.face[s] == "assassin")
+        return float(total - dead)
+
+    def known_assassins(self) -> list[int]:
+        """Living seats known to hold an Assassin (other than this seat)."""
+        return [s for s in range(self.n) if s != self.me and self.alive[s] and self.card_at(s) == "assassin"]
+
+    def turn_order_until(self, stop: int) -> list[int]:
+        """Living seats that turn order steps onto after the active seat, before it reaches ``stop``."""
+        a = self.v.active
+        if a is None:
+            return []
+        out: list[int] = []
+        t = (a + 1) % self.n
+        for _ in range(self.n):
+            if t == stop:
+                break
+            if self.alive[t]:
+                out.append(t)
+            t = (t + 1) % self.n
+        return out
+
+    # ------------------------------------------------------------ who wins
+
+    def loyal_odds(self) -> float:
+        """A rough probability that the Loyalists win this round."""
+        p = 0.55
+        live_asn = self.live_assassins()
+        slaves = self.revealed_free_slaves()
+        if live_asn <= 0:
+            p = 0.9
+        sultan = self.sultan_seat() if self.my_card != "sultan" else self.me
+        if sultan is not None and self.rev[sultan] and self.alive[sultan]:
+            crown = self.v.crown
+            threats = [s for s in self.known_assassins() if self.free(s)]
+            if crown is not None:
+                between = [*self.turn_order_until(crown), crown]
+                threats = [s for s in threats if s in between]
+                unknown_turns = [s for s in between if s != self.me and self.card_at(s) is None and self.free(s)]
+                risk = sum(self.prob(s, "assassin") for s in unknown_turns) * 0.5
+                p = 0.9 - 0.3 * len(threats) - 0.5 * min(risk, 1.0)
+            else:
+                p = 0.7 - 0.3 * len(threats)
+        if self.revolution_with(slaves):
+            p = 0.05
+        else:
+            for s in slaves:
+                if self.left(s) in slaves or self.right(s) in slaves:
+                    p -= 0.2
+                    break
+            p -= 0.04 * len(slaves)
+        return min(max(p, 0.05), 0.95)
+
+
+# ---------------------------------------------------------------- heuristic
+
+
+def _target(action: str) -> int | None:
+    last = action.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else None
+
+
+class HeuristicBot:
+    """A bot that plays from its own view only (see the module docstring)."""
+
+    def __init__(self, seat: int, seed: int | str = 0, claim_threshold: float = 0.5) -> None:
+        self.seat = seat
+        self.rng = random.Random(f"sultans-heuristic:{seed}:{seat}")
+        self.claim_threshold = claim_threshold
+
+    # -------------------------------------------------------------- entry
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        if not legal:
+            return None
+        v = round_view(view)
+        if v.viewer is None or v.phase == "over":
+            return self.rng.choice(legal) if pending else None
+        b = Board(v)
+        if "claim" in legal and self._should_claim(b):
+            return "claim"
+        if not pending:
+            return None
+        acts = [a for a in legal if a != "claim"]
+        if not acts:  # pragma: no cover - a pending seat always has a non-claim answer
+            return legal[0]
+        if v.phase == "window":
+            choice = self._answer(b, acts)
+        elif v.phase == "predict":
+            choice = "predict loyalists" if b.loyal_odds() >= 0.5 else "predict rebels"
+        else:
+            choice = self._turn(b, acts)
+        return choice if choice in legal else self.rng.choice(acts)
+
+    # ------------------------------------------------------------- claims
+
+    def survival(self, b: Board) -> float:
+        """Chance the crown holds if this seat (a hidden Sultan) claims now."""
+        a = b.v.active
+        if a is None:
+            return 0.0
+        me = b.me
+        # the crown lies in front of the active seat; every living seat gets a turn before it fires
+        seats = [s for s in [*b.turn_order_until(a), a] if s != me and b.alive[s]]
+        guards = [g for g in (b.left(me), b.right(me)) if b.card_at(g) == "guard" and b.free(g)]
+        p = 1.0
+        for s in seats:
+            if b.captured[s]:
+                continue
+            pa = b.prob(s, "assassin")
+            if pa <= 0:
+                continue
+            strike = 0.9 if pa >= 1.0 else 0.6
+            if b.detained[s]:
+                strike *= 0.3
+            if guards or any(b.card_at(g) == "guard" and b.free(g) for g in (b.left(s), b.right(s))):
+                strike *= 0.4
+            p *= 1.0 - pa * strike
+        return p
+
+    def _should_claim(self, b: Board) -> bool:
+        if b.my_card != "sultan" or b.rev[b.me]:
+            return False
+        if b.live_assassins() <= 0:
+            return True
+        return self.survival(b) >= self.claim_threshold
+
+    # ------------------------------------------------------------ windows
+
+    def _answer(self, b: Board, acts: list[str]) -> str:
+        w = b.v.window
+        if "block" in acts:
+            return "block"  # S-GRD-2: the Assassin dies instead
+        if "join" in acts:
+            slaves = b.revealed_free_slaves() | {b.me}
+            if w is not None:
+                slaves.add(w.actor)
+            if b.revolution_with(slaves):
+                return "join"  # S-SLV-3: this join wins
+            sultan = b.sultan_seat()
+            executioner = sultan is not None and b.rev[sultan]
+            if not executioner and b.loyal_odds() < 0.7:
+                return "join"
+            return "pass"
+        if "refuse" in acts:
+            if b.my_card == "guard":
+                return "refuse"
+            if b.my_card == "sultan" and (b.rev[b.me] or self._should_claim(b)):
+                return "refuse"
+        return "pass"
+
+    # --------------------------------------------------------------- turns
+
+    def _turn(self, b: Board, acts: list[str]) -> str:
+        scored = [(self._score(b, a), self.rng.random(), a) for a in acts]
+        scored.sort(reverse=True)
+        return scored[0][2]
+
+    def _card_value(self, b: Board, card: str, odds: float) -> float:
+        """How much holding ``card`` (hidden, able to reveal later) is worth at round end."""
+        pl, pr = odds, 1.0 - odds
+        if card in ("sultan", "guard"):
+            return 1.6 * pl
+        if card in ("assassin", "slave"):
+            return 1.6 * pr
+        if card == "slave-driver":
+            return max(1.6 * pl, pr)
+        if card == "belly-dancer":
+            return max(1.6 * pr, pl)
+        if card == "vizier":
+            return 1.5 * max(pl, pr)
+        return 1.2 * max(pl, pr)  # fortune teller
+
+    def _position_value(self, b: Board, s: int | None, odds: float) -> float:
+        if s is not None:
+            c = b.card_at(s)
+            if c is not None:
+                return self._card_value(b, c, odds)
+        cards = ("sultan", "guard", "assassin", "slave", *_NEUTRAL_NAMES)
+        return sum(b.prob(s, c) * self._card_value(b, c, odds) for c in cards)
+
+    def _my_value(self, b: Board, odds: float) -> float:
+        c = b.my_card
+        if b.rev[b.me]:
+            side = _side_of(c, True, b.v.seats[b.me].declared)
+            if c == "fortune-teller":
+                pred = b.v.seats[b.me].prediction
+                side = pred
+            if side is None:
+                return 0.0
+            return 2.0 * (odds if side == _LOYAL else 1.0 - odds)
+        return self._card_value(b, c, odds)
+
+    def _score(self, b: Board, a: str) -> float:
+        odds = b.loyal_odds()
+        word = a.split(" ", 1)[0]
+        t = _target(a)
+        me, card = b.me, b.my_card
+        mine = self._my_value(b, odds)
+        if word == "peek":
+            assert t is not None
+            if b.card_at(t) is not None:
+                return 0.05
+            info = 0.3 + 0.5 * b.prob(t, "sultan") + 0.3 * b.prob(t, "assassin")
+            if b.v.seats[t].must_hide:
+                info -= 0.2
+            return info
+        if word in ("swap", "hide"):
+            if word == "hide" and a == "hide":
+                # hide without swap: keeps the card, loses the face-up bonus
+                return self._card_value(b, card, odds) - mine - 0.1
+            loc: int | None = None if a.endswith("spare") else t
+            gain = self._position_value(b, loc, odds) - mine
+            if card == "sultan" and b.rev[me]:
+                gain -= 0.5  # a revealed Sultan hiding gives up the crown
+            return gain - 0.15
+        if word == "assassinate":
+            assert t is not None
+            ps = b.prob(t, "sultan")
+            guard_risk = any(
+                b.prob(g, "guard") > 0.5 and b.free(g) for g in {b.left(me), b.right(me), b.left(t), b.right(t)} - {me}
+            )
+            value = 3.0 * ps + 0.6 * b.prob(t, "guard") - 0.6 * (b.prob(t, "slave") + b.prob(t, "assassin"))
+            if guard_risk:
+                value -= 0.8
+            return value - (0.0 if b.rev[me] else 0.2)
+        if word == "execute":
+            assert t is not None
+            c = b.card_at(t)
+            if c == "assassin":
+                return 3.0
+            slaves = b.revealed_free_slaves()
+            if t in slaves and (b.left(t) in slaves or b.right(t) in slaves):
+                return 2.5
+            return 1.2
+        if word == "detain":
+            assert t is not None
+            c = b.card_at(t)
+            if c == "assassin" and b.free(t):
+                return 2.0 if odds >= 0.3 else 0.6
+            slaves = b.revealed_free_slaves()
+            if t in slaves and (b.left(t) in slaves or b.right(t) in slaves):
+                return 1.8
+            if c in ("sultan", "guard"):
+                return -1.0
+            return 0.2 * b.prob(t, "assassin") + (0.1 if odds > 0.5 else -0.3)
+        if word == "revolt":
+            slaves = b.revealed_free_slaves() | {me}
+            if b.revolution_with(slaves):
+                return 5.0
+            sultan = b.sultan_seat()
+            if sultan is not None and b.rev[sultan]:
+                return 0.1
+            return 0.9 if odds < 0.6 else 0.3
+        if word == "capture":
+            assert t is not None
+            c = b.card_at(t)
+            slaves = b.revealed_free_slaves()
+            if t in slaves:
+                pair = b.left(t) in slaves or b.right(t) in slaves
+                return 2.2 if pair else (0.8 if odds >= 0.5 else 0.1)
+            return 0.9 * b.prob(t, "slave") if odds >= 0.5 else 0.1
+        if word == "dance":
+            return 1.0 if odds < 0.45 else -0.2
+        if word == "manipulate":
+            assert t is not None
+            side = a.split(" ")[1]
+            p_side = odds if side == _LOYAL else 1.0 - odds
+            value = 2.0 * p_side - mine - 0.3
+            if side == _LOYAL:
+                value += 1.0 * b.prob(t, "sultan") - 0.8 * b.prob(t, "assassin")
+            else:
+                value += 0.6 * b.prob(t, "slave") - 0.8 * b.prob(t, "sultan") + 0.4 * b.prob(t, "assassin")
+            return value
+        if word == "foresee":
+            seats = [int(x) for x in a.split(" ")[1:]]
+            info = sum(1.0 - max(b.prob(s, c) for c in ("sultan", "guard", "assassin", "slave")) for s in seats)
+            return 2.0 * max(odds, 1.0 - odds) - mine - 0.4 + 0.05 * info
+        if word in ("pass", "claim", "predict", "block", "join", "refuse"):
+            return 0.0
+        return 0.0  # pragma: no cover
+
+
+def make_bot(seat: int, kind: str, seed: int) -> HeuristicBot | RandomBot:
+    """A bot for ``seat``: ``kind`` is ``"heuristic"`` or ``"random"`` (``GameSpec.new_bot``)."""
+    if kind == "heuristic":
+        return HeuristicBot(seat, seed)
+    if kind == "random":
+        return RandomBot(seat, seed)
+    raise ValueError(f"unknown bot kind {kind!r}; expected 'heuristic' or 'random'")
+
