@@ -1,0 +1,276 @@
+"""server.hub: lobby, identities' seats, restart/restore from the database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from games import COUNT_SPEC, CountView, ticks, until
+
+from server.hub import Hub, LobbySession
+from server.room import RoomSession
+from server.storage import Storage
+from tui.client import ClientError, Identity, RoomSettings
+
+
+def new_hub(storage: Storage | None = None, **kw: Any) -> Hub:
+    opts: dict[str, Any] = {
+        "host_fingerprint": "SHA256:test",
+        "bot_delay": 0.0,
+        "grace_period": 5.0,
+        "intermission": 0.0,
+        "games": {"count": COUNT_SPEC},
+        "time_scale": 0.001,
+    }
+    opts.update(kw)
+    return Hub(storage or Storage(":memory:"), **opts)
+
+
+@pytest.fixture
+async def hub() -> AsyncIterator[Hub]:
+    h = new_hub()
+    await h.start()
+    yield h
+    await h.stop()
+
+
+def settings(**kw: Any) -> RoomSettings:
+    base: dict[str, Any] = {"game": "count", "seats": 3, "window_timer": 0, "turn_timer": 0}
+    base.update(kw)
+    return RoomSettings(**base)
+
+
+def views(rc: RoomSession) -> list[dict[str, Any]]:
+    table = rc.room.table
+    assert table is not None
+    return [table.view(s).model_dump() for s in [None, *range(table.players)]]
+
+
+async def test_lobby_basics(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    lb = hub.connect(Identity(name="Bob"))
+    hub.connect(Identity(name="alice"))  # a second terminal of alice
+    assert la.host_fingerprint == "SHA256:test"
+    assert la.games() == [("count", "Count to the Target", 2, 6)]
+    assert la.online() == ["alice", "Bob"]
+    calls: list[str] = []
+    lb.set_listener(lambda: calls.append("b"))
+    la.chat("hello \x1b[5mall\x1b[0m")
+    la.chat("   ")
+    await ticks(2)
+    assert [(c.name, c.text) for c in lb.chat_lines()] == [("alice", "hello all")]
+    assert calls == ["b"]  # coalesced: connect + chat in one tick
+    rc = la.create_room(settings(name="\x1b]0;pwned\x07Friday\u202e night"))
+    [summary] = lb.rooms()
+    assert summary.id == rc.room_id and summary.name == "Friday night" and summary.host == "alice"
+    assert (summary.humans, summary.bots, summary.state, summary.seats) == (1, 0, "waiting", 3)
+    rc.add_bot()
+    lb.watch(rc.room_id)
+    [summary] = lb.rooms()
+    assert (summary.humans, summary.bots, summary.spectators) == (1, 1, 1)
+    hub.disconnect(lb)
+    assert la.online() == ["alice"]
+
+
+async def test_create_room_is_validated(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    cases: list[tuple[RoomSettings, str]] = [
+        (settings(game="chess"), "bad-game"),
+        (settings(seats=7), "bad-seats"),
+        (settings(options={"rounds": 9}), "bad-options"),
+        (settings(options={"target": "lots"}), "bad-options"),
+    ]
+    for bad, code in cases:
+        with pytest.raises(ClientError) as err:
+            la.create_room(bad)
+        assert err.value.code == code
+    assert la.rooms() == []
+    rc = la.create_room(settings(turn_timer=100000, options={"rounds": 1}))
+    snap = rc.snapshot()
+    assert snap.settings.turn_timer == 600  # capped
+    assert snap.settings.options == {"rounds": 1, "target": 12}  # normalised by the game's model
+    assert snap.settings.bot_delay == 0.0  # the hub's default when the screen sets none
+    assert snap.settings.name == "alice's table"
+    with pytest.raises(ClientError) as err:
+        la.join("999")
+    assert err.value.code == "no-room"
+
+
+async def test_one_seat_per_identity(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    first = la.create_room(settings())
+    second = la.create_room(settings())  # leaves the first (waiting) room; nobody left there: it closes
+    assert first.closed and first.room_id not in hub.rooms
+    lb = hub.connect(Identity(name="bob"))
+    b = lb.join(second.room_id)
+    b.set_ready(True)
+    second.start()
+    with pytest.raises(ClientError) as err:
+        la.create_room(settings())  # alice's seat is in a match being played
+    assert err.value.code == "in-match"
+    with pytest.raises(ClientError) as err:
+        hub.connect(Identity(name="carol")).join(second.room_id)
+    assert err.value.code == "in-progress"
+    watcher = hub.connect(Identity(name="carol")).watch(second.room_id)
+    assert watcher.my_seat is None
+
+
+async def test_set_lang_is_kept_with_the_identity(hub: Hub) -> None:
+    hub.storage.claim_name("alice", "SHA256:a")
+    la = hub.connect(Identity(name="alice", lang="en"))
+    la.set_lang("zh")
+    assert la.identity.lang == "zh"
+    assert hub.storage.get_lang("alice") == "zh"
+    assert hub.connect(Identity(name="alice", lang="en")).identity.lang == "zh"
+    guest = hub.connect(Identity(name="guest-7", guest=True))
+    guest.set_lang("zh")
+    assert guest.identity.lang == "zh" and hub.storage.get_lang("guest-7") is None
+
+
+async def test_empty_waiting_room_closes(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    rc = la.create_room(settings())
+    room_id = rc.room_id
+    rc.leave()
+    assert room_id not in hub.rooms and la.rooms() == []
+    stored = hub.storage.room(room_id)
+    assert stored is not None and stored.closed is not None
+
+
+async def test_host_passes_on_when_the_host_leaves(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings())
+    b = hub.connect(Identity(name="bob")).join(a.room_id)
+    a.leave()
+    assert b.snapshot().host == "bob"
+    b.add_bot()  # bob may now act as host
+
+
+async def _play(clients: list[RoomSession], n: int) -> None:
+    """Play ``n`` actions by whichever human is pending (first non-bell choice)."""
+    for _ in range(n):
+        mover = next(c for c in clients if c.pending())
+        mover.act(next(x for x in mover.legal() if x != "bell"), mover.snapshot().version)
+        await ticks()
+
+
+async def test_restart_restores_the_match_from_the_log(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "throneroom.db"
+    st1 = Storage(db)
+    h1 = new_hub(st1, intermission=3600.0)  # round breaks last an hour on the first server
+    await h1.start()
+    la, lb = h1.connect(Identity(name="alice")), h1.connect(Identity(name="bob"))
+    a = la.create_room(settings(seats=3, options={"rounds": 2, "target": 9}))
+    b = lb.join(a.room_id)
+    b.set_ready(True)
+    a.start()  # seat 2 is a bot
+    await ticks()
+    await _play([a, b], 3)
+    room_id, seat_b = a.room_id, b.my_seat
+    before = views(a)
+    before_log = st1.match_log(a.room.match_id or 0)
+    assert before_log
+    await h1.stop()
+    st1.close()
+
+    st2 = Storage(db)
+    h2 = new_hub(st2, intermission=3600.0)
+    await h2.start()  # nothing runs until we yield: compare the restored state as it is
+    try:
+        assert list(h2.rooms) == [room_id]
+        room = h2.rooms[room_id]
+        assert room.state == "playing" and room.host == "alice"
+        table = room.table
+        assert table is not None
+        assert [table.view(s).model_dump() for s in [None, *range(table.players)]] == before
+        assert [s.name for s in room.snapshot().seats] == ["alice", "bob", "Bot 3"]
+        assert all(not s.connected for s in room.snapshot().seats if s.kind == "human")
+        # players reconnect to their seats
+        b2 = h2.connect(Identity(name="bob")).current_room()
+        a2 = h2.connect(Identity(name="alice")).current_room()
+        assert b2 is not None and a2 is not None
+        assert b2.room_id == room_id and b2.my_seat == seat_b and a2.my_seat == 0
+        assert views(b2) == before
+        # and play on: the log continues where it stopped
+        await ticks()
+        while not room.table.between_rounds() if room.table else False:
+            await _play([a2, b2], 1)
+        log2 = st2.match_log(room.match_id or 0)
+        assert log2[: len(before_log)] == before_log and len(log2) > len(before_log)
+        assert [e.seq for e in log2] == list(range(len(log2)))
+        between = views(a2)
+    finally:
+        await h2.stop()
+        st2.close()
+
+    # a restart during the break between rounds deals the next round after the intermission
+    st3 = Storage(db)
+    h3 = new_hub(st3, intermission=0.0)
+    await h3.start()
+    try:
+        room = h3.rooms[room_id]
+        assert room.table is not None and room.table.between_rounds()
+        assert views(h3.connect(Identity(name="alice")).current_room() or a) == between
+        await until(lambda: room.table is not None and not room.table.between_rounds())
+        entries = st3.match_log(room.match_id or 0)
+        assert entries[-1].kind == "next-round"
+        v = room.view(0)
+        assert isinstance(v, CountView) and v.round == 2
+    finally:
+        await h3.stop()
+        st3.close()
+
+
+async def test_restore_with_only_bots_plays_to_the_end(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    st = Storage(db)
+    h1 = new_hub(st, bot_delay=3600.0)  # bots think for an hour: nothing moves before the restart
+    await h1.start()
+    a = h1.connect(Identity(name="alice")).create_room(settings(seats=4, options={"rounds": 2}, bot_delay=3600.0))
+    a.start()
+    a.leave()
+    room_id = a.room_id
+    await h1.stop()
+    st.close()
+    st2 = Storage(db)
+    h2 = new_hub(st2)
+    await h2.start()
+    try:
+        room = h2.rooms[room_id]
+        room.settings.bot_delay = 0.0
+        room._wake_bots()
+        await until(lambda: room.state == "finished")
+        assert st2.unfinished_matches() == []
+        assert [r.name for r in st2.leaderboard()] == ["alice"]
+    finally:
+        await h2.stop()
+        st2.close()
+
+
+async def test_unreplayable_match_is_abandoned_not_fatal(tmp_path: Path) -> None:
+    st = Storage(tmp_path / "db.sqlite")
+    room_id = st.create_room(settings().model_dump(mode="json"), "alice")
+    from server.storage import SeatRecord
+
+    match = st.start_match(room_id, "count", 1, {"rounds": 1, "target": 12}, [SeatRecord("human", "alice"), SeatRecord("bot")])
+    st.append_action(match, 0, 1, "add 3")  # seat 1 is not on turn in round 1: cannot replay
+    gone = st.start_match(st.create_room({}, "x"), "nosuchgame", 1, {}, [SeatRecord("bot"), SeatRecord("bot")])
+    h = new_hub(st)
+    await h.start()
+    try:
+        assert h.rooms == {}
+        assert st.unfinished_matches() == []
+        assert gone > match
+    finally:
+        await h.stop()
+        st.close()
+
+
+async def test_lobby_session_is_a_lobby_client(hub: Hub) -> None:
+    from tui.client import LobbyClient, RoomClient
+
+    la: LobbyClient = hub.connect(Identity(name="alice"))
+    rc: RoomClient = la.create_room(settings())
+    assert isinstance(la, LobbySession) and isinstance(rc, RoomSession)
