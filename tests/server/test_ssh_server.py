@@ -1,0 +1,456 @@
+"""The asyncssh server (server/ssh.py) driven by a real asyncssh client on
+127.0.0.1: names and key ownership, guests, refusals, limits, crash isolation,
+teardown. Uses an in-memory storage, a recording hub and a tiny App, so only
+the SSH layer is under test."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import asyncssh
+import pyte
+import pytest
+from textual import events
+from textual.app import App, ComposeResult
+from textual.driver import Driver
+from textual.widgets import Static
+
+from server.config import Config, LimitsSection, PlayersSection, ServerSection
+from server.ssh import ThroneServer
+from tui.client import Identity, LobbyClient
+
+# -- fakes ----------------------------------------------------------------------
+
+
+class MemoryStorage:
+    def __init__(self) -> None:
+        self.owners: dict[str, str] = {}
+        self.langs: dict[str, str] = {}
+
+    def claim_name(self, name: str, key_fingerprint: str) -> bool:
+        owner = self.owners.setdefault(name, key_fingerprint)
+        return owner == key_fingerprint
+
+    def key_owner(self, name: str) -> str | None:
+        return self.owners.get(name)
+
+    def get_lang(self, name: str) -> str | None:
+        return self.langs.get(name)
+
+
+class FakeLobby:
+    def __init__(self, identity: Identity) -> None:
+        self.identity = identity
+
+
+class RecordingHub:
+    def __init__(self) -> None:
+        self.connected: list[Identity] = []
+        self.live: list[FakeLobby] = []
+        self.disconnected: list[str] = []
+
+    def connect(self, identity: Identity) -> LobbyClient:
+        lobby = FakeLobby(identity)
+        self.connected.append(identity)
+        self.live.append(lobby)
+        return lobby  # type: ignore[return-value]
+
+    def disconnect(self, client: LobbyClient) -> None:
+        assert isinstance(client, FakeLobby)
+        self.live.remove(client)
+        self.disconnected.append(client.identity.name)
+
+
+class CrashError(RuntimeError):
+    pass
+
+
+class HelloApp(App[None]):
+    """Shows who logged in and echoes typed characters."""
+
+    def __init__(self, lobby: LobbyClient, driver_class: type[Driver]) -> None:
+        super().__init__(driver_class=driver_class)
+        self.lobby = lobby
+        self.typed = ""
+
+    def compose(self) -> ComposeResult:
+        ident = self.lobby.identity
+        yield Static(f"hello {ident.name} guest={ident.guest} lang={ident.lang}", id="hello")
+        yield Static("typed:", id="echo")
+        yield Static("", id="size")
+
+    def on_mount(self) -> None:
+        if self.lobby.identity.name == "crash":
+            raise CrashError("boom in one session")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.character.isprintable():
+            self.typed += event.character
+            self.query_one("#echo", Static).update(f"typed:{self.typed}")
+        if event.key == "q":
+            self.exit()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#size", Static).update(f"size={event.size.width}x{event.size.height}")
+
+
+# -- fixtures -------------------------------------------------------------------
+
+
+class Harness:
+    def __init__(self, server: ThroneServer, storage: MemoryStorage, hub: RecordingHub) -> None:
+        self.server = server
+        self.storage = storage
+        self.hub = hub
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+
+MakeServer = Callable[..., Any]
+
+
+@pytest.fixture
+async def make_server() -> AsyncIterator[Callable[..., Any]]:
+    started: list[ThroneServer] = []
+
+    async def make(
+        *, limits: LimitsSection | None = None, allow_guests: bool = True
+    ) -> Harness:
+        config = Config(
+            server=ServerSection(host="127.0.0.1", port=0),
+            limits=limits or LimitsSection(),
+            players=PlayersSection(allow_guests=allow_guests),
+        )
+        storage = MemoryStorage()
+        hub = RecordingHub()
+        server = ThroneServer(
+            config,
+            hub=hub,
+            storage=storage,
+            host_key=asyncssh.generate_private_key("ssh-ed25519"),
+            app_factory=HelloApp,
+        )
+        await server.start()
+        started.append(server)
+        return Harness(server, storage, hub)
+
+    yield make
+    for server in started:
+        await server.stop()
+
+
+@pytest.fixture
+async def harness(make_server: Callable[..., Any]) -> Harness:
+    h: Harness = await make_server()
+    return h
+
+
+KEY_A = asyncssh.generate_private_key("ssh-ed25519")
+KEY_B = asyncssh.generate_private_key("ssh-ed25519")
+
+
+class BannerClient(asyncssh.SSHClient):
+    banners: list[str]
+
+    def __init__(self) -> None:
+        self.banners = []
+
+    def auth_banner_received(self, msg: str, lang: str) -> None:
+        self.banners.append(msg)
+
+    def kbdint_auth_requested(self) -> str:
+        return ""  # like OpenSSH: try keyboard-interactive after keys fail
+
+
+async def connect(
+    port: int, user: str, key: asyncssh.SSHKey | None = None, **kw: Any
+) -> tuple[asyncssh.SSHClientConnection, BannerClient]:
+    conn, client = await asyncssh.create_connection(
+        BannerClient,
+        "127.0.0.1",
+        port,
+        username=user,
+        client_keys=[key] if key is not None else [],
+        known_hosts=None,
+        agent_path=None,
+        kbdint_auth=True,
+        password_auth=False,
+        gss_auth=False,
+        **kw,
+    )
+    return conn, client
+
+
+class Screen:
+    """A pyte screen fed from a client process."""
+
+    def __init__(self, proc: asyncssh.SSHClientProcess[bytes], cols: int = 80, rows: int = 24) -> None:
+        self.proc = proc
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, text: str, timeout: float = 10) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text not in self.text() and text not in self.raw.decode("utf-8", "replace"):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"{text!r} not on screen:\n{self.text()}")
+            try:
+                chunk = await asyncio.wait_for(self.proc.stdout.read(65536), remaining)
+            except TimeoutError:
+                continue
+            if not chunk:
+                if text in self.text() or text in self.raw.decode("utf-8", "replace"):
+                    return
+                raise AssertionError(f"session closed before {text!r}:\n{self.raw.decode('utf-8', 'replace')}")
+            self.raw.extend(chunk)
+            self.stream.feed(chunk)
+
+    async def drain(self, timeout: float = 10) -> bytes:
+        """Read until the session closes."""
+        while True:
+            chunk = await asyncio.wait_for(self.proc.stdout.read(65536), timeout)
+            if not chunk:
+                return bytes(self.raw)
+            self.raw.extend(chunk)
+            self.stream.feed(chunk)
+
+
+async def open_tty(
+    conn: asyncssh.SSHClientConnection, size: tuple[int, int] = (80, 24), **kw: Any
+) -> Screen:
+    proc = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None, **kw)
+    return Screen(proc, *size)
+
+
+async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+# -- tests ----------------------------------------------------------------------
+
+
+async def test_key_login_claims_the_name_and_runs_the_app(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "alice", KEY_A)
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello alice guest=False lang=en")
+        assert harness.storage.key_owner("alice") == KEY_A.get_fingerprint("sha256")
+        screen.proc.stdin.write("hi 世界".encode())
+        await screen.wait_for("typed:hi 世界")
+        screen.proc.stdin.write(b"q")
+        await screen.drain()
+    await until(lambda: harness.hub.disconnected == ["alice"])
+    assert not harness.server.sessions
+
+
+async def test_second_key_is_refused_for_an_owned_name_with_a_message(harness: Harness) -> None:
+    harness.storage.claim_name("alice", KEY_A.get_fingerprint("sha256"))
+    conn, client = await connect(harness.port, "alice", KEY_B)
+    async with conn:
+        screen = await open_tty(conn)
+        out = (await screen.drain()).decode()
+    assert "belongs to another player's SSH key" in out
+    assert f"ssh -p {harness.port} othername@127.0.0.1" in out
+    assert any("belongs to another" in b for b in client.banners)
+    assert harness.hub.connected == []  # never reached the lobby
+    assert harness.storage.key_owner("alice") == KEY_A.get_fingerprint("sha256")
+
+
+async def test_owner_key_gets_in_after_a_wrong_key(harness: Harness) -> None:
+    harness.storage.claim_name("alice", KEY_A.get_fingerprint("sha256"))
+    conn, _ = await asyncssh.create_connection(
+        BannerClient, "127.0.0.1", harness.port, username="alice",
+        client_keys=[KEY_B, KEY_A], known_hosts=None, agent_path=None, kbdint_auth=False,
+    )
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello alice guest=False")
+
+
+async def test_keyless_client_plays_as_guest(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "bob")
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello bob guest=True")
+    assert harness.storage.key_owner("bob") is None  # guests claim nothing
+
+
+async def test_guest_may_not_take_a_key_owned_name(harness: Harness) -> None:
+    harness.storage.claim_name("alice", KEY_A.get_fingerprint("sha256"))
+    conn, _ = await connect(harness.port, "alice")
+    async with conn:
+        out = (await (await open_tty(conn)).drain()).decode()
+    assert "belongs to another player's SSH key" in out
+    assert harness.hub.connected == []
+
+
+async def test_guests_refused_when_the_config_says_so(make_server: MakeServer) -> None:
+    h: Harness = await make_server(allow_guests=False)
+    conn, _ = await connect(h.port, "bob")
+    async with conn:
+        out = (await (await open_tty(conn)).drain()).decode()
+    assert "only admits players with an SSH key" in out
+    assert "ssh-keygen" in out
+
+
+async def test_two_guests_cannot_share_a_name_at_once(harness: Harness) -> None:
+    conn1, _ = await connect(harness.port, "carol")
+    async with conn1:
+        first = await open_tty(conn1)
+        await first.wait_for("hello carol")
+        conn2, _ = await connect(harness.port, "carol")
+        async with conn2:
+            out = (await (await open_tty(conn2)).drain()).decode()
+        assert "already playing as 'carol'" in out
+
+
+async def test_hostile_and_empty_names(harness: Harness) -> None:
+    # (asyncssh refuses user names with control or bidi characters at the
+    # protocol level, on both ends; the OpenSSH end-to-end test sends them raw)
+    conn, _ = await connect(harness.port, "]52;c;cHduZWQ=[/b]mallory")
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello 52ccHduZWQbmallory guest=True")
+    conn, _ = await connect(harness.port, "[]!!")
+    async with conn:
+        out = (await (await open_tty(conn)).drain()).decode()
+    assert "'[]!!' cannot be used as a player name" in out
+
+
+async def test_language_from_client_env_and_stored_choice(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "lin", KEY_A)
+    async with conn:
+        screen = await open_tty(conn, env={"LANG": "zh_TW.UTF-8"})
+        await screen.wait_for("hello lin guest=False lang=zh")
+    harness.storage.langs["lin"] = "en"  # an explicit choice wins over LANG
+    conn, _ = await connect(harness.port, "lin", KEY_A)
+    async with conn:
+        screen = await open_tty(conn, env={"LANG": "zh_TW.UTF-8"})
+        await screen.wait_for("hello lin guest=False lang=en")
+
+
+async def test_no_pty_gets_one_clear_line(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "dave", KEY_A)
+    async with conn:
+        result = await conn.run(term_type=None, encoding=None)
+    out = bytes(result.stdout or b"").decode()
+    assert "needs a terminal" in out and "ssh -t" in out
+    assert result.exit_status == 1
+    assert harness.hub.connected == []
+
+
+async def test_exec_sftp_and_forwarding_are_refused(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "eve", KEY_A)
+    async with conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.run("cat /etc/passwd", check=True)
+        with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
+            await conn.start_sftp_client()
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.open_connection("127.0.0.1", harness.port)
+        with pytest.raises(asyncssh.ChannelListenError):
+            await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
+    assert harness.hub.connected == []
+
+
+async def test_window_change_reaches_the_app(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "fay", KEY_A)
+    async with conn:
+        screen = await open_tty(conn, size=(100, 30))
+        await screen.wait_for("size=100x30")
+        screen.proc.change_terminal_size(120, 40)
+        screen.screen.resize(40, 120)
+        await screen.wait_for("size=120x40")
+
+
+async def test_crash_in_one_session_spares_the_others(harness: Harness) -> None:
+    conn1, _ = await connect(harness.port, "gina", KEY_A)
+    async with conn1:
+        ok = await open_tty(conn1)
+        await ok.wait_for("hello gina")
+        conn2, _ = await connect(harness.port, "crash", KEY_B)
+        async with conn2:
+            crashed = await open_tty(conn2)
+            out = (await crashed.drain()).decode()
+            assert "something went wrong" in out
+            assert crashed.proc.exit_status == 1
+        ok.proc.stdin.write(b"x")
+        await ok.wait_for("typed:x")
+    await until(lambda: sorted(harness.hub.disconnected) == ["crash", "gina"])
+
+
+async def test_abrupt_disconnect_cleans_up(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "hal", KEY_A)
+    screen = await open_tty(conn)
+    await screen.wait_for("hello hal")
+    conn.abort()
+    await until(lambda: harness.hub.disconnected == ["hal"] and not harness.server.sessions)
+    assert not harness.hub.live
+    await until(lambda: not harness.server.per_address)
+    # and the server still serves
+    conn, _ = await connect(harness.port, "hal", KEY_A)
+    async with conn:
+        await (await open_tty(conn)).wait_for("hello hal")
+
+
+async def test_connections_per_address_limit(make_server: MakeServer) -> None:
+    h: Harness = await make_server(limits=LimitsSection(max_per_address=2))
+    c1, _ = await connect(h.port, "u1", KEY_A)
+    c2, _ = await connect(h.port, "u2", KEY_A)
+    try:
+        with pytest.raises((asyncssh.DisconnectError, ConnectionError, OSError)):
+            c3, _ = await connect(h.port, "u3", KEY_A)
+            c3.close()
+    finally:
+        c1.close()
+        c2.close()
+    await until(lambda: not h.server.per_address)
+    c4, _ = await connect(h.port, "u4", KEY_A)
+    c4.close()
+
+
+async def test_max_sessions(make_server: MakeServer) -> None:
+    h: Harness = await make_server(limits=LimitsSection(max_sessions=1))
+    conn1, _ = await connect(h.port, "ivy", KEY_A)
+    async with conn1:
+        await (await open_tty(conn1)).wait_for("hello ivy")
+        conn2, _ = await connect(h.port, "jon", KEY_B)
+        async with conn2:
+            out = (await (await open_tty(conn2)).drain()).decode()
+        assert "server is full" in out
+
+
+async def test_idle_timeout_closes_a_silent_session(make_server: MakeServer) -> None:
+    h: Harness = await make_server(limits=LimitsSection(idle_timeout=0.5))
+    conn, _ = await connect(h.port, "kim", KEY_A)
+    async with conn:
+        screen = await open_tty(conn)
+        out = (await screen.drain(timeout=10)).decode()
+    assert "without a keypress" in out
+    assert "\x1b[?1049l" in out  # terminal restored before the message
+
+
+async def test_stop_closes_sessions_with_a_farewell(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "lee", KEY_A)
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello lee")
+        await harness.server.stop()
+        out = (await screen.drain()).decode()
+    assert "shutting down" in out
+    assert out.rfind("\x1b[?1049l") < out.rfind("shutting down")
