@@ -115,6 +115,7 @@ class Board:
             else:
                 self.known[note.seat] = note.card
         self._probs: dict[str, float] | None = None
+        self.prior = 0.7
 
     # ------------------------------------------------------------ seating
 
@@ -245,7 +246,7 @@ class Board:
 
     def loyal_odds(self) -> float:
         """A rough probability that the Loyalists win this round."""
-        p = 0.55
+        p = self.prior
         live_asn = self.live_assassins()
         slaves = self.revealed_free_slaves()
         if live_asn <= 0:
