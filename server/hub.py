@@ -42,7 +42,6 @@ from server.room import (
     Room,
     RoomEnv,
     RoomSession,
-    call_listener,
     validate_settings,
 )
 from server.sanitize import clean_text
@@ -87,7 +86,6 @@ class Hub:
         self.sessions: list[LobbySession] = []
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
         self._env: RoomEnv | None = None
-        self._lobby_scheduled = False
 
     # ------------------------------------------------------------ lifecycle
 
@@ -191,15 +189,8 @@ class Hub:
     # ---------------------------------------------------------------- lobby
 
     def _lobby_changed(self) -> None:
-        if self._lobby_scheduled or self._env is None:
-            return
-        self._lobby_scheduled = True
-        self._env.loop.call_soon(self._flush_lobby, context=self._env.context)
-
-    def _flush_lobby(self) -> None:
-        self._lobby_scheduled = False
-        for session in list(self.sessions):
-            call_listener(session._listener, session._listener_ctx, f"lobby ({session.identity.name})")
+        if self._env is not None:
+            self._env.notify(self.sessions)
 
     def _room_closed(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
@@ -232,6 +223,9 @@ class LobbySession:
     @property
     def identity(self) -> Identity:
         return self._identity
+
+    def __repr__(self) -> str:
+        return f"<LobbySession {self._identity.name}>"
 
     @property
     def host_fingerprint(self) -> str:

@@ -36,7 +36,7 @@ import contextvars
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -71,6 +71,40 @@ ACTION_MAX = 200
 State = Literal["waiting", "playing", "finished"]
 
 
+class Notifier:
+    """Calls screens' listeners soon after a change, each at most once per event-loop
+    iteration however many changes (room, lobby) happened meanwhile.
+
+    A target is any object with ``_listener`` and ``_listener_ctx`` attributes (a
+    session); a listener runs in the context it was registered from (its own app's),
+    a listener that raises is logged and the others still run.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, context: contextvars.Context) -> None:
+        self._loop = loop
+        self._context = context
+        self._due: dict[int, Any] = {}
+        self._scheduled = False
+
+    def add(self, targets: Iterable[Any]) -> None:
+        for target in targets:
+            self._due[id(target)] = target
+        if self._due and not self._scheduled:
+            self._scheduled = True
+            self._loop.call_soon(self._flush, context=self._context)
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        due, self._due = list(self._due.values()), {}
+        called: list[Listener] = []
+        for target in due:
+            listener: Listener | None = target._listener
+            if listener is None or listener in called:
+                continue
+            called.append(listener)
+            call_listener(listener, target._listener_ctx, f"listener of {target!r}")
+
+
 @dataclass
 class RoomEnv:
     """What a room needs from its hub."""
@@ -82,8 +116,17 @@ class RoomEnv:
     time_scale: float = 1.0  # multiplies every delay (timers, bots, grace, intermission)
     grace_period: float = 60.0
     intermission: float = 5.0
+    notifier: Notifier | None = None  # made from loop/context when not given
     on_lobby_change: Callable[[], None] = lambda: None
     on_closed: Callable[[Room], None] = lambda room: None
+
+    def __post_init__(self) -> None:
+        if self.notifier is None:
+            self.notifier = Notifier(self.loop, self.context)
+
+    def notify(self, targets: Iterable[Any]) -> None:
+        assert self.notifier is not None
+        self.notifier.add(targets)
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds * self.time_scale))
@@ -190,7 +233,6 @@ class Room:
         self._closer: asyncio.Task[None] | None = None
         self._bots: asyncio.Task[None] | None = None
         self._bot_wake = asyncio.Event()
-        self._notify_scheduled = False
 
     # ------------------------------------------------------------- reading
 
@@ -400,15 +442,7 @@ class Room:
     def _changed(self, *, lobby: bool = False) -> None:
         if lobby:
             self.env.on_lobby_change()
-        if self._notify_scheduled:
-            return
-        self._notify_scheduled = True
-        self.env.loop.call_soon(self._flush, context=self.env.context)
-
-    def _flush(self) -> None:
-        self._notify_scheduled = False
-        for session in list(self.sessions):
-            session._fire()
+        self.env.notify(self.sessions)
 
     def system(self, text: str) -> None:
         self.chat.append(ChatLine(at=self.env.clock(), name="", text=text, system=True))
@@ -516,7 +550,7 @@ class Room:
         for session in [s for s in self.sessions if s.role == "player" and s.identity.name.casefold() == name.casefold()]:
             self.sessions.remove(session)
             session._closed = True
-            session._fire()
+            self.env.notify([session])
         if self.state == "playing":
             seat.clear()
             seat.kind = "bot"
@@ -923,7 +957,9 @@ class RoomSession:
 
     # -- reading
     def snapshot(self) -> RoomSnapshot:
-        return self._room.snapshot()
+        """The room as the screens show it; ClientError("closed") once this handle is
+        detached (kicked, left, room closed, server stopping)."""
+        return self._live().snapshot()
 
     def view(self) -> BaseModel | None:
         if self.role == "spectator":
@@ -996,8 +1032,8 @@ class RoomSession:
             return {self._room.spec.id: self._room.spec}
         return self.specs_provider()
 
-    def _fire(self) -> None:
-        call_listener(self._listener, self._listener_ctx, f"room {self._room.id} ({self.identity.name})")
+    def __repr__(self) -> str:
+        return f"<RoomSession room={self._room.id} {self.identity.name} {self.role}>"
 
 
 def call_listener(listener: Listener | None, ctx: contextvars.Context | None, where: str) -> None:

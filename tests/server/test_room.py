@@ -330,6 +330,23 @@ async def test_notifications_are_coalesced(hub: Hub) -> None:
     assert calls == {"a": 2, "b": 2}
 
 
+async def test_one_listener_on_lobby_and_room_is_called_once_per_tick(hub: Hub) -> None:
+    la, a, _, b = await two_players(hub)
+    await ticks()
+    calls: list[int] = []
+
+    def listener() -> None:
+        calls.append(1)
+
+    la.set_listener(listener)  # a screen app gives the same callable to both
+    a.set_listener(listener)
+    b.chat("hi")  # room change
+    la.chat("lobby hi")  # lobby change
+    hub.connect(Identity(name="carol"))  # lobby change
+    await ticks(3)
+    assert calls == [1]
+
+
 async def test_a_listener_that_raises_does_not_break_the_room(hub: Hub, caplog: pytest.LogCaptureFixture) -> None:
     _, a, _, b = await two_players(hub)
     got: list[int] = []
@@ -415,6 +432,9 @@ async def test_host_controls_and_waiting_room(hub: Hub) -> None:
     a.kick(2)
     assert b.closed and b.my_seat is None
     with pytest.raises(ClientError) as err:
+        b.snapshot()  # screens see the room is gone for them
+    assert err.value.code == "closed"
+    with pytest.raises(ClientError) as err:
         b.act("add 1", 0)
     assert err.value.code == "closed"
     assert [s.kind for s in a.snapshot().seats] == ["human", "empty", "empty"]
@@ -471,7 +491,7 @@ async def test_bots_and_listeners_run_in_the_right_context() -> None:
     try:
         token = MARKER.set("screen")  # as if inside a Textual app
         try:
-            a = h.connect(Identity(name="alice")).create_room(settings(seats=2, turn_timer=2))
+            a = h.connect(Identity(name="alice")).create_room(settings(seats=2, turn_timer=2, window_timer=2))
             a.set_listener(lambda: seen.append(MARKER.get()))
             a.start()  # starts the bot loop and the first timer from "inside the app"
             room = room_of(a)
