@@ -1,0 +1,62 @@
+"""The real hub behind the real screens (tui.app.ThroneApp, Textual pilot):
+reconnect straight to one's seat, play from the plain table while bots play,
+listeners firing inside the app."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.pilot import Pilot
+
+from server.hub import Hub
+from server.storage import Storage
+from tui.app import ThroneApp
+from tui.client import Identity, RoomSettings
+from tui.tables import TableScreen
+
+
+async def settle(pilot: Pilot[None], n: int = 3) -> None:
+    for _ in range(n):
+        await pilot.pause()
+
+
+@pytest.fixture(autouse=True)
+def immediate_flush(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ThroneApp, "flush_interval", 0.0)
+
+
+async def test_player_plays_a_sultans_match_from_the_table_screen() -> None:
+    hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.0, intermission=0.0, time_scale=0.001)
+    await hub.start()
+    try:
+        first = hub.connect(Identity(name="alice"))
+        rc = first.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, options={"rounds": 3}))
+        rc.start()  # four bots
+        hub.disconnect(first)  # alice drops; she comes back in a new session (an app)
+        room = rc.room
+        lobby = hub.connect(Identity(name="alice"))
+        app = ThroneApp(lobby)
+        played = 0
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, TableScreen)  # reconnect: straight to the seat
+            for _ in range(3000):
+                if room.state != "playing":
+                    break
+                if room.is_pending(0):
+                    await settle(pilot, 2)
+                    before = room.seq
+                    await pilot.press("enter")  # the highlighted legal action
+                    await settle(pilot, 2)
+                    played += room.seq > before
+                else:
+                    await asyncio.sleep(0.002)
+            await settle(pilot)
+        assert played > 0
+        assert room.state == "finished"  # alice's moves and the bots' took the match to its end
+        assert room.match_id is not None
+        mine = [e for e in hub.storage.match_log(room.match_id) if e.seat == 0]
+        assert len(mine) >= played
+    finally:
+        await hub.stop()
