@@ -58,6 +58,7 @@ class ThroneApp(App[None]):
         self.lobby = lobby
         self.lang: Lang = lobby.identity.lang
         self.room: RoomClient | None = None
+        self.room_code = ""  # the private code this session entered the room with
         self.watching = False
         self._dirty = False
         self._flush_armed = False
@@ -105,11 +106,12 @@ class ThroneApp(App[None]):
                 screen.refresh_data()
 
     # ------------------------------------------------------------------- rooms
-    def enter_room(self, room: RoomClient, *, watching: bool) -> None:
+    def enter_room(self, room: RoomClient, *, watching: bool, code: str = "") -> None:
         """Show ``room``: its waiting room or its table, above the lobby."""
         if self.room is not None and self.room is not room:
             self.room.set_listener(None)
         self.room = room
+        self.room_code = code
         self.watching = watching
         room.set_listener(self.host_changed)
         try:
@@ -120,6 +122,16 @@ class ThroneApp(App[None]):
             room.set_listener(None)
             return
         self.push_screen(self.room_screen_for(room, state))
+
+    def become_player(self, room: RoomClient) -> None:
+        """A spectator took a seat: ``room`` (from ``lobby.join``) replaces the watching handle."""
+        old = self.room
+        if old is not None and old is not room:
+            old.set_listener(None)
+            self.guard(old.leave)
+        self.room = room
+        self.watching = False
+        room.set_listener(self.host_changed)
 
     def room_screen_for(self, room: RoomClient, state: str) -> Screen[None]:
         if state == "waiting":
@@ -142,6 +154,7 @@ class ThroneApp(App[None]):
         """Back to the lobby; ``tell_host`` False when the host already removed us."""
         room = self.room
         self.room = None
+        self.room_code = ""
         self.watching = False
         if room is not None:
             room.set_listener(None)

@@ -73,6 +73,10 @@ class TableScreen(HostScreen):
         if self.is_current and self.snap.state == "waiting":
             self.throne.sync_room_screen(self)
             return
+        if self.is_current and not self.throne.watching and self.room.my_seat is None:
+            self.throne.notify(self.tr("room.removed"), markup=False)
+            self.throne.leave_room(tell_host=False)
+            return
         self.update_table()
 
     def update_table(self) -> None:

@@ -27,6 +27,13 @@ def fit(text: str, width: int) -> str:
     return set_cell_size(text, width - 1) + "…"
 
 
+def clip(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` terminal cells (cut text ends in ``…``)."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, width - 1) + "…"
+
+
 def clock(at: float) -> str:
     """``HH:MM`` in the server's local time, for chat lines."""
     return time.strftime("%H:%M", time.localtime(at))

@@ -1,10 +1,16 @@
 """Render any game's pydantic view generically, readably, and literally.
 
 Used by the plain table screen, the fallback for games without their own
-table. It walks the view's fields: plain values go in a summary grid,
-nested models in titled grids, lists of models (seats, scores...) in tables,
-logs as their last lines. Seat numbers are shown with the seat's name from
-``RoomSnapshot.names``. Every string from the view is literal text.
+table. It walks the view's fields:
+
+* plain values go in a summary grid; seat numbers are shown with the seat's
+  name (``RoomSnapshot.names``), per-seat lists as ``name: value`` pairs;
+* nested models become titled sections (recursively);
+* lists of models (seats, round results...) become tables: one row each,
+  true/false fields folded into one "marks" column of the true ones;
+* logs (``log``, ``events``, ``notes``...) show their last lines.
+
+Every string from the view is literal text, never markup.
 """
 
 from __future__ import annotations
@@ -21,14 +27,36 @@ from rich.text import Text
 
 from tui.i18n import Lang, field_label, t
 
-LOG_FIELDS = {"log", "events", "history", "notes", "notebook", "messages", "private_log", "public_log"}
-SEAT_FIELDS = {"seat", "index", "actor", "target", "active", "holder", "me", "my_seat", "by", "ruler", "partner", "killer", "pending"}
-SEAT_LIST_FIELDS = {"winners", "targets", "pending", "seats_chosen", "chosen", "asked", "order_path"}
+LOG_FIELDS = {"log", "events", "notes", "notebook", "messages", "private_log", "public_log"}
+SEAT_FIELDS = {
+    "seat", "index", "actor", "target", "active", "holder", "me", "my_seat", "by", "ruler",
+    "partner", "killer", "viewer", "first", "crown", "playing", "forced", "giver", "receiver",
+}
+SEAT_LIST_FIELDS = {
+    "winners", "targets", "pending", "chosen", "asked", "waiting", "foreseen", "tied",
+    "your_bans", "seats", "audience", "order_path", "alive_seats",
+}
 LOG_TAIL = 12
 
 
 def is_seat_field(name: str) -> bool:
     return name in SEAT_FIELDS or name.endswith(("_seat", "_by"))
+
+
+def is_seat_list(name: str) -> bool:
+    return name in SEAT_LIST_FIELDS or name.endswith("_seats")
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, list | tuple | dict | str) and not value)
+
+
+def _fields(model: BaseModel) -> list[tuple[str, Any]]:
+    return [(name, getattr(model, name)) for name in type(model).model_fields]
+
+
+def _is_models(value: Any) -> bool:
+    return isinstance(value, list | tuple) and bool(value) and all(isinstance(v, BaseModel) for v in value)
 
 
 class ViewRenderer:
@@ -63,34 +91,39 @@ class ViewRenderer:
         if isinstance(value, BaseModel):
             return self.compact(value)
         if isinstance(value, Mapping):
-            return ", ".join(f"{self.key(name, k)}: {self.value(str(k), v)}" for k, v in value.items())
+            return ", ".join(f"{self.key(name, k)}: {self.value('', v)}" for k, v in value.items()) or "—"
         if isinstance(value, Iterable):
             items = list(value)
-            seatish = name in SEAT_LIST_FIELDS or name.endswith("_seats")
-            return ", ".join(
-                self.seat(v) if seatish and isinstance(v, int) and not isinstance(v, bool) else self.value("", v)
-                for v in items
-            ) or "—"
+            if not items:
+                return "—"
+            if is_seat_list(name) and all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+                return ", ".join(self.seat(v) for v in items)
+            if len(items) == len(self.names) > 1 and not any(isinstance(v, BaseModel | list | tuple) for v in items):
+                return ", ".join(f"{self.names[i] or i}: {self.value('', v)}" for i, v in enumerate(items))
+            return ", ".join(self.value("", v) for v in items)
         return str(value)
 
     def key(self, field: str, key: object) -> str:
-        if isinstance(key, int) and not isinstance(key, bool) and (
-            field in ("scores", "points", "totals", "gold", "hands") or is_seat_field(field) or field == "seats"
-        ):
-            return self.seat(key)
+        if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(self.names):
+            return self.names[key] or str(key)
         return str(key)
 
     def compact(self, model: BaseModel) -> str:
         parts = []
         for name, value in _fields(model):
-            if value is None or value == [] or value == {}:
+            if _empty(value) or value is False:
                 continue
-            parts.append(f"{field_label(name, self.lang)}={self.value(name, value)}")
+            if value is True:
+                parts.append(field_label(name, self.lang))
+            else:
+                parts.append(f"{field_label(name, self.lang)}={self.value(name, value)}")
         return " ".join(parts)
 
     # ------------------------------------------------------------ blocks
-    def render(self, view: BaseModel) -> RenderableType:
+    def render(self, view: BaseModel, title: str | None = None) -> RenderableType:
         blocks: list[RenderableType] = []
+        if title is not None:
+            blocks.append(Text(title, style="bold underline"))
         summary = Table.grid(padding=(0, 1))
         summary.add_column(style="bold", no_wrap=True)
         summary.add_column(ratio=1)
@@ -98,16 +131,16 @@ class ViewRenderer:
         for name, value in _fields(view):
             label = field_label(name, self.lang)
             if isinstance(value, BaseModel):
-                later.append(self.model_block(label, value))
+                later.append(self.render(value, label))
             elif isinstance(value, Mapping) and value and all(isinstance(v, BaseModel) for v in value.values()):
                 later.append(self.rows_block(label, name, list(value.values())))
-            elif isinstance(value, list | tuple) and value and all(isinstance(v, BaseModel) for v in value):
+            elif _is_models(value):
                 if name in LOG_FIELDS:
                     later.append(self.log_block(label, [self.compact(v) for v in value]))
                 else:
                     later.append(self.rows_block(label, name, list(value)))
             elif isinstance(value, list | tuple) and value and all(isinstance(v, list | tuple) for v in value):
-                later.append(self.matrix_block(label, name, [list(v) for v in value]))
+                later.append(self.matrix_block(label, [list(v) for v in value]))
             elif isinstance(value, list | tuple) and value and name in LOG_FIELDS:
                 later.append(self.log_block(label, [self.value("", v) for v in value]))
             else:
@@ -117,48 +150,61 @@ class ViewRenderer:
         blocks.extend(later)
         return Group(*blocks)
 
-    def model_block(self, label: str, model: BaseModel) -> RenderableType:
-        grid = Table(title=Text(label), title_justify="left", title_style="bold", show_header=False, box=None, padding=(0, 1))
-        grid.add_column(no_wrap=True)
-        grid.add_column(ratio=1)
-        for name, value in _fields(model):
-            grid.add_row(Text(field_label(name, self.lang), style="dim"), Text(self.value(name, value)))
-        return grid
-
     def rows_block(self, label: str, field: str, rows: list[BaseModel]) -> RenderableType:
         columns: list[str] = []
         for row in rows:
             for name, _value in _fields(row):
                 if name not in columns:
                     columns.append(name)
+        data = [dict(_fields(row)) for row in rows]
         has_seat = any(is_seat_field(c) for c in columns)
         by_position = (field in ("seats", "players") or not has_seat) and len(rows) == len(self.names)
-        if by_position:  # the seat column already shows the name
-            columns = [c for c in columns if [getattr(r, c, None) for r in rows] != self.names]
+        if by_position:  # the seat column already shows the number and the name
+            columns = [
+                c for c in columns
+                if c != "index" and [d.get(c) for d in data] != self.names
+            ]
+        flags = [c for c in columns if all(isinstance(d.get(c), bool) for d in data)]
+        # a flag true for every row says nothing
+        flags = [c for c in flags if not all(d.get(c) for d in data)]
+        plain = [
+            c for c in columns
+            if c not in flags and not all(isinstance(d.get(c), bool) for d in data)
+            and not all(_empty(d.get(c)) for d in data)
+        ]
         table = Table(
             title=Text(label), title_justify="left", title_style="bold", header_style="bold",
             padding=(0, 1), box=box.SIMPLE_HEAD, expand=False,
         )
         if by_position:
             table.add_column(Text(t("col.seat", self.lang)), no_wrap=True, overflow="ellipsis", min_width=6)
-        for name in columns:
+        for name in plain:
             table.add_column(Text(field_label(name, self.lang)), no_wrap=True, overflow="ellipsis")
-        for i, row in enumerate(rows):
-            data = dict(_fields(row))
-            cells = [Text(self.value(c, data.get(c))) for c in columns]
-            style = "bold" if by_position and i == self.me else ""
+        marks = [
+            ", ".join(field_label(c, self.lang) for c in flags if d.get(c)) for d in data
+        ]
+        show_marks = any(marks)
+        if show_marks:
+            table.add_column(Text(t("col.status", self.lang)), overflow="fold")
+        for i, d in enumerate(data):
+            cells = [Text(self.value(c, d.get(c))) for c in plain]
             if by_position:
                 cells.insert(0, Text(self.seat(i)))
-            table.add_row(*cells, style=style)
+            if show_marks:
+                cells.append(Text(marks[i]))
+            table.add_row(*cells, style="bold" if by_position and i == self.me else "")
         return table
 
-    def matrix_block(self, label: str, field: str, rows: list[list[Any]]) -> RenderableType:
+    def matrix_block(self, label: str, rows: list[list[Any]]) -> RenderableType:
         width = max(len(r) for r in rows)
-        table = Table(title=Text(label), title_justify="left", title_style="bold", header_style="bold", padding=(0, 1), box=box.SIMPLE_HEAD)
+        table = Table(
+            title=Text(label), title_justify="left", title_style="bold", header_style="bold",
+            padding=(0, 1), box=box.SIMPLE_HEAD,
+        )
         table.add_column(Text("#"), justify="right")
         for i in range(width):
             head = self.seat(i) if width == len(self.names) else str(i)
-            table.add_column(Text(head), justify="right", overflow="fold")
+            table.add_column(Text(head), justify="right", overflow="ellipsis", no_wrap=True)
         for n, row in enumerate(rows, 1):
             table.add_row(Text(str(n)), *(Text(self.value("", v)) for v in row))
         return table
@@ -167,7 +213,7 @@ class ViewRenderer:
         tail = lines[-LOG_TAIL:]
         text = Text()
         if len(lines) > len(tail):
-            text.append(f"… ({len(lines) - len(tail)})\n", style="dim")
+            text.append(f"… (+{len(lines) - len(tail)})\n", style="dim")
         text.append("\n".join(tail))
         grid = Table(
             title=Text(label), title_justify="left", title_style="bold", show_header=False,
@@ -178,12 +224,11 @@ class ViewRenderer:
         return grid
 
 
-def _fields(model: BaseModel) -> list[tuple[str, Any]]:
-    return [(name, getattr(model, name)) for name in type(model).model_fields]
-
-
 def action_label(text: str, names: Sequence[str]) -> str:
-    """An action in notation, with the names of the seats it mentions: ``peek 3 (Ann)``."""
+    """An action in notation, with the names of the seats it names: ``peek 3  (Ann)``.
+
+    Both games' notations write seats as bare decimal numbers (S-NOTE-1, K-NOTE-1).
+    """
     mentioned = []
     for token in text.split():
         if token.isdigit() and int(token) < len(names) and names[int(token)]:

@@ -288,14 +288,14 @@ class FakeRoomClient:
 
     def _waiting(self) -> None:
         if self.room.state != "waiting":
-            raise ClientError("started", "the match has started")
+            raise ClientError("playing", "the match has already started")
 
     def _changed(self) -> None:
         self.lobby.hub.changed()
 
     def snapshot(self) -> RoomSnapshot:
         if self.room.id not in self.lobby.hub.rooms:
-            raise ClientError("not-found", "that room is gone")
+            raise ClientError("closed", "you are no longer in this room")
         return self.room.snapshot()
 
     def view(self) -> BaseModel | None:
@@ -339,6 +339,8 @@ class FakeRoomClient:
         self._changed()
 
     def take_seat(self, index: int) -> None:
+        if self._seat is None:
+            raise ClientError("not-seated", "join the room to take a seat")
         self._waiting()
         target = self.room.seats[index]
         if target.kind != "empty":
@@ -375,8 +377,12 @@ class FakeRoomClient:
 
     def kick(self, index: int) -> None:
         self._host_only()
-        self._waiting()
-        self.room.seats[index] = SeatInfo(index=index, kind="empty")
+        if self.room.seats[index].kind != "human":
+            raise ClientError("bad-seat", "no player in that seat")
+        if self.room.state == "waiting":
+            self.room.seats[index] = SeatInfo(index=index, kind="empty")
+        else:  # like the real host: a bot takes the seat over for good
+            self.room.seats[index] = SeatInfo(index=index, kind="bot", name=f"Bot {index}", ready=True)
         self._changed()
 
     def update_settings(self, settings: RoomSettings) -> None:
@@ -392,17 +398,18 @@ class FakeRoomClient:
     def start(self) -> None:
         self._host_only()
         self._waiting()
-        if any(s.kind == "empty" for s in self.room.seats):
-            raise ClientError("seats", "fill every seat first")
         if any(s.kind == "human" and not s.ready and s.name != self.room.host for s in self.room.seats):
             raise ClientError("not-ready", "someone is not ready")
+        for seat in self.room.seats:  # like the real host: bots take the empty seats
+            if seat.kind == "empty":
+                self.room.seats[seat.index] = SeatInfo(index=seat.index, kind="bot", name=f"Bot {seat.index}", ready=True)
         self.room.start_game()
         self._changed()
 
     def play_again(self) -> None:
         self._host_only()
         if self.room.state != "finished":
-            raise ClientError("started", "the match is still on")
+            raise ClientError("playing", "the match is not over")
         self.room.start_game()
         self._changed()
 
@@ -459,7 +466,7 @@ class FakeLobby:
     def _room(self, room_id: str, code: str) -> FakeRoom:
         room = self.hub.rooms.get(room_id)
         if room is None:
-            raise ClientError("not-found", "no such room")
+            raise ClientError("no-room", "no such room")
         if room.settings.private and code != room.settings.code and room.seat_of(self.identity.name) is None:
             raise ClientError("bad-code", "wrong code")
         return room
@@ -473,7 +480,7 @@ class FakeLobby:
             self.hub.changed()
             return FakeRoomClient(self, room, mine)
         if room.state != "waiting":
-            raise ClientError("started", "the match has started")
+            raise ClientError("in-progress", "that match has started; watch it instead")
         for seat in room.seats:
             if seat.kind == "empty":
                 room.seats[seat.index] = SeatInfo(index=seat.index, kind="human", name=self.identity.name, connected=True)
@@ -511,3 +518,21 @@ class FakeLobby:
 
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener
+
+
+# ---------------------------------------------------------------- test helpers
+def screen_text(app: object) -> str:
+    """What the top screen shows now, as plain text lines."""
+    from textual.app import App
+
+    assert isinstance(app, App)
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def settle(pilot: object) -> None:
+    """Let posted host changes flush and the screen repaint."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    for _ in range(3):
+        await pilot.pause()

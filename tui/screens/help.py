@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -25,6 +24,7 @@ class HelpScreen(HostModal[None]):
 
     def __init__(self) -> None:
         super().__init__(classes="dialog-screen", id="help")
+        self.text = Text()  # the whole help, as shown
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
@@ -39,19 +39,16 @@ class HelpScreen(HostModal[None]):
 
     def apply_lang(self) -> None:
         self.query_one("#help-title", Static).update(Text(self.tr("help.title"), style="bold"))
-        parts: list[Text] = [
-            Text(self.tr("help.keys.title"), style="bold underline"),
-            Text(self.tr("help.keys")),
-            Text(""),
-        ]
+        text = Text()
+        text.append(self.tr("help.keys.title") + "\n", style="bold underline")
+        text.append(self.tr("help.keys") + "\n\n")
         for gid, _title, lo, hi in self.throne.lobby.games():
-            parts.append(
-                Text(self.tr("help.game.title", game=game_title(gid, self.lang), lo=lo, hi=hi), style="bold underline")
-            )
+            title = self.tr("help.game.title", game=game_title(gid, self.lang), lo=lo, hi=hi)
+            text.append(title + "\n", style="bold underline")
             key = f"help.game.{gid}"
-            parts.append(Text(self.tr(key) if has_key(key) else self.tr("help.game.none")))
-            parts.append(Text(""))
-        self.query_one("#help-text", Static).update(Group(*parts))
+            text.append((self.tr(key) if has_key(key) else self.tr("help.game.none")) + "\n\n")
+        self.text = text
+        self.query_one("#help-text", Static).update(text)
         self.query_one("#help-foot", Static).update(Text(self.tr("help.foot"), style="dim"))
 
     def action_close(self) -> None:

@@ -15,7 +15,7 @@ from tui.client import RoomSettings, RoomSummary
 from tui.i18n import game_title
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import CodeDialog, RoomSettingsDialog
-from tui.text import literal
+from tui.text import clip, literal
 from tui.widgets import ChatPanel, KeyBar, KeySpec
 
 
@@ -46,17 +46,17 @@ class LobbyScreen(HostScreen):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-head", classes="head", markup=False)
-        with Horizontal(id="lobby-main"):
-            with Vertical(id="rooms-pane", classes="pane"):
-                yield Static("", id="rooms-title", classes="title", markup=False)
-                table: DataTable[Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
-                yield table
+        with Vertical(id="rooms-pane", classes="pane"):
+            yield Static("", id="rooms-title", classes="title", markup=False)
+            table: DataTable[Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            yield table
+        with Horizontal(id="lobby-bottom"):
+            yield ChatPanel(id="lobby-chat", classes="pane")
             with Vertical(id="side-pane", classes="pane"):
                 yield Static("", id="online-title", classes="title", markup=False)
                 yield Static("", id="online", markup=False)
                 yield Static("", id="leaders-title", classes="title", markup=False)
                 yield Static("", id="leaders", markup=False)
-        yield ChatPanel(id="lobby-chat")
         yield Static("", id="fingerprint", markup=False)
         yield KeyBar()
 
@@ -68,10 +68,10 @@ class LobbyScreen(HostScreen):
     def apply_lang(self) -> None:
         table = self.query_one("#rooms", DataTable)
         table.clear(columns=True)
-        for key in ("col.room", "col.game", "col.seats", "col.watchers", "col.state", "col.access", "col.host"):
+        for key in ("col.room", "col.game", "col.seats", "col.watchers", "col.state", "col.host"):
             table.add_column(self.tr(key), key=key)
         self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.lobby"))
-        self.query_one("#online-title", Static).update(self.tr("lobby.online"))
+
         self.query_one("#leaders-title", Static).update(self.tr("lobby.leaders"))
         self.query_one("#fingerprint", Static).update(
             self.tr("lobby.fingerprint", fp=self.throne.lobby.host_fingerprint)
@@ -97,9 +97,8 @@ class LobbyScreen(HostScreen):
         )
         self.query_one("#lobby-head", Static).update(head, layout=False)
         self._show_rooms(lobby.rooms())
-        self.query_one("#online", Static).update(
-            Text("\n".join(online), no_wrap=True, overflow="ellipsis"), layout=False
-        )
+        self.query_one("#online-title", Static).update(self.tr("lobby.online", n=len(online)), layout=False)
+        self.query_one("#online", Static).update(literal(", ".join(online)), layout=False)
         self._show_leaders()
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
@@ -115,14 +114,16 @@ class LobbyScreen(HostScreen):
         table.clear()
         for room in rooms:
             taken = room.humans + room.bots
+            state = self.tr(f"state.{room.state}")
+            if room.private:
+                state += " · " + self.tr("lobby.private")
             table.add_row(
-                literal(room.name or room.id),
-                literal(game_title(room.game, self.lang)),
+                literal(clip(room.name or room.id, 20)),
+                Text(game_title(room.game, self.lang, short=True)),
                 Text(f"{taken}/{room.seats}"),
                 Text(str(room.spectators)),
-                Text(self.tr(f"state.{room.state}")),
-                Text(self.tr("lobby.private") if room.private else self.tr("lobby.open")),
-                literal(room.host),
+                Text(state),
+                literal(clip(room.host, 16)),
                 key=room.id,
             )
         self._rooms = list(rooms)
@@ -189,7 +190,7 @@ class LobbyScreen(HostScreen):
             call = lobby.watch if watch else lobby.join
             client = self.throne.guard(call, room.id, code)
             if client is not None:
-                self.throne.enter_room(client, watching=watch)
+                self.throne.enter_room(client, watching=watch, code=code)
 
         if room.private:
             self.app.push_screen(CodeDialog(room.name or room.id), go)

@@ -224,8 +224,14 @@ class RoomScreen(HostScreen):
         seat = self.selected_seat()
         if seat is None or seat.kind != "empty":
             return
-        if self.throne.guard(self.room.take_seat, seat.index) is not None or self.room.my_seat == seat.index:
-            self.throne.watching = False
+        if self.throne.watching:  # a spectator joins the room first, then moves
+            client = self.throne.guard(self.throne.lobby.join, self.room.room_id, self.throne.room_code)
+            if client is None:
+                return
+            self.throne.become_player(client)
+            self.room = client
+        if self.room.my_seat != seat.index:
+            self.throne.guard(self.room.take_seat, seat.index)
         self._after()
 
     def action_ready(self) -> None:

@@ -1,0 +1,22 @@
+"""Fixtures for the screen tests: a fresh fake host, immediate flushes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fakes import FakeHub
+
+from tui.app import ThroneApp
+
+
+@pytest.fixture(autouse=True)
+def immediate_flush(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Host changes reach the screen at once (coalescing is tested on its own)."""
+    monkeypatch.setattr(ThroneApp, "flush_interval", 0.0)
+    yield
+
+
+@pytest.fixture
+def hub() -> FakeHub:
+    return FakeHub()

@@ -1,0 +1,242 @@
+"""Pilot tests of the lobby: rooms, online, chat, create, join, watch, language, help."""
+
+from __future__ import annotations
+
+import pytest
+from fakes import FakeHub, screen_text, settle
+
+from tui.app import ThroneApp
+from tui.client import RoomSettings
+from tui.screens.dialogs import CodeDialog, RoomSettingsDialog
+from tui.screens.help import HelpScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.room import RoomScreen
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def room_by(hub: FakeHub, host: str) -> RoomSettings:
+    return next(r.settings for r in hub.rooms.values() if r.host == host)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_lobby_shows_rooms_online_chat_and_host_key(hub: FakeHub, size: tuple[int, int]) -> None:
+    bob = hub.lobby("bob")
+    bob.create_room(RoomSettings(name="Bob's table", seats=6))
+    bob.chat("hello everyone")
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        text = screen_text(app)
+        assert "Bob's table" in text
+        assert "Sultans" in text
+        assert "1/6" in text  # seats taken / seats
+        assert "waiting" in text
+        assert "bob" in text and "alice" in text  # online
+        assert "hello everyone" in text
+        assert hub.fingerprint in text
+        assert "New room" in text  # key bar
+
+
+async def test_lobby_updates_when_the_host_changes(hub: FakeHub) -> None:
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "No rooms yet" in screen_text(app)
+        hub.lobby("carol").create_room(RoomSettings(name="Late room"))
+        await settle(pilot)
+        assert "Late room" in screen_text(app)
+        assert "carol" in screen_text(app)
+
+
+async def test_create_room_dialog_checks_fields_and_creates(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RoomSettingsDialog)
+        await pilot.press(*"Friday")
+        seats = dialog.query_one("#seats")
+        seats.value = "3"  # type: ignore[attr-defined]
+        rounds = dialog.query_one("#rounds")
+        rounds.value = "3"  # type: ignore[attr-defined]
+        dialog.query_one("#bot_delay").value = "0"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is dialog  # refused: Sultans needs 5-15 seats
+        assert "Seats: a number from 5 to 15" in screen_text(app)
+        assert not hub.rooms
+        seats.value = "6"  # type: ignore[attr-defined]
+        await pilot.click("#private")
+        dialog.query_one("#code").value = "sesame"  # type: ignore[attr-defined]
+        await pilot.click("#ok")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        settings = room_by(hub, "alice")
+        assert settings.name == "Friday"
+        assert settings.seats == 6
+        assert settings.options == {"rounds": 3}
+        assert settings.bot_delay == 0.0
+        assert settings.private and settings.code == "sesame"
+        assert "Friday" in screen_text(app)
+
+
+async def test_create_dialog_private_needs_a_code_and_escape_cancels(hub: FakeHub) -> None:
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.click("#private")
+        await pilot.click("#ok")
+        await settle(pilot)
+        assert "A private room needs a code." in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert not hub.rooms
+
+
+async def test_private_room_asks_for_its_code(hub: FakeHub) -> None:
+    hub.lobby("bob").create_room(RoomSettings(name="secret", private=True, code="1234"))
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CodeDialog)
+        await pilot.press(*"999", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert any("Wrong code" in n.message for n in app._notifications)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press(*"1234", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        room = next(iter(hub.rooms.values()))
+        assert room.seat_of("alice") == 1
+
+
+async def test_watch_then_take_a_seat(hub: FakeHub) -> None:
+    hub.lobby("bob").create_room(RoomSettings(name="open room"))
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        room = next(iter(hub.rooms.values()))
+        assert room.spectators == ["alice"]
+        assert "You are watching" in screen_text(app)
+        assert "Ready" not in screen_text(app).splitlines()[-1]  # no ready key for spectators
+        await pilot.press("down", "down", "enter")  # seat 2 is empty
+        await settle(pilot)
+        assert room.seat_of("alice") == 2
+        assert room.spectators == []
+        assert not app.watching
+        assert "Press r when you are ready." in screen_text(app)
+
+
+async def test_lobby_chat_is_sent_and_shown(hub: FakeHub) -> None:
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await pilot.press(*"hi all", "enter")
+        await settle(pilot)
+        assert [line.text for line in hub.chat] == ["hi all"]
+        assert "alice: hi all" in screen_text(app)
+        await pilot.press("escape")  # back from the chat line to the rooms
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomSettingsDialog)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_markup_hostile_text_is_literal_in_the_lobby(hub: FakeHub, size: tuple[int, int]) -> None:
+    evil = hub.lobby("[/b]")
+    evil.create_room(RoomSettings(name="[red]x[/red]"))
+    evil.chat("[bold]not bold[/bold] [/]")
+    app = ThroneApp(hub.lobby("[red]x[/red]"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "[/b]" in text
+        assert "[red]x[/red]" in text
+        assert "[bold]not bold[/bold] [/]" in text
+
+
+async def test_language_switch_to_traditional_chinese(hub: FakeHub) -> None:
+    hub.lobby("bob").create_room(RoomSettings(name="牌局"))
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Rooms (1)" in screen_text(app)
+        await pilot.press("f2")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "房間（1）" in text
+        assert "推翻蘇丹" in text
+        assert "等待中" in text
+        assert "開房間" in text  # key bar
+        assert "主機金鑰" in text
+        assert lobby.langs == ["zh"]
+        await pilot.press("c")
+        await settle(pilot)
+        assert "開新房間" in screen_text(app)
+        await pilot.press("escape", "f2")
+        await settle(pilot)
+        assert "Rooms (1)" in screen_text(app)
+        assert lobby.langs == ["zh", "en"]
+
+
+async def test_language_default_follows_identity(hub: FakeHub) -> None:
+    app = ThroneApp(hub.lobby("阿明", lang="zh"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "還沒有房間" in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_help_shows_keys_and_rules_and_closes(hub: FakeHub, lang: str) -> None:
+    app = ThroneApp(hub.lobby("alice", lang=lang))  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        assert ("Keys" if lang == "en" else "按鍵") in text
+        help_text = app.screen.text.plain
+        assert ("Sultans of Karaya (5-15 players)" if lang == "en" else "推翻蘇丹（5-15 人）") in help_text
+        assert ("Kill the Overlord" if lang == "en" else "刺殺領主") in help_text
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_host_changes_are_coalesced(hub: FakeHub, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ThroneApp, "flush_interval", 0.125)
+    app = ThroneApp(hub.lobby("alice"))
+    refreshes = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        original = app.refresh_screens
+
+        def counting() -> None:
+            nonlocal refreshes
+            refreshes += 1
+            original()
+
+        monkeypatch.setattr(app, "refresh_screens", counting)
+        for _ in range(200):  # a burst of host changes
+            hub.changed()
+        await pilot.pause(0.3)
+        assert 1 <= refreshes <= 2
+        assert hub.notifications >= 200
