@@ -29,7 +29,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, TypeVar, cast
 
 import asyncssh
 from rich.console import Console
@@ -57,12 +57,15 @@ class StorageLike(Protocol):
     def get_lang(self, name: str) -> str | None: ...
 
 
-class HubLike(Protocol):
+_Client = TypeVar("_Client", bound=LobbyClient)
+
+
+class HubLike(Protocol[_Client]):
     """What the SSH layer needs from ``server.hub.Hub``."""
 
-    def connect(self, identity: Identity) -> LobbyClient: ...
+    def connect(self, identity: Identity) -> _Client: ...
 
-    def disconnect(self, client: LobbyClient) -> None: ...
+    def disconnect(self, client: _Client) -> None: ...
 
 
 AppFactory = Callable[[LobbyClient, "type[Driver]"], "App[Any]"]
@@ -154,7 +157,7 @@ class ThroneServer:
         self,
         config: Config,
         *,
-        hub: HubLike,
+        hub: HubLike[Any],
         storage: StorageLike,
         host_key: asyncssh.SSHKey,
         app_factory: AppFactory = default_app_factory,

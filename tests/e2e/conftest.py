@@ -1,0 +1,67 @@
+"""Fixtures for the end-to-end tests (real server subprocess + real OpenSSH client).
+
+Every test in this folder is marked ``e2e``. Without an ``ssh`` binary they are
+skipped locally but FAIL under CI (``CI=true``), so a CI image that lost its
+OpenSSH client cannot pass by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from harness import ServerProcess, keygen
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+def _require_openssh() -> None:
+    missing = [tool for tool in ("ssh", "ssh-keygen") if shutil.which(tool) is None]
+    if not missing:
+        return
+    message = f"end-to-end tests need the OpenSSH client ({', '.join(missing)} not found)"
+    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+        pytest.fail(message + " -- CI must install openssh-client", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture
+def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    """``make_server(config=None, bot_delay=0)``: a started server in its own temp folder."""
+    _require_openssh()
+    servers: list[ServerProcess] = []
+
+    def make(*, config: str | None = None, bot_delay: float = 0.0, name: str = "server") -> ServerProcess:
+        server = ServerProcess(tmp_path / name, bot_delay=bot_delay, config=config)
+        servers.append(server)
+        server.start()
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def server(make_server: Callable[..., ServerProcess]) -> ServerProcess:
+    """A started server with the default config (bot delay 0)."""
+    return make_server()
+
+
+@pytest.fixture
+def client_key(tmp_path: Path) -> Callable[[str], Path]:
+    """``client_key("alice")``: path of a fresh ed25519 private key (made once per name)."""
+    _require_openssh()
+
+    def make(name: str) -> Path:
+        return keygen(tmp_path / "client-keys", name)
+
+    return make

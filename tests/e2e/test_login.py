@@ -1,0 +1,139 @@
+"""End to end through the real OpenSSH client: logging in, name ownership by
+key, hostile names, refusals, and clients that vanish (issue 3: Identities,
+Sessions)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from harness import ServerProcess
+
+
+def test_login_shows_the_lobby_with_the_host_key(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    with server.client("alice", key=client_key("alice")) as c:
+        seconds = c.wait_for(server.fingerprint)
+        c.wait_for("alice")
+        print(f"first screen after {seconds:.3f}s (ssh start to lobby)")
+    server.wait_for_log(r"name 'alice' claimed by key SHA256:")
+
+
+def test_second_key_is_refused_for_the_same_name_with_a_visible_message(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    owner, other = client_key("alice"), client_key("mallory")
+    with server.client("alice", key=owner) as c:
+        c.wait_for(server.fingerprint)
+    with server.client("alice", key=other) as c:
+        out = c.wait_closed()
+        screen = c.text()
+    assert "belongs to another player's SSH key" in screen, out
+    assert f"ssh -p {server.port} othername@127.0.0.1" in screen
+    assert server.fingerprint not in screen  # never reached the lobby
+    # the owner still gets in, and the other key can pick another name
+    with server.client("alice", key=owner) as c:
+        c.wait_for(server.fingerprint)
+    with server.client("othername", key=other) as c:
+        c.wait_for(server.fingerprint)
+        c.wait_for("othername")
+
+
+def test_guest_without_a_key_may_not_take_a_key_owned_name(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    with server.client("alice", key=client_key("alice")) as c:
+        c.wait_for(server.fingerprint)
+    with server.client("alice") as c:
+        c.wait_closed()
+        assert "belongs to another player's SSH key" in c.text()
+    with server.client("visitor") as c:  # a free name: in as a guest
+        c.wait_for(server.fingerprint)
+        c.wait_for("visitor")
+
+
+def test_hostile_names_render_cleaned_and_crash_nothing(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    key = client_key("h")
+    with server.client("[/b]", key=key) as markup:
+        markup.wait_for(server.fingerprint)
+        with server.client("[bold red]x[/]", key=client_key("h2")) as second:
+            second.wait_for(server.fingerprint)
+            # each sees the other in the online list, cleaned, nothing styled away
+            second.wait_for("bold_redx")
+            markup.wait_for("bold_redx")
+            assert "[/b]" not in second.text()
+    # a right-to-left override is refused at the protocol level, visibly
+    with server.client("ali\u202eecil", key=client_key("h3")) as bidi:
+        out = bidi.wait_closed()
+    assert "Prohibited character" in out
+    # a name with nothing usable left gets a message, not a session
+    with server.client("~!", key=client_key("h4")) as empty:
+        empty.wait_closed()
+        assert "cannot be used as a player name" in empty.text()
+    with server.client("after", key=client_key("h5")) as c:
+        c.wait_for(server.fingerprint)
+    assert server.alive()
+    assert "Traceback" not in server.log_text()
+
+
+def test_a_client_that_vanishes_leaves_the_server_healthy(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    watcher = server.client("watcher", key=client_key("watcher"))
+    watcher.wait_for(server.fingerprint)
+    gone = server.client("gone", key=client_key("gone"))
+    gone.wait_for(server.fingerprint)
+    watcher.wait_for("gone")  # in the online list
+    gone.kill()  # SIGKILL: no goodbye, the socket just closes
+    server.wait_for_log(r"session end: gone")
+    watcher.wait_until(lambda c: "gone" not in c.text(), what="'gone' leaves the online list")
+    with server.client("later", key=client_key("later")) as c:
+        c.wait_for(server.fingerprint)
+    watcher.close()
+    assert server.alive()
+    assert "Traceback" not in server.log_text()
+
+
+def test_no_pty_exec_and_sftp_are_refused(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    key = client_key("dora")
+    with server.client("dora", key=key, tty=False) as c:
+        out = c.wait_closed()
+    assert "needs a terminal" in out and "ssh -t" in out
+    with server.client("dora", key=key, tty=False, command="cat /etc/passwd") as c:
+        out = c.wait_closed()
+    assert "exec request failed" in out
+    assert "root:" not in out
+    with server.client("dora", key=key, tty=False, extra_ssh_args=["-s"], command="sftp") as c:
+        out = c.wait_closed()
+    assert "subsystem request failed" in out
+
+
+def test_resize_redraws_at_the_new_size(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    with server.client("rita", key=client_key("rita"), cols=100, rows=30) as c:
+        c.wait_for(server.fingerprint)
+        c.resize(130, 40)
+        # the lobby fills the new size: its bottom line moves to row 40
+        c.wait_until(lambda cl: cl.lines()[39].strip() != "", what="bottom row drawn after resize")
+        c.resize(80, 24)
+        c.wait_until(lambda cl: cl.lines()[23].strip() != "", what="bottom row drawn after shrink")
+        c.wait_for(server.fingerprint)
+
+
+def test_server_stop_restores_the_terminal_and_says_goodbye(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    c = server.client("sam", key=client_key("sam"))
+    c.wait_for(server.fingerprint)
+    assert server.proc is not None
+    server.proc.terminate()
+    out = c.wait_closed()
+    assert "shutting down" in out
+    assert out.rfind("\x1b[?1049l") < out.rfind("shutting down")
+    assert server.stop() == 0
