@@ -230,7 +230,6 @@ class Room:
         self._decision = 0  # bumps whenever a new decision (turn/window) starts
         self._timer: asyncio.Task[None] | None = None
         self._intermission: asyncio.Task[None] | None = None
-        self._closer: asyncio.Task[None] | None = None
         self._bots: asyncio.Task[None] | None = None
         self._bot_wake = asyncio.Event()
 
@@ -256,7 +255,7 @@ class Room:
     def snapshot(self) -> RoomSnapshot:
         return RoomSnapshot(
             id=self.id,
-            settings=self.settings,
+            settings=self.settings.model_copy(deep=True),
             host=self.host,
             state=self.state,
             seats=[
@@ -318,9 +317,6 @@ class Room:
 
     def attach(self, session: RoomSession) -> None:
         self.sessions.append(session)
-        if self._closer is not None:
-            self._closer.cancel()
-            self._closer = None
         if session.role == "player":
             idx = self.seat_of(session.identity.name)
             if idx is not None:
@@ -420,18 +416,18 @@ class Room:
         self.env.on_closed(self)
 
     def _cancel_tasks(self) -> None:
-        tasks = [self._timer, self._intermission, self._closer, self._bots]
+        tasks = [self._timer, self._intermission, self._bots]
         tasks += [s.grace for s in self.seats]
         for task in tasks:
             if task is not None:
                 task.cancel()
-        self._timer = self._intermission = self._closer = self._bots = None
+        self._timer = self._intermission = self._bots = None
         for seat in self.seats:
             seat.grace = None
 
     def shutdown(self) -> list[asyncio.Task[None]]:
         """Stop every task (server stopping) without closing the room in storage."""
-        tasks = [t for t in [self._timer, self._intermission, self._closer, self._bots] if t is not None]
+        tasks = [t for t in [self._timer, self._intermission, self._bots] if t is not None]
         tasks += [s.grace for s in self.seats if s.grace is not None]
         self._cancel_tasks()
         self.closed = True
@@ -697,7 +693,16 @@ class Room:
             self._rebuild()
             raise ClientError("storage", "the server could not record that action; try again") from err
         self.seq += 1
-        self._after_change(actor=seat)
+        self._publish(actor=seat)
+
+    def _publish(self, actor: int | None) -> None:
+        """``_after_change`` for an action already applied and logged: an engine
+        failure while reading the new state is logged, never raised to the actor."""
+        try:
+            self._after_change(actor=actor)
+        except Exception:
+            log.exception("room %s: reading the table after a change failed", self.id)
+            self._changed()
 
     def _next_round(self) -> None:
         table = self.table
@@ -706,7 +711,7 @@ class Room:
         self.env.storage.append_next_round(self.match_id, self.seq)
         table.next_round()
         self.seq += 1
-        self._after_change(actor=None)
+        self._publish(actor=None)
 
     def _after_change(self, actor: int | None) -> None:
         table = self.table
@@ -754,14 +759,16 @@ class Room:
         await self.env.sleep(seconds)
         self._timer = None
         self._deadline = None
-        # play the default for every seat still owing an answer in this decision
-        while self.state == "playing" and self.table is not None and self._decision == decision:
-            pending = sorted(self.table.pending())
-            if not pending:
-                break
-            seat = pending[0]
-            if not self._play_default(seat, "timed out"):
-                break
+        try:
+            # play the default for every seat still owing an answer in this decision
+            while self.state == "playing" and self.table is not None and self._decision == decision:
+                pending = sorted(self.table.pending())
+                if not pending:
+                    break
+                if not self._play_default(pending[0], "timed out"):
+                    break
+        except Exception:
+            log.exception("room %s: timeout handling failed", self.id)
         self._changed()
 
     def _play_default(self, seat: int, why: str) -> bool:

@@ -226,15 +226,20 @@ def _new_table(players: int, seed: int, options: BaseModel) -> GameTable:
     return CountTable(players, seed, CountOptions.model_validate(options.model_dump()))
 
 
-def make_spec(new_bot: Callable[[int, str, int], Bot] | None = None, *, game_id: str = "count") -> GameSpec:
-    """The counting game's spec; ``new_bot`` swaps in another bot (e.g. one that crashes)."""
+def make_spec(
+    new_bot: Callable[[int, str, int], Bot] | None = None,
+    *,
+    new_table: Callable[[int, int, BaseModel], GameTable] | None = None,
+    game_id: str = "count",
+) -> GameSpec:
+    """The counting game's spec; ``new_bot``/``new_table`` swap in others (e.g. ones that crash)."""
     return GameSpec(
         id=game_id,
         title="Count to the Target",
         min_players=2,
         max_players=6,
         options_model=CountOptions,
-        new_table=_new_table,
+        new_table=new_table or _new_table,
         new_bot=new_bot or CountBot,
     )
 

@@ -11,13 +11,13 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, ClassVar
 
 import pytest
-from games import COUNT_SPEC, CountBot, CountView, make_spec, ticks, until
+from games import COUNT_SPEC, CountBot, CountOptions, CountTable, CountView, make_spec, ticks, until
 from pydantic import BaseModel
 
 from engine.api import Bot
 from server.hub import Hub, LobbySession
 from server.room import CHAT_HISTORY, Room, RoomSession
-from server.storage import Storage
+from server.storage import Storage, StorageError
 from tui.client import ClientError, Identity, RoomSettings
 
 
@@ -501,5 +501,62 @@ async def test_bots_and_listeners_run_in_the_right_context() -> None:
         await until(lambda: len(RecordingBot.seen) > 3)
         assert set(RecordingBot.seen) == {"hub"}
         assert seen and set(seen) == {"screen"}
+    finally:
+        await h.stop()
+
+
+async def test_a_failed_log_write_undoes_the_action(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Log before publish: if the write fails the action is not kept, nobody hears of it."""
+    _, a, _, b = await two_players(hub)
+    await ticks()
+    mover, _ = on_turn(a, b)
+    before = [cview(a).model_dump(), cview(b).model_dump()]
+    version = mover.snapshot().version
+    calls: list[int] = []
+    b.set_listener(lambda: calls.append(1))
+
+    def broken(*args: object) -> None:
+        raise StorageError("disk full")
+
+    monkeypatch.setattr(hub.storage, "append_action", broken)
+    with pytest.raises(ClientError) as err:
+        mover.act("add 2", version)
+    assert err.value.code == "storage"
+    await ticks(2)
+    assert calls == []
+    assert [cview(a).model_dump(), cview(b).model_dump()] == before
+    assert mover.snapshot().version == version
+    monkeypatch.undo()
+    mover.act("add 2", version)
+    assert cview(a).total == 2 and log_len(a) == 1
+
+
+class FlakyTable(CountTable):
+    """Corrupts itself and raises a non-engine error on ``add 3`` (an engine bug)."""
+
+    def play(self, seat: int, text: str) -> None:
+        if text == "add 3":
+            self._total += 100
+            raise RuntimeError("engine bug")
+        super().play(seat, text)
+
+
+async def test_an_engine_crash_rebuilds_the_table_from_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    def new_table(players: int, seed: int, options: BaseModel) -> CountTable:
+        return FlakyTable(players, seed, CountOptions.model_validate(options.model_dump()))
+
+    h = new_hub(games={"count": make_spec(new_table=new_table)})
+    await h.start()
+    try:
+        _, a, _, b = await two_players(h)
+        mover, _ = on_turn(a, b)
+        mover.act("add 1", mover.snapshot().version)
+        mover, _ = on_turn(a, b)
+        with caplog.at_level(logging.ERROR), pytest.raises(ClientError) as err:
+            mover.act("add 3", mover.snapshot().version)
+        assert err.value.code == "engine" and "engine bug" in caplog.text
+        assert cview(a).total == 1  # rebuilt from seed + log, the corruption is gone
+        mover.act("add 1", mover.snapshot().version)
+        assert cview(a).total == 2
     finally:
         await h.stop()
