@@ -154,6 +154,7 @@ class Game:
         self.hand_version = [0] * n
         self.shown: dict[int, tuple[list[str], int, int]] = {}
         self.events: list[Event] = []
+        self._round_start: dict[int, int] = {}
         self.actions: list[tuple[int, str]] = []
         self._outcome: Outcome | None = None
         self._prompt: Prompt | None = None
@@ -401,6 +402,7 @@ class Game:
     # ------------------------------------------------------------- a round
     def _round(self) -> Flow:
         self.round += 1
+        self._round_start[self.round] = len(self.events)
         self.phase = "start"
         self.banned = None
         self._emit("round", round=self.round)
@@ -1034,8 +1036,12 @@ class Game:
         self.holder_giver = None
 
     # ------------------------------------------------------------ the views
-    def view(self, seat: int | None) -> OverlordView:
-        """K-VIEW-1: everything ``seat`` may know, nothing more (``None``: a spectator)."""
+    def view(self, seat: int | None, log_rounds: int | None = 2) -> OverlordView:
+        """K-VIEW-1: everything ``seat`` may know, nothing more (``None``: a spectator).
+
+        The log holds the events of the last ``log_rounds`` rounds (``None``: the whole game)
+        that ``seat`` saw, so views sent on every change stay small.
+        """
         if seat is not None and not 0 <= seat < self.n:
             raise ValueError(f"no seat {seat}")
         ruler = self.ruler()
@@ -1059,7 +1065,11 @@ class Game:
         prompt = None
         if p is not None:
             prompt = PromptView(kind=p.kind, actor=p.actor, card=p.card, target=p.target, asked=list(p.seats), owed=p.owed())
-        log = [e for e in self.events if e.audience is None or (seat is not None and seat in e.audience)]
+        first = 0 if log_rounds is None else self.round - log_rounds + 1
+        log = [
+            e for e in self._events_since(first)
+            if e.audience is None or (seat is not None and seat in e.audience)
+        ]
         return OverlordView(
             me=seat, players=self.n, ruleset=self.rules.name, round=self.round, round_limit=self.round_limit,
             coronation=self.coronation, phase=self.phase,
@@ -1073,9 +1083,14 @@ class Game:
             uprising_named=self.uprising[1] if self.uprising else None,
             prompt=prompt,
             hand=list(self.hands[seat]) if seat is not None else None,
-            log=[e.model_copy() for e in log],
+            log=log,
             outcome=self._outcome.model_copy() if self._outcome else None,
         )
+
+    def _events_since(self, first_round: int) -> list[Event]:
+        if first_round <= 1:
+            return self.events
+        return self.events[self._round_start.get(first_round, len(self.events)) :]
 
     # -------------------------------------------------------------- checks
     def card_count(self) -> int:

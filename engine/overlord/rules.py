@@ -14,7 +14,7 @@ import json
 from importlib import resources
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 # Every role ability and card effect the engine knows (ids of rules/overlord.md).
 KNOWN_ROLES: frozenset[str] = frozenset(
@@ -88,6 +88,9 @@ class RuleSet(BaseModel):
     role_sets: dict[int, list[str]]
     cards: list[CardDef]
 
+    _role_by_id: dict[str, RoleDef] = PrivateAttr(default_factory=dict)
+    _card_by_token: dict[str, CardDef] = PrivateAttr(default_factory=dict)
+
     @model_validator(mode="after")
     def _check(self) -> RuleSet:
         ids = [r.id for r in self.roles]
@@ -116,20 +119,16 @@ class RuleSet(BaseModel):
         unknown = set(tokens) - KNOWN_CARDS
         if unknown:
             raise ValueError(f"unknown cards (no effect in the engine): {sorted(unknown)}")
+        self._role_by_id.update(by_id)
+        self._card_by_token.update({c.token: c for c in self.cards})
         return self
 
     # ---- look-ups -------------------------------------------------------------
     def role(self, role_id: str) -> RoleDef:
-        for r in self.roles:
-            if r.id == role_id:
-                return r
-        raise KeyError(role_id)
+        return self._role_by_id[role_id]
 
     def card(self, token: str) -> CardDef:
-        for c in self.cards:
-            if c.token == token:
-                return c
-        raise KeyError(token)
+        return self._card_by_token[token]
 
     def card_order(self) -> list[str]:
         """Canonical card order (K-TIME-1): the order of the rule set's card list."""
