@@ -128,7 +128,6 @@ class HeuristicBot:
     # ------------------------------------------------------------ decisions
     def _turn(self, v: OverlordView, acts: list[tuple[str, Action]]) -> str:
         me = self.seat
-        hand = v.hand or []
         passes = [ta for ta in acts if ta[1].verb in ("play", "pay", "discard-pass") and ta[1].card not in
                   ("martyrdom", "revenge", "revolution", "uprising")]
         killer = v.path[-1].by if v.path and v.path[-1].seat == me and v.path[-1].how != "plead-guilty" else None
