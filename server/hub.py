@@ -151,6 +151,8 @@ class Hub:
                 session._room._closed = True
         self.rooms.clear()
         self.sessions.clear()
+        if self._env is not None and self._env.notifier is not None:
+            self._env.notifier.clear()
 
     # ------------------------------------------------------------- sessions
 

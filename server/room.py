@@ -93,6 +93,10 @@ class Notifier:
             self._scheduled = True
             self._loop.call_soon(self._flush, context=self._context)
 
+    def clear(self) -> None:
+        """Forget pending calls (the server is stopping)."""
+        self._due.clear()
+
     def _flush(self) -> None:
         self._scheduled = False
         due, self._due = list(self._due.values()), {}
