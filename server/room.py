@@ -65,7 +65,7 @@ CHAT_MAX = 300
 ROOM_NAME_MAX = 40
 CODE_MAX = 16
 TIMER_MAX = 600
-BOT_DELAY_MAX = 10.0
+BOT_DELAY_MAX = 30.0
 ACTION_MAX = 200
 
 State = Literal["waiting", "playing", "finished"]

@@ -274,3 +274,35 @@ async def test_lobby_session_is_a_lobby_client(hub: Hub) -> None:
     la: LobbyClient = hub.connect(Identity(name="alice"))
     rc: RoomClient = la.create_room(settings())
     assert isinstance(la, LobbySession) and isinstance(rc, RoomSession)
+
+
+async def test_spectator_joins_then_drops_the_watching_handle(hub: Hub) -> None:
+    """The screens' flow: watch a waiting room, then take a seat with ``join``
+    and ``leave`` the old watching handle."""
+    a = hub.connect(Identity(name="alice")).create_room(settings())
+    lb = hub.connect(Identity(name="bob"))
+    watching = lb.watch(a.room_id)
+    assert a.snapshot().spectators == ["bob"]
+    seated = lb.join(a.room_id)
+    watching.leave()
+    assert seated.my_seat == 1 and not seated.closed
+    snap = a.snapshot()
+    assert snap.spectators == [] and snap.seats[1].name == "bob" and snap.seats[1].connected
+    assert lb.current_room() is seated
+    seated.take_seat(2)
+    assert seated.my_seat == 2 and a.snapshot().seats[2].connected
+
+
+async def test_leaving_a_match_and_coming_back(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=2, bot_delay=3600.0))
+    lb = hub.connect(Identity(name="bob"))
+    b = lb.join(a.room_id)
+    b.set_ready(True)
+    a.start()
+    b.leave()  # mid-match: the seat stays bob's, a bot plays it at once
+    seat = a.snapshot().seats[1]
+    assert seat.name == "bob" and seat.autoplay and not seat.connected
+    assert lb.current_room() is not None  # and bob gets it back
+    seat = a.snapshot().seats[1]
+    assert not seat.autoplay and seat.connected
