@@ -1,0 +1,389 @@
+"""Property tests: random playouts of Sultans of Karaya for every player count.
+
+Checked at every step of thousands of random rounds (5-15 players):
+
+- the engine never crashes; a round in play always waits for someone and
+  every pending seat has a legal action (S-TURN-2, S-REACT-2);
+- every action ``legal()`` lists is accepted (exhaustively on copies for a
+  sample of positions; the playout itself plays random ones);
+- malformed, garbage and not-legal-now strings are rejected with an
+  ``IllegalAction`` (a ``ValueError``) and change nothing: every seat's view,
+  the spectator's, ``pending`` and ``legal`` are byte-identical before and after
+  (S-NOTE-1); case and spacing variants of legal actions are accepted;
+- cards are conserved: the multiset of held cards plus the spare never
+  changes (S-DECK-3, S-SWAP-1, S-SWAP-2); every seat's view shows exactly its
+  own card (S-VIEW-1) and the round-end reveal matches (S-VIEW-3);
+- rounds end within the turn limit (S-WIN-4), scores are 0-2 for living
+  seats on the winning side only (S-SCORE-1, S-DIE-1);
+- seed + ordered action list replays a round (and a match) exactly;
+- golden counts (perft-like, ``golden.txt``): for fixed seeds the number of
+  legal actions at every step and the final outcome.
+
+Regenerate ``golden.txt`` only after a deliberate rules change::
+
+    .venv/bin/python -m tests.sultans.test_playouts --regen
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.api import GameTable, IllegalAction
+from engine.sultans import Match, Round
+from engine.sultans.actions import canonical
+from engine.sultans.cards import ROLE_TABLE
+
+GOLDEN = Path(__file__).with_name("golden.txt")
+COUNTS = list(range(5, 16))
+
+Step = tuple[int, str]
+
+
+# ----------------------------------------------------------------- driving
+
+
+def choose(r: Round, rng: random.Random, claim_rate: float = 0.05) -> Step:
+    """A random next action: usually a pending seat's, sometimes an optional claim."""
+    pend = sorted(r.pending())
+    assert pend, "a round in play always waits for someone"
+    if rng.random() < claim_rate:
+        optional = [s for s in range(r.players) if s not in pend and r.legal(s)]
+        if optional:
+            s = rng.choice(optional)
+            assert r.legal(s) == ["claim"], "only Claim the Throne is offered to a seat nobody waits for"
+            return s, "claim"
+    s = pend[0] if len(pend) == 1 else rng.choice(pend)
+    legal = r.legal(s)
+    assert legal, f"pending seat {s} has no legal action"
+    return s, rng.choice(legal)
+
+
+def snapshot(r: Round) -> str:
+    """Everything observable from outside: all views (JSON), pending and legal lists."""
+    parts = [r.view(s).model_dump_json() for s in [None, *range(r.players)]]
+    parts.append(repr(sorted(r.pending())))
+    parts.extend(repr(r.legal(s)) for s in range(r.players))
+    parts.append(repr(r.outcome()))
+    return "\n".join(parts)
+
+
+def deck(r: Round) -> Counter[str]:
+    return Counter([*r.cards(), r.spare()])
+
+
+def check_step_invariants(r: Round, dealt: Counter[str]) -> None:
+    """S-DECK-3 conservation and basic shape, cheap enough for every step."""
+    assert deck(r) == dealt, "cards held + spare must be the cards dealt"
+    if r.outcome() is None:
+        pend = r.pending()
+        assert pend
+        for s in pend:
+            assert r.legal(s), f"pending seat {s} has no legal action"
+        assert r.turn is not None
+        # S-WIN-4: the limit is checked when turn order steps onto a seat, so only a
+        # Slave Driver's extra turns (inside the last turn) may run past it
+        assert r.turns_played <= r.turn_limit or r.view(None).extra_turn
+
+
+GARBAGE_WORDS = [
+    "peek", "swap", "hide", "execute", "detain", "assassinate", "revolt", "capture",
+    "dance", "manipulate", "foresee", "predict", "block", "join", "refuse", "claim",
+    "pass", "spare", "loyalists", "rebels", "sultan", "-1", "99", "1000", "0", "1",
+    "2", "3", "7", "14", "15", "x", "", "３", "٣", "\x00", "\x1b[2J", "peek3",
+]
+
+
+def garbage(rng: random.Random, n: int) -> str:
+    kind = rng.randrange(4)
+    if kind == 0:  # random characters
+        return "".join(chr(rng.randrange(0, 0x3000)) for _ in range(rng.randrange(0, 12)))
+    if kind == 1:  # a word soup
+        return " ".join(rng.choice(GARBAGE_WORDS) for _ in range(rng.randrange(0, 5)))
+    if kind == 2:  # well formed, any seat (often not legal now)
+        word = rng.choice(["peek", "swap", "execute", "detain", "assassinate", "capture", "hide swap"])
+        return f"{word} {rng.randrange(0, n + 3)}"
+    return rng.choice(["block", "join", "refuse", "claim", "pass", "revolt", "dance", "hide",
+                       "swap spare", "predict rebels", "manipulate loyalists 0", "foresee 0 1 2"])
+
+
+def check_garbage(r: Round, rng: random.Random, tries: int = 6) -> None:
+    """Malformed or not-legal-now input raises IllegalAction and changes nothing."""
+    before = snapshot(r)
+    n = r.players
+    for _ in range(tries):
+        seat = rng.randrange(n)
+        text = garbage(rng, n)
+        try:
+            legal_now = canonical(text) in r.legal(seat)
+        except IllegalAction:
+            legal_now = False
+        if legal_now:
+            continue
+        with pytest.raises(IllegalAction) as err:
+            r.play(seat, text)
+        assert isinstance(err.value, ValueError)
+        assert str(err.value), "the error says what was wrong"
+    for seat, text in [(-1, "pass"), (n, "pass"), (n + 7, "claim")]:
+        with pytest.raises(IllegalAction):
+            r.play(seat, text)
+    after = snapshot(r)
+    assert after == before, "a rejected action changed the state"
+
+
+def check_all_legal_accepted(r: Round, rng: random.Random, cap: int = 40) -> None:
+    """Every listed action of every seat is accepted (on copies); spelling variants too."""
+    blob = pickle.dumps(r)
+    for s in range(r.players):
+        legal = r.legal(s)
+        sample = legal if len(legal) <= cap else rng.sample(legal, cap)
+        for a in sample:
+            c = pickle.loads(blob)
+            text = a if rng.random() < 0.7 else "  " + a.upper().replace(" ", "   ") + " "
+            c.play(s, text)  # must not raise
+            assert deck(c) == deck(r)
+
+
+def playout(players: int, seed: int | str, *, turn_limit: int = 200, garbage_every: int = 0,
+            exhaustive_every: int = 0) -> tuple[Round, list[Step]]:
+    r = Round.random(players, seed, turn_limit=turn_limit)
+    rng = random.Random(f"playout:{seed}")
+    dealt = deck(r)
+    assert sum(dealt.values()) == players + 1  # S-DECK-1
+    steps: list[Step] = []
+    check_step_invariants(r, dealt)
+    while r.outcome() is None:
+        i = len(steps)
+        if garbage_every and i % garbage_every == 0:
+            check_garbage(r, rng)
+        if exhaustive_every and i % exhaustive_every == 0:
+            check_all_legal_accepted(r, rng)
+        s, a = choose(r, rng)
+        r.play(s, a)
+        steps.append((s, a))
+        check_step_invariants(r, dealt)
+        assert len(steps) < 50 * turn_limit * players, "a round must end"
+    return r, steps
+
+
+def check_outcome(r: Round, players: int) -> None:
+    out = r.outcome()
+    assert out is not None and r.turn is None and not r.pending()
+    assert set(out.points) == set(range(players))
+    n_extra = sum(1 for e in r.view(None).log if e.kind == "extra-turn")
+    assert out.turns <= r.turn_limit + n_extra, "S-WIN-4: rounds end at the turn limit"
+    if out.winner is None:
+        assert out.reason == "turn-limit" and out.turns >= r.turn_limit
+        assert all(p == 0 for p in out.points.values()), "S-WIN-4: no winner, every seat scores 0"
+    for s in range(players):
+        assert out.points[s] in (0, 1, 2), "S-SCORE-1"
+        if not out.alive[s]:
+            assert out.points[s] == 0, "S-DIE-1: dead seats score nothing"
+    # S-VIEW-3: at round end every card, the spare included, is shown to everyone
+    for viewer in [None, *range(players)]:
+        v = r.view(viewer)
+        assert v.phase == "over" and v.legal == () and v.pending == ()
+        assert [sv.card for sv in v.seats] == list(out.cards)
+        assert v.spare_card == out.spare
+    assert Counter([*out.cards, out.spare]) == deck(r)
+
+
+# ------------------------------------------------------------------ tests
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_random_playouts(players: int) -> None:
+    """Thousands of rounds in total: never crash, conserve cards, end, score sanely."""
+    reasons: Counter[str] = Counter()
+    for seed in range(400):
+        r, _ = playout(players, f"p{players}:{seed}", garbage_every=97 if seed % 10 == 0 else 0)
+        check_outcome(r, players)
+        out = r.outcome()
+        assert out is not None
+        reasons[out.reason] += 1
+    # the random walk reaches several ways of ending (a playout that never did would be suspicious)
+    assert len(reasons) >= 3, reasons
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_own_card_in_view_and_deck_table(players: int) -> None:
+    """S-DECK-1/2/3, S-VIEW-1: the deal follows the table; each seat sees exactly its own card."""
+    for seed in range(20):
+        r = Round.random(players, seed)
+        sultans, guards, assassins, slaves, neutrals = ROLE_TABLE[players]
+        c = deck(r)
+        assert (c["sultan"], c["guard"], c["assassin"], c["slave"]) == (sultans, guards, assassins, slaves)
+        others = [k for k in c if k not in ("sultan", "guard", "assassin", "slave")]
+        assert len(others) == neutrals and all(c[k] == 1 for k in others), "neutrals without repeats"
+        rng = random.Random(seed)
+        for _ in range(40):
+            if r.outcome() is not None:
+                break
+            for s in range(players):
+                v = r.view(s)
+                assert v.your_card == r.cards()[s]
+                shown = [sv.card for sv in v.seats]
+                for t in range(players):
+                    if t != s and not v.seats[t].revealed and v.seats[t].alive:
+                        assert shown[t] is None, f"seat {s} sees hidden seat {t}'s card"
+                assert v.spare_card is None
+            spect = r.view(None)
+            assert spect.your_card is None and spect.spare_card is None
+            assert all(sv.card is None for sv in spect.seats if not sv.revealed)
+            r.play(*choose(r, rng))
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_every_legal_action_is_accepted(players: int) -> None:
+    """Every action in legal() is accepted, at many positions, for every seat (on copies)."""
+    for seed in range(2):
+        r, _ = playout(players, f"x{players}:{seed}", exhaustive_every=3, garbage_every=5)
+        check_outcome(r, players)
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_turn_limit(players: int) -> None:
+    """S-WIN-4: with the minimum limit (50) random rounds still end, at the latest at the
+    limit, and some of them by the limit (no winner, 0 points each)."""
+    hit = 0
+    for seed in range(40):
+        r, _ = playout(players, f"t{players}:{seed}", turn_limit=50)
+        check_outcome(r, players)
+        out = r.outcome()
+        assert out is not None
+        hit += out.reason == "turn-limit"
+    assert hit >= 1
+    # only peeks (the S-TIME-1 default turn): nothing happens until the limit ends the round
+    r = Round.random(players, f"idle{players}", turn_limit=50)
+    while r.outcome() is None:
+        (s,) = r.pending()
+        r.play(s, r.timeout_action(s))
+    out = r.outcome()
+    assert out is not None and out.winner is None and out.reason == "turn-limit"
+    assert out.turns == 50 and sum(out.points.values()) == 0
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_replay_round_from_seed_and_actions(players: int) -> None:
+    """Seed + ordered action list reproduces a round exactly (all views, every seat)."""
+    for seed in range(4):
+        r, steps = playout(players, f"r{players}:{seed}")
+        again = Round.random(players, f"r{players}:{seed}")
+        for i, (s, a) in enumerate(steps):
+            assert r.outcome() is not None
+            again.play(s, a)
+            if i == len(steps) // 2:
+                mid = snapshot(again)
+                third = Round.random(players, f"r{players}:{seed}")
+                for s2, a2 in steps[: i + 1]:
+                    third.play(s2, a2)
+                assert snapshot(third) == mid
+        assert snapshot(again) == snapshot(r)
+
+
+def test_replay_match_from_seed_and_actions() -> None:
+    """A whole match replays from its seed and the ordered play/next_round calls."""
+    for players in (5, 9, 15):
+        m = Match.new(players=players, seed=f"m{players}", rounds=3)
+        assert isinstance(m, GameTable)
+        rng = random.Random(players)
+        script: list[Step | None] = []
+        while not m.is_over():
+            if m.between_rounds():
+                m.next_round()
+                script.append(None)
+                continue
+            s, a = choose(m.round, rng)
+            m.play(s, a)
+            script.append((s, a))
+        assert len(m.view(None).history) == 3
+        assert sum(m.standings()) == sum(sum(h.points) for h in m.view(None).history)
+        again = Match.new(players=players, seed=f"m{players}", rounds=3)
+        for step in script:
+            if step is None:
+                again.next_round()
+            else:
+                again.play(*step)
+        for viewer in [None, *range(players)]:
+            assert again.view(viewer).model_dump_json() == m.view(viewer).model_dump_json()
+        assert again.winners() == m.winners() and m.winners()
+        with pytest.raises(IllegalAction):
+            m.play(0, "pass")
+
+
+# ------------------------------------------------------------ golden counts
+
+GOLDEN_CASES = [(5, 1), (5, 2), (6, 3), (7, 4), (8, 5), (9, 6), (10, 7), (11, 8), (12, 9),
+                (13, 10), (14, 11), (15, 12), (15, 13)]
+
+
+def golden_line(players: int, seed: int) -> str:
+    """One deterministic playout as a line: legal counts per step and the outcome."""
+    r = Round.random(players, f"golden:{seed}")
+    rng = random.Random(f"golden:{players}:{seed}")
+    counts: list[int] = []
+    while r.outcome() is None:
+        s, a = choose(r, rng)
+        counts.append(len(r.legal(s)))
+        r.play(s, a)
+    out = r.outcome()
+    assert out is not None
+    pts = ",".join(str(out.points[s]) for s in range(players))
+    return (f"players={players} seed={seed} first={r.first} steps={len(counts)} total={sum(counts)} "
+            f"winner={out.winner} reason={out.reason} turns={out.turns} points={pts} "
+            f"counts={','.join(map(str, counts))}")
+
+
+def golden_text() -> str:
+    head = ("# Golden counts (perft-like) for Sultans of Karaya random playouts.\n"
+            "# One line per (players, seed): legal actions offered to the acting seat at each step,\n"
+            "# and the final outcome. Checked by tests/sultans/test_playouts.py::test_golden_counts.\n"
+            "# Regenerate only after a deliberate rules change:\n"
+            "#   .venv/bin/python -m tests.sultans.test_playouts --regen\n")
+    return head + "".join(golden_line(p, s) + "\n" for p, s in GOLDEN_CASES)
+
+
+def _fields(line: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in line.split())
+
+
+@pytest.mark.parametrize(("players", "seed"), GOLDEN_CASES)
+def test_golden_counts(players: int, seed: int) -> None:
+    """Legal-action counts at every step and the outcome match golden.txt for fixed seeds."""
+    stored = {}
+    for line in GOLDEN.read_text().splitlines():
+        if line and not line.startswith("#"):
+            f = _fields(line)
+            stored[(int(f["players"]), int(f["seed"]))] = f
+    want = stored[(players, seed)]
+    got = _fields(golden_line(players, seed))
+    wc, gc = want.pop("counts").split(","), got.pop("counts").split(",")
+    for i, (w, g) in enumerate(zip(wc, gc, strict=False)):
+        assert w == g, f"step {i}: {g} legal actions, golden says {w}"
+    assert len(wc) == len(gc)
+    assert got == want
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", COUNTS)
+def test_random_playouts_long(players: int, request: pytest.FixtureRequest) -> None:
+    """The same checks over many more seeds; runs only when asked: ``pytest -m slow``."""
+    if "slow" not in str(request.config.getoption("markexpr", "")):
+        pytest.skip("long random playouts: run with -m slow")
+    for seed in range(5000):
+        r, _ = playout(players, f"slow{players}:{seed}", garbage_every=53 if seed % 20 == 0 else 0,
+                       exhaustive_every=11 if seed % 200 == 0 else 0)
+        check_outcome(r, players)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--regen"]:
+        GOLDEN.write_text(golden_text())
+        print(f"wrote {GOLDEN}")
+    else:
+        print(golden_text(), end="")
