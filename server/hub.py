@@ -45,7 +45,7 @@ from server.room import (
     validate_settings,
 )
 from server.sanitize import clean_text
-from server.storage import Storage
+from server.storage import Storage, name_key
 from tui.client import (
     ChatLine,
     ClientError,
@@ -179,8 +179,8 @@ class Hub:
     def online(self) -> list[str]:
         seen: dict[str, str] = {}
         for s in self.sessions:
-            seen.setdefault(s.identity.name.casefold(), s.identity.name)
-        return sorted(seen.values(), key=str.casefold)
+            seen.setdefault(name_key(s.identity.name), s.identity.name)
+        return sorted(seen.values(), key=name_key)
 
     def seated_room(self, name: str) -> Room | None:
         for room in self.rooms.values():
@@ -320,7 +320,7 @@ class LobbySession:
             raise ClientError("in-match", f"you have a seat in a match being played (room {room.id})")
         idx = room.seat_of(self._identity.name)
         assert idx is not None
-        for session in [s for s in room.sessions if s.role == "player" and s.identity.name.casefold() == self._identity.name.casefold()]:
+        for session in [s for s in room.sessions if s.role == "player" and name_key(s.identity.name) == name_key(self._identity.name)]:
             room.sessions.remove(session)
             session._closed = True
         room._free_seat(room.seats[idx], f"{self._identity.name} left")

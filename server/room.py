@@ -44,7 +44,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine.api import Bot, GameSpec, GameTable, IllegalAction
 from server.sanitize import clean_text
-from server.storage import LogEntry, SeatRecord, SeatResult, Storage, StoredMatch
+from server.storage import LogEntry, SeatRecord, SeatResult, Storage, StoredMatch, name_key
 from tui.client import (
     ChatLine,
     ClientError,
@@ -240,9 +240,9 @@ class Room:
     # ------------------------------------------------------------- reading
 
     def seat_of(self, name: str) -> int | None:
-        key = name.casefold()
+        key = name_key(name)
         for seat in self.seats:
-            if seat.kind == "human" and seat.name.casefold() == key:
+            if seat.kind == "human" and name_key(seat.name) == key:
                 return seat.index
         return None
 
@@ -383,7 +383,7 @@ class Room:
         name = seat.name
         seat.clear()
         self.system(why)
-        if name.casefold() == self.host.casefold():
+        if name_key(name) == name_key(self.host):
             self._pass_host()
         self._changed(lobby=True)
 
@@ -458,7 +458,7 @@ class Room:
     # ----------------------------------------------------- waiting-room ops
 
     def _require_host(self, who: Identity) -> None:
-        if who.name.casefold() != self.host.casefold():
+        if name_key(who.name) != name_key(self.host):
             raise ClientError("not-host", "only the host may do that")
 
     def _require_setup(self) -> None:
@@ -544,10 +544,10 @@ class Room:
         seat = self._seat(index)
         if seat.kind != "human":
             raise ClientError("bad-seat", f"seat {index + 1} has no player")
-        if seat.name.casefold() == who.name.casefold():
+        if name_key(seat.name) == name_key(who.name):
             raise ClientError("bad-seat", "the host cannot kick themselves; leave instead")
         name = seat.name
-        for session in [s for s in self.sessions if s.role == "player" and s.identity.name.casefold() == name.casefold()]:
+        for session in [s for s in self.sessions if s.role == "player" and name_key(s.identity.name) == name_key(name)]:
             self.sessions.remove(session)
             session._closed = True
             self.env.notify([session])
@@ -597,7 +597,7 @@ class Room:
         self._require_host(who)
         if self.state != "waiting":
             raise ClientError("playing", "the match has already started")
-        waiting_for = [s.name for s in self.humans() if not s.ready and s.name.casefold() != who.name.casefold()]
+        waiting_for = [s.name for s in self.humans() if not s.ready and name_key(s.name) != name_key(who.name)]
         if waiting_for:
             raise ClientError("not-ready", "waiting for " + ", ".join(waiting_for) + " to be ready")
         self._begin_match()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,13 @@ CREATE INDEX IF NOT EXISTS matches_open ON matches(finished);
 """
 
 NEXT_ROUND = "next-round"
+
+
+def name_key(name: str) -> str:
+    """The identity a name stands for: NFKC-normalised and case-folded, so that
+    ``Alice``/``alice`` (and ``Émile``/``émile``, full-width letters...) are one
+    identity and can never belong to two keys. Rooms compare names with it too."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 @dataclass(frozen=True)
@@ -198,46 +206,50 @@ class Storage:
     # -------------------------------------------------------------- identities
 
     def claim_name(self, name: str, key_fingerprint: str) -> bool:
-        """Give ``name`` to the key unless another key owns it (names compare case-insensitively).
+        """Give ``name`` to the key unless another key owns it (names compare by :func:`name_key`).
 
         True if the name was free (now owned by this key), or owned by this key
         already, or known but keyless (e.g. it only set a language as a guest);
         False if another key owns it.
         """
+        key = name_key(name)
         with self._tx():
             row = self._db.execute(
-                "SELECT key_fingerprint FROM identities WHERE name=?", (name,)
+                "SELECT key_fingerprint FROM identities WHERE name=?", (key,)
             ).fetchone()
             if row is None:
                 self._db.execute(
                     "INSERT INTO identities(name, key_fingerprint, lang, created) VALUES (?, ?, NULL, ?)",
-                    (name, key_fingerprint, self._clock()),
+                    (key, key_fingerprint, self._clock()),
                 )
                 return True
             owner = row["key_fingerprint"]
             if owner is None:
                 self._db.execute(
-                    "UPDATE identities SET key_fingerprint=? WHERE name=?", (key_fingerprint, name)
+                    "UPDATE identities SET key_fingerprint=? WHERE name=?", (key_fingerprint, key)
                 )
                 return True
             return bool(owner == key_fingerprint)
 
     def key_owner(self, name: str) -> str | None:
         """The fingerprint of the key owning ``name``, or None if nobody owns it."""
-        row = self._db.execute("SELECT key_fingerprint FROM identities WHERE name=?", (name,)).fetchone()
+        row = self._db.execute(
+            "SELECT key_fingerprint FROM identities WHERE name=?", (name_key(name),)
+        ).fetchone()
         return None if row is None else row["key_fingerprint"]
 
     def get_lang(self, name: str) -> str | None:
-        row = self._db.execute("SELECT lang FROM identities WHERE name=?", (name,)).fetchone()
+        row = self._db.execute("SELECT lang FROM identities WHERE name=?", (name_key(name),)).fetchone()
         return None if row is None else row["lang"]
 
     def set_lang(self, name: str, lang: str) -> None:
+        key = name_key(name)
         with self._tx():
-            cur = self._db.execute("UPDATE identities SET lang=? WHERE name=?", (lang, name))
+            cur = self._db.execute("UPDATE identities SET lang=? WHERE name=?", (lang, key))
             if cur.rowcount == 0:
                 self._db.execute(
                     "INSERT INTO identities(name, key_fingerprint, lang, created) VALUES (?, NULL, ?, ?)",
-                    (name, lang, self._clock()),
+                    (key, lang, self._clock()),
                 )
 
     # ------------------------------------------------------------------- rooms
@@ -371,17 +383,26 @@ class Storage:
         ]
 
     def leaderboard(self, limit: int = 50) -> list[LeaderRow]:
-        """Players (not bots, not guests) by wins, then points, then fewest matches."""
+        """Players (not bots, not guests) by wins, then points, then fewest matches.
+
+        Rows of one identity (names equal under :func:`name_key`) are added up and
+        shown under the name it used last."""
         rows = self._db.execute(
-            "SELECT name, COUNT(*) AS matches, SUM(win) AS wins, SUM(points) AS points FROM results "
-            "WHERE kind='human' GROUP BY name COLLATE NOCASE "
-            "ORDER BY wins DESC, points DESC, matches ASC, name ASC LIMIT ?",
-            (limit,),
+            "SELECT name, COUNT(*) AS matches, SUM(win) AS wins, SUM(points) AS points, "
+            "MAX(match_id) AS last FROM results WHERE kind='human' GROUP BY name"
         ).fetchall()
-        return [
-            LeaderRow(name=r["name"], matches=r["matches"], wins=r["wins"] or 0, points=r["points"] or 0)
-            for r in rows
-        ]
+        merged: dict[str, list[Any]] = {}
+        for r in rows:
+            key = name_key(r["name"])
+            entry = merged.setdefault(key, [r["name"], 0, 0, 0, -1])
+            if r["last"] > entry[4]:
+                entry[0], entry[4] = r["name"], r["last"]
+            entry[1] += r["matches"]
+            entry[2] += r["wins"] or 0
+            entry[3] += r["points"] or 0
+        board = [LeaderRow(name=e[0], matches=e[1], wins=e[2], points=e[3]) for e in merged.values()]
+        board.sort(key=lambda row: (-row.wins, -row.points, row.matches, name_key(row.name)))
+        return board[:limit]
 
 
 def _room(row: sqlite3.Row) -> StoredRoom:

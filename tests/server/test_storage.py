@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from server.storage import SCHEMA_VERSION, LogEntry, SeatRecord, SeatResult, Storage, StorageError
+from server.storage import (
+    SCHEMA_VERSION,
+    LogEntry,
+    SeatRecord,
+    SeatResult,
+    Storage,
+    StorageError,
+    name_key,
+)
 
 
 def test_claim_name_first_key_keeps_it() -> None:
@@ -21,6 +29,17 @@ def test_claim_name_first_key_keeps_it() -> None:
     assert st.key_owner("Alice") == "SHA256:aaa"
     assert st.claim_name("bob", "SHA256:bbb") is True
     assert st.key_owner("bob") == "SHA256:bbb"
+
+
+def test_names_are_one_identity_under_name_key() -> None:
+    st = Storage(":memory:")
+    assert name_key("Émile") == name_key("émile") == name_key("ÉMILE")
+    assert name_key("ａｌｉｃｅ") == name_key("alice")  # full-width letters
+    assert st.claim_name("Émile", "SHA256:e1") is True
+    assert st.claim_name("émile", "SHA256:e2") is False
+    assert st.key_owner("ÉMILE") == "SHA256:e1"
+    assert st.claim_name("ａｌｉｃｅ", "SHA256:a") is True
+    assert st.claim_name("alice", "SHA256:other") is False
 
 
 def test_lang_round_trip_and_keyless_row_can_be_claimed() -> None:
@@ -90,6 +109,12 @@ def test_results_and_leaderboard() -> None:
     rows = st.leaderboard()
     assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("alice", 3, 2, 13), ("bob", 3, 1, 6)]
     assert [r.name for r in st.match_results(match)] == ["alice", "bob", "Bot 3", "guest-1"]
+    # one identity under two spellings is one row, shown with the latest spelling
+    _, match = _match(st)
+    st.finish_match(match, [SeatResult(0, "BOB", "human", 10, True), SeatResult(1, "alice", "human", 0, False)])
+    rows = st.leaderboard()
+    assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("BOB", 4, 2, 16), ("alice", 4, 2, 13)]
+    assert len(st.leaderboard(limit=1)) == 1
 
 
 def test_abandon_and_close_room() -> None:
