@@ -416,7 +416,7 @@ class Connection(asyncssh.SSHServer):
                 "This server only admits players with an SSH key, and your client offered none.\r\n"
                 f"Make one with: ssh-keygen -t ed25519   then connect again: {hint}"
             )
-        if server.active_names[self.name] > 0:
+        if server.active_names[self.name.casefold()] > 0:
             return (
                 f"Someone is already playing as '{self.name}' right now.\r\n"
                 f"Pick another name: {server.connect_hint(self._conn(), 'othername')}"
@@ -508,7 +508,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
             return
         self.identity = decision
         self.server.sessions.add(self)
-        self.server.active_names[decision.name] += 1
+        self.server.active_names[decision.name.casefold()] += 1
         self.task = asyncio.create_task(self._run(), name=f"session {decision.name}")
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
@@ -597,9 +597,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.lobby = None
         if self in self.server.sessions:
             self.server.sessions.discard(self)
-            self.server.active_names[name] -= 1
-            if self.server.active_names[name] <= 0:
-                del self.server.active_names[name]
+            folded = name.casefold()
+            self.server.active_names[folded] -= 1
+            if self.server.active_names[folded] <= 0:
+                del self.server.active_names[folded]
         if self.app is not None:
             self.app = None
         message = self.farewell
