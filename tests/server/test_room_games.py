@@ -69,6 +69,17 @@ async def test_bots_play_a_whole_match(game: str, caplog: pytest.LogCaptureFixtu
         assert [r.points for r in results] == table.standings()
         assert [r.win for r in results] == [s in table.winners() for s in range(table.players)]
         assert [r.name for r in h.storage.leaderboard()] == ["alice"]
+        # the log is complete: seed + entries rebuild the very same final table
+        replay = spec.new_table(table.players, room.seed, spec.options_model.model_validate(room.settings.options))
+        for e in h.storage.match_log(room.match_id or 0):
+            if e.kind == "next-round":
+                replay.next_round()
+            else:
+                assert e.seat is not None
+                replay.play(e.seat, e.text)
+        assert replay.is_over()
+        for s in [None, *range(table.players)]:
+            assert replay.view(s).model_dump() == table.view(s).model_dump()
     finally:
         await h.stop()
 
