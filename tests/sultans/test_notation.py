@@ -125,7 +125,7 @@ _actions = st.one_of(
     st.builds(lambda s, t: Action(kind="manipulate", side=s, target=t), _side, _seat),
     st.builds(lambda s: Action(kind="predict", side=s), _side),
     st.builds(lambda ss: Action(kind="foresee", seats=tuple(sorted(ss))), st.sets(_seat, max_size=3)),
-    st.sampled_from([Action(kind=k) for k in ("revolt", "dance", "block", "join", "refuse", "claim", "pass")]),  # type: ignore[arg-type]
+    st.sampled_from([Action(kind=k) for k in ("revolt", "dance", "block", "join", "refuse", "claim", "pass")]),
 )
 
 

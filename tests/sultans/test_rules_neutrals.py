@@ -6,7 +6,7 @@ import pytest
 
 from engine.api import IllegalAction
 
-from .rules_helpers import answer, deal, idle, kinds, run
+from .rules_helpers import answer, deal, idle, run
 
 # ------------------------------------------------------------ Slave Driver
 

@@ -8,7 +8,7 @@ import pytest
 from engine.api import IllegalAction
 from engine.sultans.errors import NotationError
 
-from .rules_helpers import answer, deal, idle, kinds, run, snapshot
+from .rules_helpers import answer, deal, idle, kinds, run
 
 # 0 assassin, 1 guard, 2 slave, 3 sultan, 4 slave, 5 slave; spare guard
 SIX = "assassin guard slave sultan slave slave"

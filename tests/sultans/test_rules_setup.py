@@ -8,6 +8,7 @@ import pytest
 
 from engine.sultans import Match, Round
 from engine.sultans.cards import (
+    ASSASSIN,
     DANCER,
     DRIVER,
     GUARD,
@@ -19,7 +20,6 @@ from engine.sultans.cards import (
     SULTAN,
     TELLER,
     VIZIER,
-    ASSASSIN,
     side_of,
 )
 
