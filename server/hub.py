@@ -105,6 +105,8 @@ class Hub:
 
     async def start(self) -> None:
         """Bind to the running loop and restore every unfinished match."""
+        if self._env is not None:
+            raise RuntimeError("Hub.start() was already awaited")
         loop = asyncio.get_running_loop()
         self._env = RoomEnv(
             storage=self.storage,
@@ -120,7 +122,11 @@ class Hub:
         for match in self.storage.unfinished_matches():
             spec = self.specs.get(match.game)
             if spec is None or match.room.closed is not None or match.room.id in self.rooms:
-                why = "game not offered" if spec is None else "room closed"
+                why = (
+                    "game not offered" if spec is None
+                    else "room closed" if match.room.closed is not None
+                    else "another unfinished match of its room was restored"
+                )
                 log.warning("match %s (room %s) not restored: %s", match.id, match.room.id, why)
                 self.storage.abandon_match(match.id, why)
                 continue
@@ -131,7 +137,9 @@ class Hub:
                 room.restore(match)
             except Exception as err:
                 log.exception("match %s (room %s): replay failed", match.id, match.room.id)
-                self.rooms.pop(match.room.id, None)
+                failed = self.rooms.pop(match.room.id, None)
+                if failed is not None:
+                    failed.shutdown()
                 self.storage.abandon_match(match.id, f"replay failed: {err}")
                 continue
             log.info("room %s: match %s restored after %d log entries", room.id, match.id, len(match.log))
