@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from engine.sultans import Round
 from engine.sultans.cards import CARD_NAMES, NEUTRALS, ROLE_TABLE
 
-NEUTRAL_NAMES = [CARD_NAMES[c] for c in NEUTRALS]
+NEUTRAL_NAMES: list[str] = [CARD_NAMES[c] for c in NEUTRALS]
 
 
 def base_deck(players: int) -> list[str]:
