@@ -73,6 +73,8 @@ async def serve(config: Config) -> int:
     # Textual reads its environment when first imported: fix the colour system
     # for the whole process before that (styles cache escape codes per process).
     os.environ["TEXTUAL_COLOR_SYSTEM"] = config.server.color_system
+    # Import the screens now, not during the first player's login.
+    import tui.app  # noqa: F401
     from server.hostkey import HostKeyError, fingerprint, load_or_create
     from server.hub import Hub
     from server.ssh import ThroneServer, capture_process_output, tune_gc

@@ -565,6 +565,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         try:
             self.lobby = self.server.hub.connect(identity)
             self.terminal = SessionTerminal(self.chan.write, self.size)
+            self.terminal.on_first_frame = self._first_frame
             app = self.app = self.server.app_factory(self.lobby, self.terminal.driver_class)
             _prepare_app(app)
             await app.run_async(size=self.terminal.size)
@@ -585,6 +586,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
             log.exception("session %s failed", name)
         finally:
             self._finish(crashed)
+
+    def _first_frame(self) -> None:
+        ms = (time.monotonic() - self.started_at) * 1000
+        log.info("session %s: first frame %.0f ms after the session opened", self.identity.name if self.identity else "?", ms)
 
     def _finish(self, crashed: bool) -> None:
         identity = self.identity

@@ -78,6 +78,8 @@ class SessionTerminal:
         """Writes dropped while the transport asked us to pause."""
         self.last_input = time.monotonic()
         self.bytes_written = 0
+        self.on_first_frame: Callable[[], None] | None = None
+        """Called once, when the App writes its first frame."""
         self._pending_input: list[bytes] = []
         self._driver: SSHDriver | None = None
         self.driver_class: type[SSHDriver] = type(
@@ -127,6 +129,9 @@ class SessionTerminal:
         if self.paused and not force:
             self.dropped_frames += 1
             return
+        if not force and self.on_first_frame is not None:
+            callback, self.on_first_frame = self.on_first_frame, None
+            callback()
         raw = data.encode("utf-8", "replace")
         try:
             self._write(raw)

@@ -182,6 +182,7 @@ async def connect(
         gss_auth=False,
         **kw,
     )
+    assert isinstance(client, BannerClient)
     return conn, client
 
 
@@ -348,7 +349,8 @@ async def test_no_pty_gets_one_clear_line(harness: Harness) -> None:
     conn, _ = await connect(harness.port, "dave", KEY_A)
     async with conn:
         result = await conn.run(term_type=None, encoding=None)
-    out = bytes(result.stdout or b"").decode()
+    stdout = result.stdout or b""
+    out = stdout.decode() if isinstance(stdout, bytes) else stdout
     assert "needs a terminal" in out and "ssh -t" in out
     assert result.exit_status == 1
     assert harness.hub.connected == []
@@ -454,3 +456,20 @@ async def test_stop_closes_sessions_with_a_farewell(harness: Harness) -> None:
         out = (await screen.drain()).decode()
     assert "shutting down" in out
     assert out.rfind("\x1b[?1049l") < out.rfind("shutting down")
+
+
+async def test_login_grace_time_closes_a_silent_connection(make_server: MakeServer) -> None:
+    h: Harness = await make_server(limits=LimitsSection(login_grace=0.5))
+    reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+    try:
+        banner = await asyncio.wait_for(reader.readline(), 5)
+        assert banner.startswith(b"SSH-2.0-throneroom")
+        # say nothing more: the server must hang up by itself
+        async def until_eof() -> None:
+            while await reader.read(4096):
+                pass
+
+        await asyncio.wait_for(until_eof(), 10)
+    finally:
+        writer.close()
+    await until(lambda: not h.server.per_address)
