@@ -102,7 +102,7 @@ class ThroneApp(App[None]):
     def refresh_screens(self) -> None:
         """Re-read host state into every screen of the stack (top one last)."""
         for screen in list(self.screen_stack):
-            if isinstance(screen, HostScreen) and screen.is_attached:
+            if isinstance(screen, HostScreen) and screen.live:
                 screen.refresh_data()
 
     # ------------------------------------------------------------------- rooms
@@ -121,7 +121,12 @@ class ThroneApp(App[None]):
             self.room = None
             room.set_listener(None)
             return
+        self._pop_to_lobby()
         self.push_screen(self.room_screen_for(room, state))
+
+    def _pop_to_lobby(self) -> None:
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
 
     def become_player(self, room: RoomClient) -> None:
         """A spectator took a seat: ``room`` (from ``lobby.join``) replaces the watching handle."""
@@ -160,10 +165,7 @@ class ThroneApp(App[None]):
             room.set_listener(None)
             if tell_host:
                 self.guard(room.leave)
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, LobbyScreen):
-            self.pop_screen()
-        if not isinstance(self.screen, LobbyScreen):
-            self.pop_screen()
+        self._pop_to_lobby()
         self.host_changed()
 
     # ---------------------------------------------------------------- helpers
@@ -200,7 +202,7 @@ class ThroneApp(App[None]):
         except ClientError as err:
             self.show_error(err)
         for screen in list(self.screen_stack):
-            if isinstance(screen, Translatable) and screen.is_attached:
+            if isinstance(screen, Translatable) and getattr(screen, "live", False):
                 screen.apply_lang()
 
     def action_quit_app(self) -> None:

@@ -31,10 +31,11 @@ LOG_FIELDS = {"log", "events", "notes", "notebook", "messages", "private_log", "
 SEAT_FIELDS = {
     "seat", "index", "actor", "target", "active", "holder", "me", "my_seat", "by", "ruler",
     "partner", "killer", "viewer", "first", "crown", "playing", "forced", "giver", "receiver",
+    "winner", "uprising_named",
 }
 SEAT_LIST_FIELDS = {
     "winners", "targets", "pending", "chosen", "asked", "waiting", "foreseen", "tied",
-    "your_bans", "seats", "audience", "order_path", "alive_seats",
+    "your_bans", "seats", "audience", "order_path", "alive_seats", "owed",
 }
 LOG_TAIL = 12
 

@@ -29,6 +29,7 @@ class Translatable:
 
 class _ThroneMixin:
     app: Any
+    live = False  # True once mounted: its widgets exist and may be updated
 
     @property
     def throne(self) -> ThroneApp:
@@ -57,7 +58,7 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
         """Re-read what this screen shows from the host."""
 
     def refresh_keys(self) -> None:
-        if self.is_attached:
+        if self.live:
             self.keybar().show(self, self.KEYS, self.lang)
 
     def apply_lang(self) -> None:
@@ -65,11 +66,13 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
         self.refresh_data()
 
     def on_mount(self) -> None:
+        self.live = True
         self.apply_lang()
 
     def on_screen_resume(self) -> None:
-        self.refresh_keys()
-        self.refresh_data()
+        if self.live:
+            self.refresh_keys()
+            self.refresh_data()
 
 
 R = TypeVar("R")

@@ -42,6 +42,7 @@ class ConfirmDialog(HostModal[bool]):
                 yield Button("", id="no")
 
     def on_mount(self) -> None:
+        self.live = True
         self.apply_lang()
         self.query_one("#no", Button).focus()
 
@@ -80,6 +81,7 @@ class CodeDialog(HostModal[str | None]):
                 yield Button("", id="cancel")
 
     def on_mount(self) -> None:
+        self.live = True
         self.apply_lang()
         self.query_one("#code", Input).focus()
 
@@ -158,6 +160,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                 yield Button("", id="cancel")
 
     def on_mount(self) -> None:
+        self.live = True
         self.apply_lang()
         self._game_changed()
         self.query_one("#name", Input).focus()

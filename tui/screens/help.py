@@ -23,7 +23,7 @@ class HelpScreen(HostModal[None]):
     ]
 
     def __init__(self) -> None:
-        super().__init__(classes="dialog-screen", id="help")
+        super().__init__(classes="dialog-screen")
         self.text = Text()  # the whole help, as shown
 
     def compose(self) -> ComposeResult:
@@ -34,6 +34,7 @@ class HelpScreen(HostModal[None]):
             yield Static("", id="help-foot", markup=False)
 
     def on_mount(self) -> None:
+        self.live = True
         self.apply_lang()
         self.query_one("#help-body").focus()
 

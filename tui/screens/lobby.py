@@ -41,7 +41,7 @@ class LobbyScreen(HostScreen):
     ]
 
     def __init__(self) -> None:
-        super().__init__(id="lobby")
+        super().__init__()
         self._rooms: list[RoomSummary] = []
 
     def compose(self) -> ComposeResult:

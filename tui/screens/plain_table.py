@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -51,6 +52,7 @@ class PlainTableScreen(TableScreen):
         self._legal: list[str] = []
         self._names: list[str] = []
         self._ticker: Timer | None = None
+        self.view_renderable: RenderableType | None = None  # the whole view as last rendered
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="table-top"):
@@ -105,7 +107,8 @@ class PlainTableScreen(TableScreen):
             self.query_one("#view", Static).update(self.tr("table.no_view"))
         else:
             renderer = ViewRenderer(self._names, self.lang, room.my_seat)
-            self.query_one("#view", Static).update(renderer.render(view))
+            self.view_renderable = renderer.render(view)
+            self.query_one("#view", Static).update(self.view_renderable)
         self._show_actions(legal, pending)
         self.query_one(ChatPanel).set_lines(room.chat_lines())
         self._tick()

@@ -60,7 +60,7 @@ class RoomScreen(HostScreen):
     ]
 
     def __init__(self, room: RoomClient) -> None:
-        super().__init__(id="room")
+        super().__init__()
         self.room = room
         self.snap: RoomSnapshot | None = None
         self._seat_rows: list[SeatInfo] = []

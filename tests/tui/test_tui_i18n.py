@@ -1,0 +1,65 @@
+"""The message catalogue: complete in both languages, params match, CJK widths."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rich.cells import cell_len
+
+from tui.client import ClientError
+from tui.i18n import EN, ZH, error_text, field_label, game_title, params_of, t
+from tui.text import clip, fit
+
+
+def test_every_key_exists_in_both_languages() -> None:
+    assert set(EN) - set(ZH) == set()
+    assert set(ZH) - set(EN) == set()
+    assert all(value.strip() for value in [*EN.values(), *ZH.values()])
+
+
+def test_format_params_match_between_languages() -> None:
+    mismatched = {key: (params_of(EN[key]), params_of(ZH[key])) for key in EN if params_of(EN[key]) != params_of(ZH[key])}
+    assert mismatched == {}
+
+
+def test_every_key_used_by_the_screens_is_in_the_catalogue() -> None:
+    used: set[str] = set()
+    for path in Path(__file__).resolve().parents[2].joinpath("tui").rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r'\btr?\(\s*"([a-z_.-]+)"', source))
+        used |= set(re.findall(r'\(\s*"[^"]*",\s*"[a-z_]+",\s*"(key\.[a-z_]+)"\)', source))
+    missing = sorted(k for k in used if k not in EN)
+    assert missing == []
+    assert "key.join" in used and "table.your_move" in used
+
+
+def test_t_fills_params_and_falls_back() -> None:
+    assert t("lobby.rooms", "en", n=3) == "Rooms (3)"
+    assert t("lobby.rooms", "zh", n=3) == "房間（3）"
+    assert t("no.such.key", "zh") == "no.such.key"
+    assert t("lobby.rooms", "zh") == "房間（{n}）"  # no params: the template as is
+    assert t("confirm.kick", "en", name="[/b]") == "Remove [/b] from the room?"
+
+
+def test_errors_by_code_and_unknown_codes() -> None:
+    assert error_text(ClientError("stale", "old"), "en").startswith("The table changed")
+    assert error_text(ClientError("illegal", "peek 9: no seat 9"), "zh") == "現在不能這樣做：peek 9: no seat 9"
+    assert error_text(ClientError("brand-new", "some reason"), "en") == "Refused: some reason"
+
+
+def test_titles_and_labels() -> None:
+    assert game_title("sultans", "zh") == "推翻蘇丹"
+    assert game_title("overlord", "en", short=True) == "Overlord"
+    assert game_title("chess", "zh") == "chess"
+    assert field_label("your_card", "en") == "Your card"
+    assert field_label("spare", "zh") == "中央角色卡"
+
+
+def test_cjk_text_is_measured_in_cells() -> None:
+    assert cell_len(fit("王小明", 10)) == 10
+    assert cell_len(fit("abc", 10)) == 10
+    assert cell_len(fit("王小明王小明", 7)) == 7
+    assert fit("王小明王小明", 7).endswith("…")
+    assert clip("推翻蘇丹的房間名稱", 9) == "推翻蘇丹…"
+    assert clip("short", 9) == "short"

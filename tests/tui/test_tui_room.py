@@ -1,0 +1,243 @@
+"""Pilot tests of the waiting room: seats, ready, host controls, kick, reconnect."""
+
+from __future__ import annotations
+
+import pytest
+from fakes import FakeHub, FakeRoom, screen_text, settle
+
+from tui.app import ThroneApp
+from tui.client import RoomSettings
+from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
+from tui.screens.lobby import LobbyScreen
+from tui.screens.plain_table import PlainTableScreen
+from tui.screens.room import RoomScreen
+
+
+def only_room(hub: FakeHub) -> FakeRoom:
+    (room,) = hub.rooms.values()
+    return room
+
+
+def key_bar(app: ThroneApp) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_host_adds_and_removes_bots_changes_options_and_starts(hub: FakeHub, size: tuple[int, int]) -> None:
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.enter_room(lobby.create_room(RoomSettings(name="host test", seats=5)), watching=False)
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        room = only_room(hub)
+        bar = key_bar(app)
+        for label in ("Add bot", "Options", "Start"):
+            assert label in bar
+        await pilot.press("down", "a")  # a bot in the highlighted empty seat 1
+        await settle(pilot)
+        assert room.seats[1].kind == "bot"
+        assert "Bot 1" in screen_text(app)
+        await pilot.press("a", "a")  # then the first empty seats
+        await settle(pilot)
+        assert [s.kind for s in room.seats] == ["human", "bot", "bot", "bot", "empty"]
+        await pilot.press("d")  # remove the highlighted bot (seat 1)
+        await settle(pilot)
+        assert room.seats[1].kind == "empty"
+        await pilot.press("o")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RoomSettingsDialog)
+        dialog.query_one("#seats").value = "6"  # type: ignore[attr-defined]
+        dialog.query_one("#rounds").value = "1"  # type: ignore[attr-defined]
+        await pilot.click("#ok")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        assert len(room.seats) == 6
+        assert room.settings.options["rounds"] == 1
+        assert "6 seats · 1 rounds" in screen_text(app)
+        await pilot.press("s")
+        await settle(pilot)
+        assert room.state == "playing"
+        assert isinstance(app.screen, PlainTableScreen)
+
+
+async def test_player_who_is_not_host_has_no_host_controls(hub: FakeHub) -> None:
+    bob = hub.lobby("bob")
+    bob.create_room(RoomSettings(name="bob's"))
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # join
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        bar = key_bar(app)
+        assert "Ready" in bar
+        assert "Start" not in bar and "Add bot" not in bar and "Options" not in bar
+        room = only_room(hub)
+        await pilot.press("s", "a", "o")
+        await settle(pilot)
+        assert room.state == "waiting"
+        assert all(s.kind != "bot" for s in room.seats)
+        assert isinstance(app.screen, RoomScreen)
+        assert "Press r when you are ready." in screen_text(app)
+        await pilot.press("r")
+        await settle(pilot)
+        assert room.seats[1].ready
+        assert "ready ✓" in screen_text(app)
+        assert "You are ready." in screen_text(app)
+        await pilot.press("r")
+        await settle(pilot)
+        assert not room.seats[1].ready
+
+
+async def test_match_started_by_the_host_opens_the_table(hub: FakeHub) -> None:
+    bob = hub.lobby("bob")
+    bob_room = bob.create_room(RoomSettings(name="bob's"))
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        bob_room.start()
+        await settle(pilot)
+        assert isinstance(app.screen, PlainTableScreen)
+
+
+async def test_room_chat(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.enter_room(lobby.create_room(RoomSettings()), watching=False)
+        await settle(pilot)
+        await pilot.press("t", *"[b]ready?", "enter")
+        await settle(pilot)
+        room = only_room(hub)
+        assert [c.text for c in room.chat] == ["[b]ready?"]
+        assert "alice: [b]ready?" in screen_text(app)
+        await pilot.press("escape")  # leaves the chat line, not the room
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+
+
+async def test_kick_asks_first_and_the_kicked_player_goes_back_to_the_lobby(hub: FakeHub) -> None:
+    bob = hub.lobby("bob")
+    bob.create_room(RoomSettings(name="bob's"))
+    alice_lobby = hub.lobby("alice")
+    alice = alice_lobby.join(next(iter(hub.rooms)))
+    bob_app = ThroneApp(bob)
+    async with bob_app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)  # back in bob's room at once (he holds its seat)
+        assert isinstance(bob_app.screen, RoomScreen)
+        await pilot.press("down", "d")
+        await settle(pilot)
+        assert isinstance(bob_app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert only_room(hub).seats[1].kind == "empty"
+        assert alice.my_seat is None
+    # the kicked player's screen: back to the lobby with a notice
+    hub2 = FakeHub()
+    carol_host = hub2.lobby("carol")
+    carol_host.create_room(RoomSettings(name="carol's"))
+    dave = hub2.lobby("dave")
+    dave_app = ThroneApp(dave)
+    async with dave_app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(dave_app.screen, RoomScreen)
+        host_client = carol_host.current_room()
+        assert host_client is not None
+        host_client.kick(1)
+        await settle(pilot)
+        assert isinstance(dave_app.screen, LobbyScreen)
+        assert any("no longer in that room" in n.message for n in dave_app._notifications)
+
+
+async def test_leave_asks_and_frees_the_seat(hub: FakeHub) -> None:
+    bob = hub.lobby("bob")
+    bob.create_room(RoomSettings(name="bob's"))
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        await pilot.press("escape", "y")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert only_room(hub).seat_of("alice") is None
+        assert app.room is None
+
+
+async def test_reconnect_goes_straight_back_to_the_waiting_room(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    lobby.create_room(RoomSettings(name="mine"))
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        assert "mine" in screen_text(app)
+        await pilot.press("escape")  # the lobby is underneath
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_reconnect_goes_straight_back_to_the_running_table(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    client = lobby.create_room(RoomSettings(name="mine"))
+    client.add_bot()
+    client.start()
+    client.leave()  # the seat stays alice's while the match goes on
+    assert only_room(hub).seat_of("alice") == 0
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlainTableScreen)
+        assert "Your move" in screen_text(app)
+        assert only_room(hub).seats[0].connected
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_markup_hostile_names_in_the_room(hub: FakeHub, size: tuple[int, int]) -> None:
+    evil = hub.lobby("[/b]")
+    evil.create_room(RoomSettings(name="[red]x[/red]"))
+    app = ThroneApp(hub.lobby("[red]y[/red]"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        text = screen_text(app)
+        assert "[red]x[/red]" in text
+        assert "[/b]" in text
+        assert "[red]y[/red]" in text
+
+
+async def test_cjk_names_stay_aligned_in_the_seat_table(hub: FakeHub) -> None:
+    from rich.cells import cell_len
+
+    host = hub.lobby("王小明", lang="zh")
+    host.create_room(RoomSettings(name="中文房間"))
+    app = ThroneApp(hub.lobby("al", lang="zh"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        rows = [ln for ln in lines if "王小明" in ln and "玩家" in ln] + [ln for ln in lines if " al " in ln and "玩家" in ln]
+        assert len(rows) == 2
+        columns = {cell_len(row[: row.index("玩家")]) for row in rows}
+        assert len(columns) == 1  # the kind column starts at the same cell on both rows
