@@ -7,13 +7,11 @@ OpenSSH client cannot pass by skipping.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from harness import ServerProcess, keygen
+from harness import ServerProcess, keygen, require_openssh
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -23,20 +21,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
 
 
-def _require_openssh() -> None:
-    missing = [tool for tool in ("ssh", "ssh-keygen") if shutil.which(tool) is None]
-    if not missing:
-        return
-    message = f"end-to-end tests need the OpenSSH client ({', '.join(missing)} not found)"
-    if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-        pytest.fail(message + " -- CI must install openssh-client", pytrace=False)
-    pytest.skip(message)
-
-
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     """``make_server(config=None, bot_delay=0)``: a started server in its own temp folder."""
-    _require_openssh()
+    require_openssh()
     servers: list[ServerProcess] = []
 
     def make(*, config: str | None = None, bot_delay: float = 0.0, name: str = "server") -> ServerProcess:
@@ -59,7 +47,7 @@ def server(make_server: Callable[..., ServerProcess]) -> ServerProcess:
 @pytest.fixture
 def client_key(tmp_path: Path) -> Callable[[str], Path]:
     """``client_key("alice")``: path of a fresh ed25519 private key (made once per name)."""
-    _require_openssh()
+    require_openssh()
 
     def make(name: str) -> Path:
         return keygen(tmp_path / "client-keys", name)

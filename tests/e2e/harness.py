@@ -75,6 +75,24 @@ def ssh_binary() -> str | None:
     return shutil.which("ssh")
 
 
+def running_in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def require_openssh() -> None:
+    """Skip when the OpenSSH client is missing -- but FAIL under CI (``CI=true``),
+    so a CI image that lost ``ssh`` cannot pass by skipping every e2e test."""
+    import pytest
+
+    missing = [tool for tool in ("ssh", "ssh-keygen") if shutil.which(tool) is None]
+    if not missing:
+        return
+    message = f"end-to-end tests need the OpenSSH client ({', '.join(missing)} not found)"
+    if running_in_ci():
+        pytest.fail(message + "; CI must install openssh-client", pytrace=False)
+    pytest.skip(message)
+
+
 def keygen(folder: Path, name: str) -> Path:
     """A fresh ed25519 key pair (no passphrase) in ``folder``; returns the private key path."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -467,4 +485,13 @@ if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(_main(sys.argv))
 
 
-__all__ = ["KEYS", "Client", "HarnessError", "ServerProcess", "keygen", "ssh_binary"]
+__all__ = [
+    "KEYS",
+    "Client",
+    "HarnessError",
+    "ServerProcess",
+    "keygen",
+    "require_openssh",
+    "running_in_ci",
+    "ssh_binary",
+]
