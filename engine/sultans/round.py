@@ -691,7 +691,10 @@ class Round:
         self.must_hide[s] = False
         c = self.card[s]
         self._ev("death", s, card=c, cause=cause)
-        if c == SULTAN:
+        if c == SULTAN:  # S-SUL-3: the crown returns to the centre; S-WIN-1
+            if self.crown >= 0:
+                self.crown = -1
+                self._ev("crown", None, target=None, cause="sultan-died")
             self._end(REBELS, "sultan-killed")
             return
         if c == DRIVER:

@@ -37,7 +37,7 @@ kind               fields
 ``claim``          ``seat`` claimed the throne (Sultan revealed)
 ``crown``          the crown was put in front of ``target``; ``target`` None =
                    the crown went back to the centre (``cause`` =
-                   ``"sultan-hid"``)
+                   ``"sultan-hid"`` or ``"sultan-died"``)
 ``execute``        ``seat`` (Sultan) executed ``target``
 ``death``          ``seat`` died, its ``card`` is face up; ``cause`` =
                    ``"executed"``, ``"assassinated"`` or ``"blocked"``
