@@ -138,7 +138,74 @@ def tune_gc() -> None:
     gc.set_threshold(20_000, 50, 50)
 
 
-# -- messages shown to refused clients ----------------------------------------
+# -- messages shown outside the App (refusals, farewells) ----------------------
+
+Lang = Literal["en", "zh"]
+
+MESSAGES: dict[str, dict[Lang, str]] = {
+    "no-pty": {
+        "en": "throneroom is a full-screen game and needs a terminal: {hint}",
+        "zh": "throneroom 是全螢幕遊戲，需要終端機：{hint}",
+    },
+    "bad-name": {
+        "en": "'{raw}' cannot be used as a player name: use letters and digits.\r\nConnect as: {hint}",
+        "zh": "「{raw}」不能當玩家名稱：請用字母或數字。\r\n請這樣連線：{hint}",
+    },
+    "owned": {
+        "en": (
+            "The name '{name}' belongs to another player's SSH key, and this client did not offer that key.\r\n"
+            "Pick another name: {other}\r\n"
+            "(If it is yours, connect with the key you first used: ssh -i ~/.ssh/KEY ...)"
+        ),
+        "zh": (
+            "名稱「{name}」已屬於另一位玩家的 SSH 金鑰，而這個連線沒有提供那把金鑰。\r\n"
+            "請換個名稱：{other}\r\n"
+            "（如果這是你的名稱，請用你第一次使用的金鑰連線：ssh -i ~/.ssh/KEY ...）"
+        ),
+    },
+    "owned-banner": {
+        "en": "throneroom: the name '{name}' belongs to another player's SSH key.\r\nPick another name: {other}\r\n",
+        "zh": "throneroom：名稱「{name}」已屬於另一位玩家的 SSH 金鑰。\r\n請換個名稱：{other}\r\n",
+    },
+    "need-key": {
+        "en": (
+            "This server only admits players with an SSH key, and your client offered none.\r\n"
+            "Make one with: ssh-keygen -t ed25519   then connect again: {hint}"
+        ),
+        "zh": "這台伺服器只接受有 SSH 金鑰的玩家，而你的連線沒有提供金鑰。\r\n"
+        "建立金鑰：ssh-keygen -t ed25519，然後再連線：{hint}",
+    },
+    "in-use": {
+        "en": "Someone is already playing as '{name}' right now.\r\nPick another name: {other}",
+        "zh": "現在已經有人用「{name}」這個名稱在玩。\r\n請換個名稱：{other}",
+    },
+    "storage-error": {
+        "en": "The server could not check your name. Please try again later.",
+        "zh": "伺服器無法確認你的名稱，請稍後再試。",
+    },
+    "full": {
+        "en": "The server is full right now. Please try again in a few minutes.",
+        "zh": "伺服器目前已滿，請過幾分鐘再試。",
+    },
+    "crashed": {
+        "en": "Sorry, something went wrong in this session; it has been logged. Reconnect to continue.",
+        "zh": "抱歉，這個連線出了錯，已記錄下來。重新連線即可繼續。",
+    },
+    "idle": {
+        "en": "Closed after {minutes} min without a keypress. Reconnect any time.",
+        "zh": "{minutes} 分鐘沒有按鍵，連線已關閉。隨時可以再連線。",
+    },
+    "shutdown": {
+        "en": "The server is shutting down. Come back soon!",
+        "zh": "伺服器正在關閉，待會兒見！",
+    },
+}
+
+
+def message(key: str, lang: Lang = "en", **values: object) -> str:
+    """A message for a client outside the App, in ``lang``."""
+    return MESSAGES[key][lang].format(**values)
+
 
 
 def lang_from_env(env: dict[str, str] | Any) -> Literal["en", "zh"] | None:
@@ -206,8 +273,9 @@ class ThroneServer:
             self._idle_task = asyncio.create_task(self._watch_idle(limits.idle_timeout))
         return self.port
 
-    async def stop(self, message: str = "The server is shutting down. Come back soon!") -> None:
-        """Close every session (terminals restored, a farewell line) and the listener."""
+    async def stop(self, farewell: str = "shutdown") -> None:
+        """Close every session (terminals restored, then the ``farewell``
+        message, a key of :data:`MESSAGES`) and the listener."""
         if self._idle_task is not None:
             self._idle_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -217,7 +285,7 @@ class ThroneServer:
             self._listener.close()
         sessions = list(self.sessions)
         for session in sessions:
-            session.end(message)
+            session.end(farewell)
         tasks = [s.task for s in sessions if s.task is not None]
         if tasks:
             _done, pending = await asyncio.wait(tasks, timeout=5)
@@ -234,8 +302,7 @@ class ThroneServer:
             now = time.monotonic()
             for session in list(self.sessions):
                 if session.terminal is not None and now - session.terminal.last_input > timeout:
-                    minutes = max(1, round(timeout / 60))
-                    session.end(f"Closed after {minutes} min without a keypress. Reconnect any time.")
+                    session.end("idle", minutes=max(1, round(timeout / 60)))
 
     # -- hints -----------------------------------------------------------------
 
@@ -317,8 +384,12 @@ class Connection(asyncssh.SSHServer):
             return True
         self.refused_key = True
         self._send_banner(
-            f"throneroom: the name '{self.name}' belongs to another player's SSH key.\r\n"
-            f"Pick another name: {self.server.connect_hint(self._conn(), 'othername')}\r\n"
+            message(
+                "owned-banner",
+                "en",  # the client's locale is only known after authentication
+                name=self.name,
+                other=self.server.connect_hint(self._conn(), "othername"),
+            )
         )
         return False
 
@@ -394,45 +465,29 @@ class Connection(asyncssh.SSHServer):
     def decide(self, env: Any) -> Identity | str:
         """The session's identity, or the message explaining why there is none."""
         server = self.server
+        lang = lang_from_env(env) or "en"
         hint = server.connect_hint(self._conn(), "yourname")
+        other = server.connect_hint(self._conn(), "othername")
         if not self.name:
-            return (
-                f"'{_printable(self.raw_user)}' cannot be used as a player name: use letters "
-                f"and digits.\r\nConnect as: {hint}"
-            )
+            return message("bad-name", lang, raw=_printable(self.raw_user), hint=hint)
         if self.key_fingerprint is not None and not self.guest_auth:
             if self.claim_failed:
-                return self._owned_message()
+                return message("owned", lang, name=self.name, other=other)
             return Identity(name=self.name, guest=False, lang=self._lang(env, stored=True))
         try:
             owner = server.storage.key_owner(self.name)
         except Exception:
             log.exception("key_owner(%r) failed", self.name)
-            return "The server could not check your name. Please try again later."
+            return message("storage-error", lang)
         if owner is not None:
-            return self._owned_message()
+            return message("owned", lang, name=self.name, other=other)
         if not server.config.players.allow_guests:
-            return (
-                "This server only admits players with an SSH key, and your client offered none.\r\n"
-                f"Make one with: ssh-keygen -t ed25519   then connect again: {hint}"
-            )
+            return message("need-key", lang, hint=hint)
         if server.active_names[self.name.casefold()] > 0:
-            return (
-                f"Someone is already playing as '{self.name}' right now.\r\n"
-                f"Pick another name: {server.connect_hint(self._conn(), 'othername')}"
-            )
+            return message("in-use", lang, name=self.name, other=other)
         return Identity(name=self.name, guest=True, lang=self._lang(env, stored=False))
 
-    def _owned_message(self) -> str:
-        other = self.server.connect_hint(self._conn(), "othername")
-        return (
-            f"The name '{self.name}' belongs to another player's SSH key, "
-            "and this client did not offer that key.\r\n"
-            f"Pick another name: {other}\r\n"
-            "(If it is yours, connect with the key you first used: ssh -i ~/.ssh/KEY ...)"
-        )
-
-    def _lang(self, env: Any, *, stored: bool) -> Literal["en", "zh"]:
+    def _lang(self, env: Any, *, stored: bool) -> Lang:
         if stored:
             try:
                 choice = self.server.storage.get_lang(self.name)
@@ -440,7 +495,7 @@ class Connection(asyncssh.SSHServer):
                 log.exception("get_lang(%r) failed", self.name)
                 choice = None
             if choice in ("en", "zh"):
-                return cast(Literal["en", "zh"], choice)
+                return cast(Lang, choice)
         return lang_from_env(env) or "en"
 
 
@@ -465,6 +520,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.identity: Identity | None = None
         self.task: asyncio.Task[None] | None = None
         self.farewell = ""
+        self.lang: Lang = "en"
         self.lost = False
         self.started_at = time.monotonic()
 
@@ -493,20 +549,23 @@ class Session(asyncssh.SSHServerSession[bytes]):
     def session_started(self) -> None:
         chan = self.chan
         assert chan is not None
+        env = chan.get_environment()
+        self.lang = lang_from_env(env) or "en"
         if not self.has_pty:
             hint = self.server.connect_hint(self.connection._conn(), self.connection.name or "yourname")
-            self._close_with(f"throneroom is a full-screen game and needs a terminal: {hint.replace('ssh ', 'ssh -t ', 1)}")
+            self._close_with(message("no-pty", self.lang, hint=hint.replace("ssh ", "ssh -t ", 1)))
             return
-        decision = self.connection.decide(chan.get_environment())
+        decision = self.connection.decide(env)
         if isinstance(decision, str):
             log.info("refused %r from %s: %s", self.connection.raw_user[:40], self.connection.peer, decision.splitlines()[0])
             self._close_with(decision)
             return
         if len(self.server.sessions) >= self.server.config.limits.max_sessions:
             log.warning("server full: refused %r from %s", decision.name, self.connection.peer)
-            self._close_with("The server is full right now. Please try again in a few minutes.")
+            self._close_with(message("full", self.lang))
             return
         self.identity = decision
+        self.lang = decision.lang
         self.server.sessions.add(self)
         self.server.active_names[decision.name.casefold()] += 1
         self.task = asyncio.create_task(self._run(), name=f"session {decision.name}")
@@ -543,10 +602,11 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
     # -- running the App -------------------------------------------------------
 
-    def end(self, farewell: str = "") -> None:
-        """Ask the App to exit; ``farewell`` is printed after the terminal is restored."""
+    def end(self, farewell: str = "", **values: object) -> None:
+        """Ask the App to exit; the ``farewell`` message (a key of :data:`MESSAGES`)
+        is printed after the terminal is restored."""
         if farewell and not self.farewell:
-            self.farewell = farewell
+            self.farewell = message(farewell, self._current_lang(), **values)
         app = self.app
         if app is not None:
             app.exit()  # also stops an App that is still starting
@@ -594,6 +654,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
     def _finish(self, crashed: bool) -> None:
         identity = self.identity
         name = identity.name if identity else "?"
+        lang = self._current_lang()
         if self.lobby is not None:
             try:
                 self.server.hub.disconnect(self.lobby)
@@ -608,19 +669,27 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 del self.server.active_names[folded]
         if self.app is not None:
             self.app = None
-        message = self.farewell
-        if crashed and not message:
-            message = "Sorry, something went wrong in this session; it has been logged. Reconnect to continue."
+        text = self.farewell
+        if crashed and not text:
+            text = message("crashed", lang)
         log.info("session end: %s after %.0fs%s", name, time.monotonic() - self.started_at, " (crashed)" if crashed else "")
-        self._close_with(message, status=1 if crashed else 0)
+        self._close_with(text, status=1 if crashed else 0)
 
-    def _close_with(self, message: str, status: int = 1) -> None:
+    def _current_lang(self) -> Lang:
+        """The player's language now (they may have switched inside the App)."""
+        lobby = self.lobby
+        if lobby is not None:
+            with contextlib.suppress(Exception):
+                return lobby.identity.lang
+        return self.lang
+
+    def _close_with(self, text: str, status: int = 1) -> None:
         chan = self.chan
         if chan is None or self.lost:
             return
         try:
-            if message:
-                chan.write(("\r\n" + message + "\r\n").encode("utf-8", "replace"))
+            if text:
+                chan.write(("\r\n" + text + "\r\n").encode("utf-8", "replace"))
             chan.exit(status)
         except Exception:  # the channel went away meanwhile
             log.debug("channel closed before the farewell", exc_info=True)

@@ -137,3 +137,44 @@ def test_server_stop_restores_the_terminal_and_says_goodbye(
     assert "shutting down" in out
     assert out.rfind("\x1b[?1049l") < out.rfind("shutting down")
     assert server.stop() == 0
+
+
+def test_language_follows_the_client_lang_until_the_player_chooses(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    key = client_key("lin")
+    with server.client("lin", key=key, lang="zh_TW.UTF-8") as c:
+        c.wait_for(server.fingerprint)
+        c.wait_for("繁體中文")  # the lobby header names the language in use
+        c.press("f2")  # switch to English: remembered for this key's name
+        c.wait_for("English")
+    with server.client("lin", key=key, lang="zh_TW.UTF-8") as c:
+        c.wait_for(server.fingerprint)
+        c.wait_for("English")
+        assert "繁體中文" not in c.lines()[0]
+    with server.client("guest1", lang="zh_TW.UTF-8") as c:  # guests follow LANG
+        c.wait_for("繁體中文")
+
+
+def test_typed_cjk_pasted_text_and_markup_reach_other_players_literally(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    alice = server.client("alice", key=client_key("alice"))
+    bob = server.client("bob", key=client_key("bob"))
+    for c in (alice, bob):
+        c.wait_for(server.fingerprint)
+    alice.press("t")  # lobby chat
+    alice.type_text("你好 [/b][red]x")
+    alice.press("enter")
+    bob.wait_for("alice: 你好 [/b][red]x")
+    alice.paste("pasted 世界")
+    alice.press("enter")
+    bob.wait_for("alice: pasted 世界")
+    # Escape is delivered on its own (the server's Escape timer), and F1 opens help
+    alice.press("escape", "f1")
+    alice.wait_for("closes help")
+    alice.press("escape")
+    alice.wait_gone("closes help")
+    alice.close()
+    bob.close()
+    assert "Traceback" not in server.log_text()

@@ -473,3 +473,31 @@ async def test_login_grace_time_closes_a_silent_connection(make_server: MakeServ
     finally:
         writer.close()
     await until(lambda: not h.server.per_address)
+
+
+async def test_refusals_speak_the_client_language(harness: Harness) -> None:
+    harness.storage.claim_name("alice", KEY_A.get_fingerprint("sha256"))
+    conn, _ = await connect(harness.port, "alice", KEY_B)
+    async with conn:
+        out = (await (await open_tty(conn, env={"LANG": "zh_TW.UTF-8"})).drain()).decode()
+    assert "已屬於另一位玩家的 SSH 金鑰" in out
+    assert f"ssh -p {harness.port} othername@127.0.0.1" in out
+    conn, _ = await connect(harness.port, "dave", KEY_A)
+    async with conn:
+        result = await conn.run(term_type=None, encoding=None, env={"LANG": "zh_TW.UTF-8"})
+    stdout = result.stdout or b""
+    assert "需要終端機" in (stdout.decode() if isinstance(stdout, bytes) else stdout)
+
+
+def test_every_message_has_both_languages_with_the_same_fields() -> None:
+    import string
+
+    from server.ssh import MESSAGES
+
+    for key, texts in MESSAGES.items():
+        assert set(texts) == {"en", "zh"}, key
+        fields = [
+            {name for _, name, _, _ in string.Formatter().parse(text) if name}
+            for text in texts.values()
+        ]
+        assert fields[0] == fields[1], key
