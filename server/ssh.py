@@ -334,6 +334,7 @@ class Connection(asyncssh.SSHServer):
         self.claim_failed = False
         self._banner_sent = False
         self._counted = False
+        self.over_limit = False
 
     # -- connection ------------------------------------------------------------
 
@@ -346,11 +347,11 @@ class Connection(asyncssh.SSHServer):
         self._counted = True
         limit = self.server.config.limits.max_per_address
         if counts[self.peer] > limit:
+            # Refused once authentication begins: a disconnect sent before the
+            # key exchange shows up in OpenSSH as "invalid format", one sent
+            # after it as "Received disconnect ...: too many connections ...".
+            self.over_limit = True
             log.warning("refusing %s: more than %d connections", self.peer, limit)
-            conn.disconnect(
-                asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                f"too many connections from your address (limit {limit})",
-            )
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._counted:
@@ -365,13 +366,20 @@ class Connection(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         self.raw_user = username
         self.name = clean_name(username)
+        if self.over_limit and self.conn is not None:
+            limit = self.server.config.limits.max_per_address
+            asyncio.get_running_loop().call_soon(
+                self.conn.disconnect,
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                f"too many connections from your address (limit {limit})",
+            )
         return True  # always authenticate (a key, or keyboard-interactive for guests)
 
     def public_key_auth_supported(self) -> bool:
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if not self.name:
+        if not self.name or self.over_limit:
             return False
         fp = key.get_fingerprint("sha256")
         try:
@@ -399,6 +407,8 @@ class Connection(asyncssh.SSHServer):
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         # No prompt: whether this client may play as a guest is decided (and
         # explained on screen) when its session starts.
+        if self.over_limit:
+            return False
         self.key_fingerprint = None
         self.guest_auth = True
         return True
