@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from engine.sultans.actions import Action, format_action
 from engine.sultans.errors import IllegalMove
 from engine.sultans.options import SultansOptions
 from engine.sultans.round import Round
@@ -140,6 +141,10 @@ class Match:
             raise IllegalMove(f"seat {seat}: {text!r}: the match is over", code="round-over", text=str(text), seat=seat)
         self.round.play(seat, text)
         self._after_play()
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply a structured :class:`Action`."""
+        self.play(seat, format_action(action))
 
     def view(self, seat: int | None) -> MatchView:
         rv = self.round.view(seat)

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, NoReturn
 
-from engine.sultans.actions import format_action, parse_action
+from engine.sultans.actions import Action, format_action, parse_action
 from engine.sultans.cards import (
     ASSASSIN,
     CARD_NAMES,
@@ -478,6 +478,8 @@ class Round:
             raise IllegalMove(f"seat {seat!r} is not a seat of this {self.n}-seat round", code="bad-seat", text=str(text), seat=None)
         if self.phase == PH_OVER:
             raise IllegalMove(f"seat {seat}: {text!r}: the round is over", code="round-over", text=str(text), seat=seat)
+        if not isinstance(text, str):
+            raise NotationError(f"seat {seat}: {text!r} is not a string", text=str(text), seat=seat)
         m = self._legal_map(seat)
         op = m.get(text)
         if op is None:
@@ -490,6 +492,10 @@ class Round:
                 self._reject(seat, text, canon, m)
         self._cache = {}
         self._apply(seat, op)
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply a structured :class:`Action` (same as ``play(seat, format_action(action))``)."""
+        self.play(seat, format_action(action))
 
     def _reject(self, seat: int, text: str, canon: str, m: dict[str, Op]) -> NoReturn:
         word = canon.split()[0]
@@ -1146,21 +1152,19 @@ class Round:
                 answered=ans is not None,
                 your_answer={OP_PASS: "pass", OP_BLOCK: "block", OP_JOIN: "join", OP_REFUSE: "refuse"}[ans] if ans is not None else None,
             )
-        notes: tuple[Note, ...] = ()
-        if self.notebook:
-            nv = self.notes[n if seat is None else seat]
-            notes = tuple(
-                Note(
-                    seat=None if loc == n else loc,
-                    card=CARD_NAMES[x[0]],
-                    negated=x[1],
-                    turn=x[2],
-                    how=x[3],
-                    stale=x[4],
-                    stale_turn=x[5],
-                )
-                for loc, x in sorted(nv.items())
+        nv = self.notes[n if seat is None else seat]
+        notes = tuple(
+            Note(
+                seat=None if loc == n else loc,
+                card=CARD_NAMES[x[0]],
+                negated=x[1],
+                turn=x[2],
+                how=x[3],
+                stale=x[4],
+                stale_turn=x[5],
             )
+            for loc, x in sorted(nv.items())
+        )
         return RoundView(
             viewer=seat,
             players=n,
@@ -1179,6 +1183,7 @@ class Round:
             pending=tuple(sorted(pend)),
             legal=tuple(self.legal(seat)) if seat is not None else (),
             notes=notes,
+            notebook=self.notebook,
             turns_played=self.turns_played,
             turn_limit=self.turn_limit,
             log=tuple(self.events(seat)),

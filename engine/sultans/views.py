@@ -322,7 +322,10 @@ class RoundView(_Model):
     - ``pending``: the seats the engine waits for (ascending).
     - ``legal``: the viewer's legal actions in canonical notation (may be
       non-empty while not pending: Claim the Throne).
-    - ``notes``: the viewer's notebook (empty if the notebook option is off).
+    - ``notes``: what the viewer has learned (S-VIEW-2). Always filled (bots use
+      it; it only restates the viewer's own log).
+    - ``notebook``: the room's notebook option: whether screens should show
+      ``notes`` as a notebook panel.
     - ``turns_played`` / ``turn_limit``: turns played so far (regular and
       extra) and the limit (S-WIN-4).
     - ``log``: the events this viewer may see, oldest first.
@@ -346,6 +349,7 @@ class RoundView(_Model):
     pending: tuple[int, ...] = ()
     legal: tuple[str, ...] = ()
     notes: tuple[Note, ...] = ()
+    notebook: bool = True
     turns_played: int = 0
     turn_limit: int = 200
     log: tuple[Event, ...] = ()
