@@ -105,6 +105,11 @@ class Game:
             raise ValueError("roles need the rank-8 role and distinct ranks (K-SET-2)")
         if round_limit < 1:
             raise ValueError("round_limit must be at least 1")
+        self._init: dict[str, object] = {
+            "roles": list(roles), "hands": [list(h) for h in hands] if hands is not None else None,
+            "gold": list(gold) if gold is not None else None, "deck": list(deck) if deck is not None else None,
+            "seed": seed, "ruleset": rs, "coronation": coronation, "round_limit": round_limit,
+        }
         self.seed = seed
         self.rng = random.Random(seed)
         self.n = n
@@ -197,6 +202,13 @@ class Game:
         deal = random.Random(f"overlord-roles-{seed}")
         deal.shuffle(roles)
         return cls(roles, seed=seed, ruleset=rs, coronation=coronation, round_limit=round_limit)
+
+    def clone(self) -> Game:
+        """The same game rebuilt from its deal and seed by replaying every action (replay is exact)."""
+        g = Game(**self._init)  # type: ignore[arg-type]
+        for seat, text in self.actions:
+            g.play(seat, text)
+        return g
 
     # ------------------------------------------------------------- GameTable
     @property
