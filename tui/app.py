@@ -100,10 +100,14 @@ class ThroneApp(App[None]):
         self.refresh_screens()
 
     def refresh_screens(self) -> None:
-        """Re-read host state into every screen of the stack (top one last)."""
-        for screen in list(self.screen_stack):
-            if isinstance(screen, HostScreen) and screen.live:
-                screen.refresh_data()
+        """Re-read host state into the top-most host screen (the one in view,
+        perhaps under a dialog). Screens further down catch up when they are
+        back on top (``HostScreen.on_screen_resume``)."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, HostScreen):
+                if screen.live:
+                    screen.refresh_data()
+                return
 
     # ------------------------------------------------------------------- rooms
     def enter_room(self, room: RoomClient, *, watching: bool, code: str = "") -> None:

@@ -39,6 +39,8 @@ EN: dict[str, str] = {
     "key.actions": "Actions",
     "key.view": "View",
     "key.play_again": "Play again",
+    "key.leaders": "Leaderboard",
+    "key.settings": "Language",
     # columns
     "col.room": "Room",
     "col.game": "Game",
@@ -52,6 +54,8 @@ EN: dict[str, str] = {
     "col.seat": "Seat",
     "col.kind": "Kind",
     "col.status": "Status",
+    "col.rank": "#",
+    "col.matches": "Matches",
     # games
     "game.sultans": "Sultans of Karaya",
     "game.overlord": "Kill the Overlord",
@@ -81,6 +85,8 @@ EN: dict[str, str] = {
     "button.create": "Create",
     "dialog.code": "Room {room} is private. Its code:",
     "dialog.settings.create": "New room",
+    "dialog.language": "Language",
+    "dialog.language.foot": "Enter chooses, Escape cancels. F2 switches anywhere.",
     "dialog.settings.change": "Room options",
     "field.game": "Game",
     "field.name": "Room name",
@@ -125,6 +131,7 @@ EN: dict[str, str] = {
     "table.spectator": "watching",
     "table.no_view": "The match has not started yet.",
     "table.finished": "The match is over.",
+    "table.between_rounds": "Round over: the next round starts soon.",
     "table.finished_host": "The match is over. Press p to play again with the same seats.",
     "table.watching": "You are watching: you see only what is public.",
     "table.your_move": "Your move",
@@ -287,7 +294,8 @@ EN: dict[str, str] = {
     "help.keys": (
         "Everywhere: F1 help, F2 English/中文, Tab moves between parts of the screen, "
         "Escape backs out, Ctrl+Q quits. The mouse works too: click rows, buttons and the key bar.\n"
-        "Lobby: arrows pick a room, Enter joins it, w watches it, c creates a room, t chats, q quits.\n"
+        "Lobby: arrows pick a room, Enter joins it, w watches it, c creates a room, t chats, "
+        "b shows the whole leaderboard, l picks the language, q quits.\n"
         "Room: r ready / not ready, Enter takes the highlighted empty seat, t chats, Escape leaves. "
         "The host also has: a add a bot, d remove the highlighted bot or player, o options, s start.\n"
         "Table: arrows pick an action, Enter plays it (nothing is ever played for you), "
@@ -297,6 +305,7 @@ EN: dict[str, str] = {
     "help.game.title": "{game} ({lo}-{hi} players)",
     "help.game.none": "No summary for this game yet.",
     "help.foot": "Escape or F1 closes help.",
+    "help.close": "Escape closes.",
     "help.game.sultans": (
         "Every seat gets one face-down card; one spare card lies in the centre. Loyalists "
         "(Sultan, Guards) play against Rebels (Assassins, Slaves); the Neutrals (Slave Driver, "
@@ -357,6 +366,8 @@ ZH: dict[str, str] = {
     "key.actions": "動作",
     "key.view": "牌桌",
     "key.play_again": "再來一場",
+    "key.leaders": "排行榜",
+    "key.settings": "語言",
     "col.room": "房間",
     "col.game": "遊戲",
     "col.seats": "座位",
@@ -369,6 +380,8 @@ ZH: dict[str, str] = {
     "col.seat": "座位",
     "col.kind": "類型",
     "col.status": "狀況",
+    "col.rank": "名次",
+    "col.matches": "場數",
     "game.sultans": "推翻蘇丹",
     "game.overlord": "刺殺領主",
     "game.short.sultans": "推翻蘇丹",
@@ -395,6 +408,8 @@ ZH: dict[str, str] = {
     "button.create": "建立",
     "dialog.code": "房間 {room} 是私人房間。請輸入密碼：",
     "dialog.settings.create": "開新房間",
+    "dialog.language": "語言",
+    "dialog.language.foot": "Enter 選擇，Escape 取消。任何畫面都可按 F2 切換。",
     "dialog.settings.change": "房間設定",
     "field.game": "遊戲",
     "field.name": "房間名稱",
@@ -437,6 +452,7 @@ ZH: dict[str, str] = {
     "table.spectator": "觀戰中",
     "table.no_view": "比賽還沒開始。",
     "table.finished": "比賽結束。",
+    "table.between_rounds": "本局結束，下一局即將開始。",
     "table.finished_host": "比賽結束。按 p 以相同座位再來一場。",
     "table.watching": "你正在觀戰：只看得到公開的資訊。",
     "table.your_move": "輪到你了",
@@ -595,7 +611,7 @@ ZH: dict[str, str] = {
     "help.keys": (
         "任何畫面：F1 說明，F2 切換 English/中文，Tab 在畫面各區之間移動，Escape 返回，Ctrl+Q 離開。"
         "也可以用滑鼠點選列、按鈕和下方的按鍵列。\n"
-        "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，q 離開。\n"
+        "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，b 完整排行榜，l 選擇語言，q 離開。\n"
         "房間：r 準備／取消準備，Enter 坐上選到的空位，t 聊天，Escape 離開。"
         "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定，s 開始。\n"
         "牌桌：方向鍵選動作，Enter 出手（系統絕不替你出手），a 動作列表，v 牌桌（用方向鍵捲動），"
@@ -604,6 +620,7 @@ ZH: dict[str, str] = {
     "help.game.title": "{game}（{lo}-{hi} 人）",
     "help.game.none": "這個遊戲還沒有規則摘要。",
     "help.foot": "按 Escape 或 F1 關閉說明。",
+    "help.close": "按 Escape 關閉。",
     "help.game.sultans": (
         "每人面前一張蓋著的角色卡，多出的一張放在枱中央作為中央角色卡。保皇黨（蘇丹、守衛）對抗"
         "革命軍（刺客、奴隸）；中立角色（奴隸販子、肚皮舞孃、大官、占卜師）的陣營隨狀態改變。\n"

@@ -240,3 +240,52 @@ async def test_host_changes_are_coalesced(hub: FakeHub, monkeypatch: pytest.Monk
         await pilot.pause(0.3)
         assert 1 <= refreshes <= 2
         assert hub.notifications >= 200
+
+
+async def test_language_setting_dialog(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await settle(pilot)
+        assert "繁體中文" in screen_text(app)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.lang == "zh"
+        assert lobby.langs == ["zh"]
+        assert "線上玩家" in screen_text(app)
+
+
+async def test_leaderboard_in_the_lobby_and_in_full(hub: FakeHub) -> None:
+    from tui.client import LeaderRow
+
+    for i, name in enumerate(["[/b]", "bob", "carol"]):
+        hub.leaders[name] = LeaderRow(name=name, matches=3, wins=i, points=10 - i)
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Leaderboard" in text and "[/b]" in text
+        await pilot.press("b")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Matches" in text
+        assert "carol" in text
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_key_bar_works_with_the_mouse(hub: FakeHub) -> None:
+    from tui.widgets import KeyBar
+
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        bar = app.screen.query_one(KeyBar)
+        column = bar.plain().index("New room")
+        await pilot.click(KeyBar, offset=(column, 0))
+        await settle(pilot)
+        assert isinstance(app.screen, RoomSettingsDialog)

@@ -8,10 +8,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Select, Static
+from textual.widgets import Button, DataTable, Input, OptionList, Select, Static
+from textual.widgets.option_list import Option
 
-from tui.client import RoomSettings
-from tui.i18n import game_title
+from tui.client import LeaderRow, RoomSettings
+from tui.i18n import LANGS, Lang, game_title, t
 from tui.screens.base import HostModal
 from tui.text import literal
 from tui.widgets import TickBox
@@ -269,3 +270,83 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
 
 class _FormError(ValueError):
     pass
+
+
+class LanguageDialog(HostModal[Lang | None]):
+    """The language setting: pick one (also switched with F2 anywhere)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(classes="dialog-screen")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("", id="lang-title", classes="dialog-title", markup=False)
+            yield OptionList(
+                *(Option(t("lang.name", lang), id=lang) for lang in LANGS), id="langs"
+            )
+            yield Static("", id="lang-foot", markup=False)
+
+    def on_mount(self) -> None:
+        self.live = True
+        self.apply_lang()
+        options = self.query_one("#langs", OptionList)
+        options.highlighted = LANGS.index(self.lang)
+        options.focus()
+
+    def apply_lang(self) -> None:
+        self.query_one("#lang-title", Static).update(self.tr("dialog.language"))
+        self.query_one("#lang-foot", Static).update(Text(self.tr("dialog.language.foot"), style="dim"))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        lang = event.option.id
+        self.dismiss(lang if lang in LANGS else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LeaderboardDialog(HostModal[None]):
+    """The whole leaderboard (the lobby shows its top)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("b", "close", show=False),
+    ]
+
+    def __init__(self, rows: list[LeaderRow]) -> None:
+        super().__init__(classes="dialog-screen")
+        self._rows = rows
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="leaders-dialog"):
+            yield Static("", id="leaders-dialog-title", classes="dialog-title", markup=False)
+            table: DataTable[Text] = DataTable(id="leaders-table", cursor_type="row")
+            yield table
+            yield Static("", id="leaders-foot", markup=False)
+
+    def on_mount(self) -> None:
+        self.live = True
+        self.apply_lang()
+        self.query_one("#leaders-table", DataTable).focus()
+
+    def apply_lang(self) -> None:
+        self.query_one("#leaders-dialog-title", Static).update(self.tr("lobby.leaders"))
+        self.query_one("#leaders-foot", Static).update(
+            Text(self.tr("lobby.no_leaders") if not self._rows else self.tr("help.close"), style="dim")
+        )
+        table = self.query_one("#leaders-table", DataTable)
+        table.clear(columns=True)
+        for key in ("col.rank", "col.player", "col.matches", "col.wins", "col.points"):
+            table.add_column(self.tr(key), key=key)
+        for i, row in enumerate(self._rows, 1):
+            table.add_row(
+                Text(str(i)), literal(row.name), Text(str(row.matches)), Text(str(row.wins)), Text(str(row.points))
+            )
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from rich.table import Table
@@ -12,11 +13,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Static
 
 from tui.client import RoomSettings, RoomSummary
-from tui.i18n import game_title
+from tui.i18n import Lang, game_title
 from tui.screens.base import HostScreen
-from tui.screens.dialogs import CodeDialog, RoomSettingsDialog
+from tui.screens.dialogs import CodeDialog, LanguageDialog, LeaderboardDialog, RoomSettingsDialog
 from tui.text import clip, literal
 from tui.widgets import ChatPanel, KeyBar, KeySpec
+
+LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown
 
 
 class LobbyScreen(HostScreen):
@@ -27,6 +30,8 @@ class LobbyScreen(HostScreen):
         Binding("w", "watch", show=False),
         Binding("c", "create", show=False),
         Binding("t", "chat", show=False),
+        Binding("b", "leaders", show=False),
+        Binding("l", "language", show=False),
         Binding("escape", "back", show=False),
         Binding("q", "app.quit_app", show=False),
     ]
@@ -35,14 +40,17 @@ class LobbyScreen(HostScreen):
         ("w", "watch", "key.watch"),
         ("c", "create", "key.create"),
         ("t", "chat", "key.chat"),
+        ("b", "leaders", "key.leaders"),
         ("F1", "app.help", "key.help"),
         ("F2", "app.toggle_lang", "key.lang"),
+        ("l", "language", "key.settings"),
         ("q", "app.quit_app", "key.quit"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self._rooms: list[RoomSummary] = []
+        self._leaders_at = -LEADERS_EVERY
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-head", classes="head", markup=False)
@@ -77,7 +85,12 @@ class LobbyScreen(HostScreen):
             self.tr("lobby.fingerprint", fp=self.throne.lobby.host_fingerprint)
         )
         self._rooms = []
+        self._leaders_at = -LEADERS_EVERY
         super().apply_lang()
+
+    def on_screen_resume(self) -> None:
+        self._leaders_at = -LEADERS_EVERY  # back from a match: fresh scores
+        super().on_screen_resume()
 
     def refresh_data(self) -> None:
         lobby = self.throne.lobby
@@ -99,7 +112,8 @@ class LobbyScreen(HostScreen):
         self._show_rooms(lobby.rooms())
         self.query_one("#online-title", Static).update(self.tr("lobby.online", n=len(online)), layout=False)
         self.query_one("#online", Static).update(literal(", ".join(online)), layout=False)
-        self._show_leaders()
+        if time.monotonic() - self._leaders_at > LEADERS_EVERY:
+            self._show_leaders()
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
     def _show_rooms(self, rooms: list[RoomSummary]) -> None:
@@ -133,6 +147,8 @@ class LobbyScreen(HostScreen):
                     table.move_cursor(row=row, animate=False)
 
     def _show_leaders(self) -> None:
+        """The top of the leaderboard (a database query: not on every lobby change)."""
+        self._leaders_at = time.monotonic()
         rows = self.throne.lobby.leaderboard()[:10]
         if not rows:
             self.query_one("#leaders", Static).update(self.tr("lobby.no_leaders"), layout=False)
@@ -210,6 +226,16 @@ class LobbyScreen(HostScreen):
                 self.throne.enter_room(client, watching=False)
 
         self.app.push_screen(RoomSettingsDialog(games, None), create)
+
+    def action_leaders(self) -> None:
+        self.app.push_screen(LeaderboardDialog(self.throne.lobby.leaderboard()))
+
+    def action_language(self) -> None:
+        def chosen(lang: Lang | None) -> None:
+            if lang is not None:
+                self.throne.set_lang(lang)
+
+        self.app.push_screen(LanguageDialog(), chosen)
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()

@@ -102,7 +102,13 @@ class PlainTableScreen(TableScreen):
         view = room.view()
         legal = [] if watching else room.legal()
         pending = False if watching else room.pending()
-        self._show_turn(pending=pending, legal=legal, watching=watching, finished=snap.state == "finished")
+        self._show_turn(
+            pending=pending,
+            legal=legal,
+            watching=watching,
+            finished=snap.state == "finished",
+            between=bool(getattr(view, "between_rounds", False)),
+        )
         if view is None:
             self.query_one("#view", Static).update(self.tr("table.no_view"))
         else:
@@ -114,10 +120,14 @@ class PlainTableScreen(TableScreen):
         self._tick()
         self.refresh_keys()
 
-    def _show_turn(self, *, pending: bool, legal: list[str], watching: bool, finished: bool) -> None:
+    def _show_turn(
+        self, *, pending: bool, legal: list[str], watching: bool, finished: bool, between: bool
+    ) -> None:
         if finished:
             key = "table.finished_host" if self.is_host else "table.finished"
             text = Text("■ " + self.tr(key), style="bold")
+        elif between and not pending:
+            text = Text("■ " + self.tr("table.between_rounds"), style="bold")
         elif watching:
             text = Text(self.tr("table.watching"))
         elif pending:
