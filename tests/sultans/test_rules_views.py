@@ -8,7 +8,8 @@ import random
 import pytest
 
 from engine.api import IllegalAction
-from engine.sultans import Match, Round
+from engine.sultans import Match, Round, parse_action
+from engine.sultans.errors import NotationError
 from engine.sultans.views import MatchView, RoundView
 
 from .rules_helpers import answer, deal, idle, run, snapshot
@@ -288,3 +289,21 @@ def test_match_view_shape() -> None:
     assert v.totals == tuple(v.history[0].points)
     assert v.tiebreak is not None and set(v.winners) == set(v.tiebreak.winners)
     assert v.round.outcome is not None
+
+
+def test_view_legal_notebook_flag_and_apply() -> None:
+    """A seat's view carries its own legal list; the notebook option only flags display;
+    ``apply`` takes a structured Action; non-string input is a NotationError."""
+    r = deal("assassin guard slave sultan slave slave", "guard", notebook=False)
+    assert r.view(0).legal == tuple(r.legal(0)) and r.view(3).legal == ("claim",)
+    r.apply(0, parse_action("peek 3"))
+    v = r.view(0)
+    assert v.notebook is False and [(n.seat, n.card) for n in v.notes] == [(3, "sultan")]
+    before = snapshot(r)
+    with pytest.raises(NotationError):
+        r.play(1, 3)  # type: ignore[arg-type]
+    assert snapshot(r) == before
+    m = Match.new(players=5, seed=1)
+    s = min(m.pending())
+    m.apply(s, parse_action(m.legal(s)[0]))
+    assert m.view(None).round.turns_played == 2  # the first legal action is a peek
