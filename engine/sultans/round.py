@@ -16,7 +16,8 @@ Flow. ``phase`` is one of:
 When a step is fully resolved, :meth:`_end_step` ends the current turn (or
 plays an owed extra turn) and :meth:`_advance` steps turn order (S-TURN-5).
 
-Rulings this module makes where the rules are silent (also in the report):
+Rulings this module makes where the rules are silent (each has a test in
+``tests/sultans/test_rules_*.py``):
 
 * Wins are checked once when the round is created (an explicit test deal
   with no Assassin and fewer than three free Slaves is won by the Loyalists
@@ -29,11 +30,24 @@ Rulings this module makes where the rules are silent (also in the report):
   leak who took whose card).
 * A seat forced by the Vizier is exhausted as soon as it plays its forced
   Action (so a manipulated Slave Driver's extra turns are played exhausted).
-  If a claim of the throne leaves a forced seat with no legal Action (only a
+  Exhaustion and the Fortune Teller's forced hide end only with the seat's
+  next *regular* turn (played or skipped); extra turns end only swap-back
+  bans (S-DRV-2). A Slave Driver may thus hide in an extra turn and stay
+  exhausted (hidden) until its next regular turn.
+* If a claim of the throne leaves a forced seat with no legal Action (only a
   forced Slave Driver whose one hidden target was the Sultan), revealing
-  was the whole effect and the Vizier's turn ends.
+  was the whole effect: it is exhausted and the Vizier's turn ends.
 * Joining a revolt needs a hidden Slave (S-SLV-2); an already revealed free
   Slave counts for S-SLV-3 without joining.
+* A hidden Sultan may claim at the start of (or during) its own turn and then
+  still take that turn; the crown then lies before itself and fires one
+  full circle later (S-SUL-3).
+* When the Sultan dies the crown goes back to the centre (the round is over
+  anyway, S-WIN-1).
+* Notes: a seat's notes about its own seat are dropped (it knows its card);
+  a new peek/foresee of a seat replaces the older note on that seat.
+* Spectators never see private log lines, also after the round; at round
+  end they see every card and every card's trail (S-VIEW-3).
 """
 
 from __future__ import annotations
