@@ -135,7 +135,7 @@ def tune_gc() -> None:
     paused the loop for hundreds of ms)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 50, 50)
+    gc.set_threshold(20_000, 20, 10)
 
 
 # -- messages shown outside the App (refusals, farewells) ----------------------

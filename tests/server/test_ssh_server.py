@@ -84,6 +84,14 @@ class HelloApp(App[None]):
     def on_mount(self) -> None:
         if self.lobby.identity.name == "crash":
             raise CrashError("boom in one session")
+        if self.lobby.identity.name == "flood":
+            self.frame = 0
+            self.flood = self.set_interval(0.005, self._flood)
+
+    def _flood(self) -> None:
+        """A whole new screenful of text every tick."""
+        self.frame += 1
+        self.query_one("#hello", Static).update(f"frame{self.frame:06d} " * 700)
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character.isprintable():
@@ -91,6 +99,9 @@ class HelloApp(App[None]):
             self.query_one("#echo", Static).update(f"typed:{self.typed}")
         if event.key == "q":
             self.exit()
+        if event.key == "s" and self.lobby.identity.name == "flood":
+            self.flood.stop()
+            self.query_one("#hello", Static).update(f"stopped at frame{self.frame:06d} " * 3)
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#size", Static).update(f"size={event.size.width}x{event.size.height}")
@@ -502,3 +513,34 @@ def test_every_message_has_both_languages_with_the_same_fields() -> None:
             for text in texts.values()
         ]
         assert fields[0] == fields[1], key
+
+
+async def test_a_client_that_stops_reading_gets_frames_dropped_then_a_full_repaint(
+    harness: Harness,
+) -> None:
+    conn, _ = await connect(harness.port, "flood", KEY_A)
+    async with conn:
+        # a small SSH window: the server's send buffer fills quickly while we do not read
+        screen = await open_tty(conn, size=(120, 40), window=32 * 1024)
+        await until(lambda: len(harness.server.sessions) == 1)
+        session = next(iter(harness.server.sessions))
+        await until(lambda: session.terminal is not None and session.terminal.paused, timeout=20)
+        terminal = session.terminal
+        assert terminal is not None
+        await until(lambda: terminal.dropped_frames > 20, timeout=20)
+        buffered_when_paused = terminal.bytes_written
+        await asyncio.sleep(0.3)
+        assert terminal.bytes_written == buffered_when_paused  # nothing piles up while paused
+        screen.proc.stdin.write(b"s")  # stop the flood, then read again
+        await screen.wait_for("stopped at frame", timeout=20)
+        await asyncio.sleep(0.3)
+        while True:  # drain whatever else is in flight
+            try:
+                chunk = await asyncio.wait_for(screen.proc.stdout.read(65536), 0.5)
+            except TimeoutError:
+                break
+            screen.stream.feed(chunk)
+        text = screen.text()
+        final = text.split("stopped at ")[1].split()[0]
+        # the repaint replaced every stale line: no older frame is left on screen
+        assert "frame" not in text.replace(f"stopped at {final}", "").replace(final, ""), text
