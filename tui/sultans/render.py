@@ -1,0 +1,286 @@
+"""Pure rendering of a Sultans view into texts: seat boxes, the centre, the
+round result and the match score table. No widgets here (tests call these
+directly too); everything comes from the view and the room's names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from engine.sultans.views import MatchView, Note, RoundView, SeatView
+from tui.client import SeatInfo
+from tui.i18n import Lang, t
+from tui.sultans.words import Namer, card_str, card_text, current_side, side_name, side_text
+
+BACK = "▒▒▒▒▒▒"
+
+
+def notes_by_seat(notes: Sequence[Note]) -> dict[int | None, Note]:
+    return {n.seat: n for n in notes}
+
+
+def side_letter(side: str | None, lang: Lang) -> str:
+    return t(f"sk.side.letter.{side}", lang) if side else ""
+
+
+def seat_box_lines(
+    seat: SeatView,
+    rv: RoundView,
+    info: SeatInfo | None,
+    namer: Namer,
+    lang: Lang,
+    *,
+    note: Note | None,
+    width: int,
+    height: int,
+    points: int | None = None,
+) -> list[Text]:
+    """The lines of one seat box (``height`` 2-4 lines, ``width`` cells)."""
+    i = seat.index
+    short = width < 20
+    marker = " "
+    if seat.playing or (rv.playing is None and seat.active and rv.phase != "window"):
+        marker = "▶"
+    elif seat.pending:
+        marker = "●"
+    line1 = Text(end="")
+    line1.append(marker, style="bold reverse" if marker == "▶" else "bold")
+    line1.append(f"{i:>2} ", style="bold")
+    name = namer.name(i)
+    line1.append(name, style="bold underline" if i == namer.viewer else "bold")
+    conn = ""
+    if info is not None:
+        if info.kind == "bot":
+            conn = t("sk.tok.bot", lang)
+        elif info.autoplay:
+            conn = t("sk.tok.autoplay", lang)
+        elif not info.connected:
+            conn = t("sk.tok.away", lang)
+    # line 2: the card (face up / your own / a note / a back) and token signs
+    line2 = Text(end="")
+    if not seat.alive:
+        line2.append("✝", style="bold")
+    if seat.card is not None and (seat.revealed or not seat.alive or rv.phase == "over"):
+        line2.append_text(card_text(seat.card, lang, short=short))
+    elif seat.card is not None:  # your own hidden card
+        line2.append("▒", style="dim")
+        line2.append_text(card_text(seat.card, lang, short=short))
+    elif note is not None:
+        line2.append("▒", style="dim")
+        if note.negated:
+            line2.append("¬", style="dim")
+        line2.append_text(card_text(note.card, lang, short=True, dim=True))
+        line2.append("??" if note.stale else "?", style="dim")
+    else:
+        line2.append(BACK[: 4 if short else 6], style="dim")
+    signs = ""
+    if seat.detained:
+        signs += "#"
+    if seat.captured:
+        signs += "&"
+    if seat.exhausted:
+        signs += "~"
+    if seat.crown:
+        signs += "♛"
+    if seat.declared:
+        signs += "→" + side_letter(seat.declared, lang)
+    if seat.prediction:
+        signs += "=" + side_letter(seat.prediction, lang)
+    if signs:
+        line2.append(" " + signs, style="bold")
+    if points is not None:
+        line2.append(f" +{points}", style="bold reverse" if points else "dim")
+    words: list[str] = []
+    if seat.detained:
+        words.append(t("sk.tok.detained", lang))
+    if seat.captured:
+        words.append(t("sk.tok.captured", lang))
+    if seat.exhausted:
+        words.append(t("sk.tok.exhausted", lang))
+    if seat.must_hide and seat.alive:
+        words.append(t("sk.tok.must_hide", lang))
+    if conn:
+        words.append(conn)
+    if height <= 2:
+        if conn:
+            line1.append(" " + conn, style="dim")
+        return [line1, line2]
+    line3 = Text(" ".join(words), style="dim", end="")
+    lines = [line1, line2, line3]
+    if height >= 4:
+        extra = Text(end="")
+        if seat.declared:
+            extra.append(t("sk.tok.declared", lang, side=side_name(seat.declared, lang)) + " ")
+        if seat.prediction:
+            extra.append(t("sk.tok.predicted", lang, side=side_name(seat.prediction, lang)))
+        lines.append(extra)
+    return lines
+
+
+def centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, notebook: bool) -> list[Text]:
+    """The centre of the ring: the spare, the crown, your card and what it can do."""
+    rv = mv.round
+    lines: list[Text] = []
+    top = Text(end="")
+    spare_note = notes_by_seat(rv.notes).get(None) if notebook else None
+    if rv.spare_card is not None:
+        top.append_text(Text(t("sk.spare", lang) + " ", end=""))
+        top.append_text(card_text(rv.spare_card, lang))
+    elif spare_note is not None:
+        top.append(t("sk.spare", lang) + " ▒")
+        top.append_text(card_text(spare_note.card, lang, short=True, dim=True))
+        top.append("??" if spare_note.stale else "?", style="dim")
+    else:
+        top.append(t("sk.spare", lang) + " " + BACK, style="")
+    top.append("   ")
+    if rv.crown is not None:
+        top.append(t("sk.centre.crown_at", lang, who=namer.seat(rv.crown)), style="bold")
+    else:
+        top.append(t("sk.centre.crown_centre", lang), style="dim")
+    lines.append(top)
+    viewer = rv.viewer
+    if viewer is None or rv.your_card is None:
+        lines.append(Text(t("sk.own.spectator", lang), style="italic", end=""))
+        return lines
+    me = rv.seats[viewer]
+    you = Text(end="")
+    you.append(t("sk.own.title", lang) + ": ", style="bold")
+    you.append_text(card_text(rv.your_card, lang))
+    you.append(" · " + t("sk.own.face_up" if me.revealed else "sk.own.face_down", lang))
+    side = current_side(rv.your_card, me.revealed, me.declared)
+    you.append(" · ")
+    you.append_text(side_text(side, lang) if side else Text(t("sk.side.none", lang), end=""))
+    lines.append(you)
+    lines.append(Text(t(f"sk.brief.{rv.your_card}", lang), style="italic", end=""))
+    if not me.alive:
+        lines.append(Text(t("sk.own.dead", lang), style="bold", end=""))
+    else:
+        if me.detained:
+            lines.append(Text(t("sk.status.detained", lang), style="bold", end=""))
+        if me.captured:
+            lines.append(Text(t("sk.status.captured", lang), style="bold", end=""))
+        if me.exhausted:
+            lines.append(Text(t("sk.status.exhausted", lang), style="bold", end=""))
+        if legal_keys:
+            lines.append(Text(t("sk.own.now_keys", lang, keys=legal_keys), end=""))
+        elif rv.phase != "over":
+            lines.append(Text(t("sk.own.nothing", lang), style="dim", end=""))
+    return lines
+
+
+def legend_lines(lang: Lang) -> list[Text]:
+    return [Text(t(k, lang), style="dim", end="") for k in ("sk.legend", "sk.legend.tokens", "sk.legend.private")]
+
+
+def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang) -> Text:
+    """Round end: every card, who won and why, points per seat, where the cards went."""
+    out = Text(end="")
+    o = rv.outcome
+    out.append(t("sk.end.title", lang, n=number) + "\n", style="bold underline")
+    if o is None:
+        return out
+    reason = t(f"sk.reason.{o.reason}", lang)
+    if o.winner is not None:
+        line = Text(t("sk.end.winner", lang, side=side_name(o.winner, lang), reason=reason) + "\n", style="bold", end="")
+        line.highlight_words([side_name(o.winner, lang)], "blue" if o.winner == "loyalists" else "red")
+        out.append_text(line)
+    else:
+        out.append(t("sk.end.nowinner", lang, reason=reason) + "\n", style="bold")
+    out.append(t("sk.end.points", lang) + "\n", style="underline")
+    for s in range(rv.players):
+        card = o.cards[s] if s < len(o.cards) else None
+        alive = o.alive[s] if s < len(o.alive) else True
+        revealed = o.revealed[s] if s < len(o.revealed) else False
+        state = t("sk.end.dead" if not alive else ("sk.end.revealed" if revealed else "sk.end.hidden"), lang)
+        pts = o.points.get(s, 0)
+        out.append(f"{pts:>2} ", style="bold" if pts else "dim")
+        out.append(namer.seat(s) + " ")
+        if card is not None:
+            out.append_text(card_text(card, lang))
+        out.append(f" {state}\n", style="dim")
+    if o.spare is not None:
+        out.append("   " + t("sk.spare", lang) + " ")
+        out.append_text(card_text(o.spare, lang))
+        out.append("\n")
+    out.append(t("sk.end.trails", lang) + "\n", style="underline")
+    trails = sorted(o.trails, key=lambda tr: (tr.card != "sultan", tr.card, tr.steps[0].seat if tr.steps else -1))
+    for tr in trails:
+        out.append_text(card_text(tr.card, lang))
+        out.append(": ")
+        parts: list[str] = []
+        for k, step in enumerate(tr.steps):
+            where = namer.seat(step.seat)
+            parts.append(where if k == 0 else t("sk.end.trail_step", lang, turn=step.turn, where=where))
+        out.append(" → ".join(parts) + "\n")
+    return out
+
+
+def match_table(mv: MatchView, namer: Namer, lang: Lang) -> Text:
+    """The score table over all rounds, winners and the tie-break explained."""
+    out = Text(end="")
+    out.append(t("sk.match.title", lang) + "\n", style="bold underline")
+    rounds = [r.number for r in mv.history]
+    name_w = max([len(namer.seat(s)) for s in range(mv.players)] + [4])
+    name_w = min(name_w, 18)
+    head = Text(" " * (name_w + 2), style="bold", end="")
+    for n in rounds:
+        head.append(f"{'R' + str(n):>4}")
+    head.append(f"  {t('sk.match.total', lang)}\n")
+    out.append_text(head)
+    winners = set(mv.winners)
+    for s in range(mv.players):
+        star = "★" if s in winners else " "
+        label = namer.seat(s)
+        row = Text(f"{star} ", style="bold", end="")
+        row.append(label[:name_w].ljust(name_w), style="bold" if s in winners else "")
+        for r in mv.history:
+            p = r.points[s] if s < len(r.points) else 0
+            row.append(f"{p:>4}", style="bold" if p == 2 else ("" if p else "dim"))
+        row.append(f"  {mv.totals[s]:>3}\n", style="bold reverse" if s in winners else "bold")
+        out.append_text(row)
+    tb = mv.tiebreak
+    if tb is not None:
+        names = namer.seats(tb.winners)
+        out.append(t("sk.match.winners", lang, names=names) + "\n", style="bold")
+        out.append(t(f"sk.tb.{tb.code}", lang, names=names, total=tb.total, round=tb.round if tb.round is not None else "") + "\n")
+    return out
+
+
+def known_cards_of_view(mv: MatchView) -> set[str]:
+    """Every card value a seat's view mentions (for the leak tests)."""
+    rv = mv.round
+    out: set[str] = set()
+    if rv.your_card:
+        out.add(rv.your_card)
+    if rv.spare_card:
+        out.add(rv.spare_card)
+    for s in rv.seats:
+        if s.card:
+            out.add(s.card)
+    for n in rv.notes:
+        out.add(n.card)
+    for ev in rv.log:
+        if ev.card:
+            out.add(ev.card)
+        out.update(ev.cards)
+    if rv.outcome is not None:
+        out.update(rv.outcome.cards)
+        if rv.outcome.spare:
+            out.add(rv.outcome.spare)
+        out.update(tr.card for tr in rv.outcome.trails)
+    for r in mv.history:
+        out.update(r.cards)
+        out.add(r.spare)
+    return out
+
+
+__all__ = [
+    "card_str",
+    "centre_lines",
+    "known_cards_of_view",
+    "match_table",
+    "round_result",
+    "seat_box_lines",
+]

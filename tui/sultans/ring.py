@@ -1,0 +1,215 @@
+"""The table drawn as a ring of seat boxes around a centre.
+
+:class:`TableRing` is a fixed-size widget (its size comes from the screen's
+CSS, never from its content): the screen hands it :class:`SeatBox` contents
+and centre lines with :meth:`TableRing.set_content`, which only repaints.
+Seats go clockwise around the rectangle starting top-left, spread evenly over
+the boxes the size allows (:func:`ring_layout`). Clicking a seat box posts
+:class:`TableRing.SeatClicked` (``seat=None`` = the centre / the spare).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+
+
+@dataclass(frozen=True)
+class Layout:
+    cols: int
+    rows: int
+    cell_w: int
+    cell_h: int
+    slots: tuple[tuple[int, int], ...]  # seat index -> (col, row) of its box
+
+    @property
+    def has_centre(self) -> bool:
+        return self.cols >= 3 and self.rows >= 3
+
+    def centre_box(self) -> tuple[int, int, int, int]:
+        """(x, y, width, height) of the centre in cells of the terminal."""
+        return (self.cell_w, self.cell_h, (self.cols - 2) * self.cell_w, (self.rows - 2) * self.cell_h)
+
+
+def _perimeter(cols: int, rows: int) -> list[tuple[int, int]]:
+    """Box positions clockwise from the top-left corner."""
+    out = [(c, 0) for c in range(cols)]
+    out += [(cols - 1, r) for r in range(1, rows - 1)]
+    out += [(c, rows - 1) for c in range(cols - 1, -1, -1)]
+    out += [(0, r) for r in range(rows - 2, 0, -1)]
+    return out
+
+
+def ring_layout(seats: int, width: int, height: int) -> Layout:
+    """Pick a grid of boxes for ``seats`` seats in ``width`` x ``height`` cells.
+
+    Prefers boxes at least 14 (then 18) cells wide, few empty boxes, boxes of
+    3+ lines when they fit, and always a centre of at least one box.
+    """
+    best: tuple[tuple[int, ...], Layout] | None = None
+    for rows in range(3, max(3, height // 2) + 1):
+        cols = max(3, math.ceil((seats - 2 * (rows - 2)) / 2))
+        perim = 2 * cols + 2 * (rows - 2)
+        cell_h = max(2, min(6, height // rows))
+        cell_w = max(1, width // cols)
+        centre_h = (rows - 2) * cell_h
+        score = (
+            int(rows * cell_h <= height),
+            int(cell_w >= 14),
+            -(perim - seats),
+            int(cell_w >= 18),
+            min(cell_h, 3),
+            min(centre_h, 6),
+            cell_h,
+        )
+        if best is None or score > best[0]:
+            perimeter = _perimeter(cols, rows)
+            slots = tuple(perimeter[(i * perim) // seats] for i in range(seats))
+            best = (score, Layout(cols, rows, cell_w, cell_h, slots))
+    assert best is not None
+    return best[1]
+
+
+@dataclass
+class SeatBox:
+    """What one seat box shows: up to ``cell_h`` lines, each cut to the box."""
+
+    lines: list[Text] = field(default_factory=list)
+    style: str = ""  # applied to the whole box (selection, candidates)
+
+
+_CONSOLE = Console(file=io.StringIO(), width=200, color_system=None)
+
+
+def wrap_lines(lines: list[Text], width: int) -> list[Text]:
+    """Word-wrap each line to ``width`` cells (CJK-aware)."""
+    out: list[Text] = []
+    for line in lines:
+        if cell_len(line.plain) <= width:
+            out.append(line)
+            continue
+        for part in line.wrap(_CONSOLE, max(1, width)):
+            part.rstrip()
+            out.append(part)
+    return out
+
+
+def _fit(text: Text, width: int) -> Text:
+    out = text.copy()
+    out.no_wrap = True
+    out.end = ""
+    if cell_len(out.plain) > width:
+        out.truncate(max(0, width - 1), overflow="crop")
+        out.append("…")
+    out.truncate(width, pad=True)
+    return out
+
+
+class TableRing(Widget):
+    """The seats around the table; a repaint never changes the layout."""
+
+    DEFAULT_CSS = """
+    TableRing { width: 1fr; height: 1fr; }
+    """
+
+    can_focus = True
+
+    class Resized(Message):
+        """The ring's size changed: its boxes may need other contents."""
+
+    class SeatClicked(Message):
+        """A seat box (``seat``) or the centre (``seat=None``) was clicked."""
+
+        def __init__(self, seat: int | None) -> None:
+            super().__init__()
+            self.seat = seat
+
+    def __init__(self, **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.boxes: list[SeatBox] = []
+        self.centre: list[Text] = []
+        self.layout_: Layout | None = None
+        self.top_ = 0
+
+    def set_content(self, boxes: list[SeatBox], centre: list[Text]) -> None:
+        self.boxes = boxes
+        self.centre = centre
+        self.refresh()
+
+    def current_layout(self) -> Layout:
+        return ring_layout(max(1, len(self.boxes)), self.size.width, self.size.height)
+
+    def render(self) -> RenderableType:
+        width, height = self.size.width, self.size.height
+        if not self.boxes or width <= 0 or height <= 0:
+            return Text("")
+        lay = self.current_layout()
+        self.layout_ = lay
+        top = max(0, (height - lay.rows * lay.cell_h) // 2)
+        self.top_ = top
+        grid: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
+        for seat, (col, row) in enumerate(lay.slots):
+            box = self.boxes[seat]
+            x, y = col * lay.cell_w, top + row * lay.cell_h
+            for i in range(lay.cell_h):
+                if y + i >= height:
+                    break
+                line = box.lines[i] if i < len(box.lines) else Text("")
+                cell = Text(" ", end="")
+                cell.append_text(_fit(line, lay.cell_w - 2))
+                cell.append(" ")
+                if box.style:
+                    cell.stylize(box.style)
+                grid[y + i].append((x, cell))
+        if lay.has_centre:
+            cx, cy, cw, ch = lay.centre_box()
+            cy += top
+            for i, line in enumerate(wrap_lines(self.centre, cw - 2)[:ch]):
+                if cy + i < height:
+                    cell = Text(" ", end="")
+                    cell.append_text(_fit(line, cw - 2))
+                    grid[cy + i].append((cx, cell))
+        out = Text(no_wrap=True, end="")
+        for y, segs in enumerate(grid):
+            pos = 0
+            for x, seg in sorted(segs, key=lambda s: s[0]):
+                if x > pos:
+                    out.append(" " * (x - pos))
+                    pos = x
+                out.append_text(seg)
+                pos += cell_len(seg.plain)
+            if y < height - 1:
+                out.append("\n")
+        return out
+
+    def seat_at(self, x: int, y: int) -> int | bool | None:
+        """The seat whose box holds (x, y); ``None`` for the centre; ``False`` for nothing."""
+        lay = self.layout_ or self.current_layout()
+        y -= self.top_
+        if y < 0:
+            return False
+        col, row = x // max(1, lay.cell_w), y // max(1, lay.cell_h)
+        for seat, slot in enumerate(lay.slots):
+            if slot == (col, row):
+                return seat
+        if lay.has_centre and 0 < col < lay.cols - 1 and 0 < row < lay.rows - 1:
+            return None
+        return False
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.Resized())
+
+    def on_click(self, event: events.Click) -> None:
+        hit = self.seat_at(event.x, event.y)
+        if hit is False:
+            return
+        event.stop()
+        self.post_message(self.SeatClicked(hit if isinstance(hit, int) and not isinstance(hit, bool) else None))

@@ -1,0 +1,601 @@
+"""The Sultans of Karaya table: the screen a seat (or a spectator) plays on.
+
+Found by :func:`tui.tables.table_screen_for` for game id ``"sultans"``.
+
+Layout (top to bottom): a header line with the round, turn and countdown;
+the ring of seats with the spare, the crown and your card in the centre
+(:mod:`tui.sultans.ring`); a prompt of three lines (whose turn / the open
+reaction window, the choices, what the chosen action will do); the log,
+notebook or result pane beside the room chat; the key bar.
+
+Playing is keyboard first: a key per legal action kind (:data:`KIND_KEYS`),
+then a seat by number or arrows, Enter sends, Escape backs out. Clicking a
+seat picks it. Only actions in ``room.legal()`` are ever offered, and only
+what the player confirms is sent (``act(text, snapshot.version)``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
+from textual.widgets import Input, RichLog, Static
+
+from engine.sultans.actions import Action
+from engine.sultans.views import MatchView, RoundView
+from tui.client import ClientError, RoomClient
+from tui.i18n import error_text, game_title
+from tui.sultans.help import SultansHelp
+from tui.sultans.pick import KIND_KEYS, KIND_ORDER, Cand, Picker, kinds_for_key, parse_legal
+from tui.sultans.render import (
+    centre_lines,
+    legend_lines,
+    match_table,
+    notes_by_seat,
+    round_result,
+    seat_box_lines,
+)
+from tui.sultans.ring import SeatBox, TableRing
+from tui.sultans.words import Namer, describe, event_text, note_text
+from tui.tables import TableScreen
+from tui.widgets import ChatPanel, KeyBar, KeySpec
+
+LETTERS = "psxdargnmflbjuco"
+PANES = ("log", "notes", "result")
+
+
+class Table(TableScreen):
+    """A seat's (or a spectator's) Sultans of Karaya table."""
+
+    CSS_PATH = "table.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(k, f"key('{k}')", show=False) for k in LETTERS),
+        *(Binding(str(d), f"key('{d}')", show=False) for d in range(10)),
+        Binding("up", "key('up')", show=False),
+        Binding("down", "key('down')", show=False),
+        Binding("left", "key('up')", show=False),
+        Binding("right", "key('down')", show=False),
+        Binding("enter", "key('enter')", show=False),
+        Binding("space", "key('space')", show=False),
+        Binding("t", "chat", show=False),
+        Binding("tab", "pane", show=False),
+        Binding("f1", "sultans_help", show=False),
+    ]
+
+    def __init__(self, room: RoomClient) -> None:
+        super().__init__(room)
+        self.mv: MatchView | None = None
+        self.legal: list[str] = []
+        self.by_kind: dict[str, list[Action]] = {}
+        self.picker: Picker | None = None
+        self.pane = "log"
+        self.names: list[str] = []
+        self.message: Text = Text("")
+        self._ticker: Timer | None = None
+        self._log_key: tuple[int | None, int] | None = None  # (viewer, round) the log shows
+        self._log_count = 0
+        self._last_result: tuple[int, RoundView] | None = None
+        self._shown_result_for: int | None = None
+        self._notebook = True
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="sk-top"):
+            yield Static("", id="sk-head", classes="head", markup=False)
+            yield Static("", id="sk-countdown", markup=False)
+        yield TableRing(id="sk-ring")
+        yield Static("", id="sk-prompt", markup=False)
+        with Horizontal(id="sk-bottom"):
+            with Vertical(id="sk-pane-box", classes="pane"):
+                yield Static("", id="sk-pane-title", classes="title", markup=False)
+                yield RichLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
+                with VerticalScroll(id="sk-notes-box"):
+                    yield Static("", id="sk-notes", markup=False)
+                with VerticalScroll(id="sk-result-box"):
+                    yield Static("", id="sk-result", markup=False)
+            yield ChatPanel(id="sk-chat", classes="pane")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(TableRing).focus()
+        self._ticker = self.set_interval(1.0, self._tick)
+        super().on_mount()
+
+    @property
+    def watching(self) -> bool:
+        return self.throne.watching or self.room.my_seat is None
+
+    # --------------------------------------------------------------- refresh
+    def apply_lang(self) -> None:
+        self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.room"))
+        self._log_key = None  # re-phrase the log
+        super().apply_lang()
+
+    def update_table(self) -> None:
+        snap = self.snap
+        assert snap is not None
+        view = self.room.view()
+        self.names = list(snap.names) or [s.name for s in snap.seats]
+        self._notebook = snap.settings.options.get("notebook", True) is not False
+        if not isinstance(view, MatchView):
+            self.mv = None
+            self.query_one("#sk-head", Static).update(Text(self.tr("sk.no_view")), layout=False)
+            return
+        self.mv = view
+        legal = [] if self.watching or snap.state != "playing" else self.room.legal()
+        self.legal = legal
+        self.by_kind = parse_legal(legal)
+        self._keep_picker()
+        rv = view.round
+        if rv.phase == "over":
+            if self._last_result is None or self._last_result[0] != view.round_number:
+                self._last_result = (view.round_number, rv)
+            if self._shown_result_for != view.round_number:
+                self._shown_result_for = view.round_number
+                self.pane = "result"
+        self._render_all()
+
+    def _render_all(self) -> None:
+        mv = self.mv
+        if mv is None:
+            return
+        self._render_head(mv)
+        self._render_ring(mv)
+        self._render_prompt(mv)
+        self._render_pane(mv)
+        self.query_one(ChatPanel).set_lines(self.room.chat_lines())
+        self._tick()
+        self.refresh_keys()
+
+    def namer(self) -> Namer:
+        viewer = None if self.watching else self.room.my_seat
+        return Namer(self.names, viewer, self.lang)
+
+    def _render_head(self, mv: MatchView) -> None:
+        rv = mv.round
+        namer = self.namer()
+        parts = [game_title("sultans", self.lang, short=True)]
+        if mv.first_to is not None:
+            parts.append(self.tr("sk.head.round_first_to", n=mv.round_number, to=mv.first_to))
+        else:
+            parts.append(self.tr("sk.head.round", n=mv.round_number, of=mv.rounds or mv.max_rounds))
+        parts.append(self.tr("sk.head.turn", n=rv.turns_played, limit=rv.turn_limit))
+        if namer.viewer is None:
+            parts.append(self.tr("sk.head.watching"))
+        else:
+            parts.append(self.tr("sk.head.you", seat=f"{namer.name(namer.viewer)} ({namer.viewer})"))
+            parts.append(self.tr("sk.head.score", points=mv.totals[namer.viewer]))
+        head = Text(" · ".join(parts), no_wrap=True, overflow="ellipsis", end="")
+        self.query_one("#sk-head", Static).update(head, layout=False)
+
+    def _render_ring(self, mv: MatchView) -> None:
+        rv = mv.round
+        namer = self.namer()
+        ring = self.query_one(TableRing)
+        lay = ring.current_layout() if ring.size.width else None
+        width = lay.cell_w - 2 if lay else 14
+        height = lay.cell_h if lay else 2
+        notes = notes_by_seat(rv.notes) if self._notebook else {}
+        seats = self.snap.seats if self.snap is not None else []
+        cands: set[int] = self.picker.seat_candidates() if self.picker else set()
+        current = self.picker.current() if self.picker else None
+        chosen = set(self.picker.chosen) if self.picker else set()
+        points = rv.outcome.points if rv.outcome is not None else None
+        boxes: list[SeatBox] = []
+        for seat in rv.seats:
+            i = seat.index
+            lines = seat_box_lines(
+                seat,
+                rv,
+                seats[i] if i < len(seats) else None,
+                namer,
+                self.lang,
+                note=notes.get(i),
+                width=width,
+                height=height,
+                points=points.get(i) if points is not None else None,
+            )
+            style = ""
+            if self.picker is not None and self.picker.step in ("target", "seats"):
+                if i == current or i in chosen:
+                    style = "reverse"
+                elif i not in cands:
+                    style = "dim"
+            elif not seat.alive:
+                style = "dim"
+            boxes.append(SeatBox(lines, style))
+        keys = " ".join(f"{KIND_KEYS[k]} {self.tr(self._kind_label(k))}" for k in self._kinds())
+        centre = centre_lines(mv, namer, self.lang, keys, notebook=self._notebook)
+        centre += legend_lines(self.lang)
+        if self.picker is not None and current == "spare":
+            centre[0].stylize("reverse")
+        ring.set_content(boxes, centre)
+
+    def _kind_label(self, kind: str) -> str:
+        return f"sk.key.{kind}"
+
+    def _kinds(self) -> list[str]:
+        return [k for k in KIND_ORDER if k in self.by_kind]
+
+    # ----------------------------------------------------------------- prompt
+    def _render_prompt(self, mv: MatchView) -> None:
+        rv = mv.round
+        namer = self.namer()
+        me = namer.viewer
+        lines: list[Text] = [self._status_line(mv, rv, namer, me)]
+        if self.picker is not None:
+            lines.extend(self._picker_lines(namer))
+        elif rv.phase == "window" and rv.window is not None and me is not None:
+            w = rv.window
+            if me in w.asked:
+                if w.answered and w.your_answer:
+                    lines.append(Text(self.tr("sk.win.answered", answer=self.tr(f"sk.answer.{w.your_answer}"))))
+                else:
+                    opts = [k for k in self._kinds() if k != "claim"]
+                    lines.append(self._options_line(opts))
+            else:
+                lines.append(Text(self.tr("sk.win.not_asked"), style="dim"))
+        elif self._kinds() and me is not None:
+            lines.append(self._options_line(self._kinds()))
+        if self.message.plain:
+            lines.append(self.message)
+        text = Text("\n", end="").join(lines[:4])
+        self.query_one("#sk-prompt", Static).update(text, layout=False)
+
+    def _options_line(self, kinds: list[str]) -> Text:
+        out = Text(self.tr("sk.pick.options") + " ", style="bold", end="")
+        for k in kinds:
+            out.append(f" {KIND_KEYS[k]} ", style="reverse bold")
+            out.append(" " + self.tr(self._kind_label(k)) + "  ")
+        return out
+
+    def _status_line(self, mv: MatchView, rv: RoundView, namer: Namer, me: int | None) -> Text:
+        if mv.over:
+            key = "sk.status.match_over_host" if self.is_host else "sk.status.match_over"
+            return Text("■ " + self.tr(key), style="bold")
+        if rv.phase == "over":
+            return Text("■ " + self.tr("sk.status.between"), style="bold")
+        if rv.phase == "window" and rv.window is not None:
+            w = rv.window
+            key = f"sk.win.{w.kind}"
+            text = Text(
+                self.tr(key, actor=namer.seat(w.actor), target=namer.seat(w.target) if w.target is not None else ""),
+                style="bold",
+                end="",
+            )
+            text.append("  · " + self.tr("sk.win.waiting", n=len(w.waiting), of=len(w.asked)), style="")
+            return text
+        who = rv.playing if rv.playing is not None else rv.active
+        mine = who is not None and who == me and me in rv.pending
+        if rv.phase == "forced" and rv.forced is not None:
+            if rv.forced == me:
+                return Text(self.tr("sk.status.forced"), style="bold reverse")
+            return Text(self.tr("sk.status.forced_of", who=namer.seat(rv.forced)))
+        if rv.phase == "predict":
+            if mine:
+                return Text(self.tr("sk.status.predict"), style="bold reverse")
+            return Text(self.tr("sk.status.predict_of", who=namer.seat(who) if who is not None else ""))
+        if mine:
+            return Text(self.tr("sk.status.extra" if rv.extra_turn else "sk.status.your_turn"), style="bold reverse")
+        return Text(self.tr("sk.status.turn_of", who=namer.seat(who) if who is not None else ""))
+
+    def _picker_lines(self, namer: Namer) -> list[Text]:
+        p = self.picker
+        assert p is not None
+        label = self.tr(self._kind_label(p.kind))
+        if p.step == "side":
+            what = self.tr("sk.pick.what.side")
+        elif p.step == "seats":
+            what = self.tr("sk.pick.what.seats", k=p.need)
+        elif p.step == "target":
+            cands = p.candidates()
+            if p.kind == "hide":
+                what = self.tr("sk.pick.what.hide")
+            elif "spare" in cands:
+                what = self.tr("sk.pick.what.seat_spare")
+            else:
+                what = self.tr("sk.pick.what.seat")
+        else:
+            what = ""
+        lines: list[Text] = []
+        head = Text(f"{label}: ", style="bold reverse", end="")
+        if what:
+            head.append(" " + what, style="bold")
+        head.append("  " + self.tr("sk.pick.keys"), style="dim")
+        lines.append(head)
+        choice = Text(end="")
+        for c in p.candidates():
+            sel = c == p.current()
+            picked = isinstance(c, int) and c in p.chosen
+            choice.append(" ")
+            choice.append(self._cand_label(c, namer), style="reverse bold" if sel else ("bold underline" if picked else ""))
+        if p.step == "seats":
+            choice.append("  " + self.tr("sk.pick.chosen", n=len(p.chosen), k=p.need), style="bold")
+        preview = p.preview()
+        if p.step != "confirm":
+            lines.append(choice)
+        if preview is not None:
+            lines.append(Text("⏎ " + describe(preview, namer, self.lang), style="italic"))
+        return lines
+
+    def _cand_label(self, c: Cand, namer: Namer) -> str:
+        if c == "spare":
+            return "s=" + self.tr("sk.the_spare")
+        if c == "none":
+            return "0=" + self.tr("sk.pick.no_swap")
+        if c in ("loyalists", "rebels"):
+            return f"{'l' if c == 'loyalists' else 'r'}={self.tr('sk.side.' + str(c))}"
+        if c == "go":
+            return ""
+        assert isinstance(c, int)
+        return f"{c}={namer.name(c)}"
+
+    # ------------------------------------------------------------------ panes
+    def _render_pane(self, mv: MatchView) -> None:
+        namer = self.namer()
+        log = self.query_one("#sk-log", RichLog)
+        notes = self.query_one("#sk-notes", Static)
+        result = self.query_one("#sk-result", Static)
+        self._render_log(mv, namer, log)
+        pane = self.pane
+        if pane == "notes" and not self._notebook:
+            pane = "log"
+        log.display = pane == "log"
+        self.query_one("#sk-notes-box").display = pane == "notes"
+        self.query_one("#sk-result-box").display = pane == "result"
+        title = {"log": "sk.pane.log", "notes": "sk.pane.notes", "result": "sk.pane.result"}[pane]
+        self.query_one("#sk-pane-title", Static).update(Text(self.tr(title)), layout=False)
+        if pane == "notes":
+            rv = mv.round
+            if not rv.notes:
+                notes.update(Text(self.tr("sk.notes.empty"), style="dim"))
+            else:
+                body = Text("\n", end="").join(note_text(n, namer, self.lang) for n in rv.notes)
+                notes.update(body)
+        elif pane == "result":
+            body = Text(end="")
+            if mv.over:
+                body.append_text(match_table(mv, namer, self.lang))
+                body.append("\n")
+                body.append(self.tr("sk.match.again_host" if self.is_host else "sk.match.again_wait") + "\n\n", style="bold")
+            if self._last_result is not None:
+                number, rv_over = self._last_result
+                body.append_text(round_result(rv_over, number, namer, self.lang))
+            elif not mv.over:
+                body.append(self.tr("sk.status.turn_of", who="…"), style="dim")
+            result.update(body)
+
+    def _render_log(self, mv: MatchView, namer: Namer, log: RichLog) -> None:
+        rv = mv.round
+        key = (namer.viewer, mv.round_number)
+        events = rv.log
+        if self._log_key is None or self._log_key[0] != key[0] or (self._log_count > len(events) and self._log_key == key):
+            log.clear()
+            self._log_count = 0
+            self._log_key = key
+        if self._log_key != key:  # a new round: keep the old one above a rule
+            self._log_key = key
+            self._log_count = 0
+        if self._log_count == 0:
+            log.write(Text(f"── {self.tr('sk.head.round', n=mv.round_number, of=mv.rounds or mv.max_rounds)} ──", style="bold"))
+        for ev in events[self._log_count :]:
+            line = Text(end="")
+            line.append(self.tr("sk.log.turn", n=ev.turn) + " ", style="dim")
+            if ev.private:
+                line.append(self.tr("sk.log.private") + " ", style="bold magenta")
+            body = event_text(ev, namer, self.lang)
+            if ev.private:
+                body.stylize("italic")
+            if ev.kind in ("turn", "skip"):
+                body.stylize("dim")
+            line.append_text(body)
+            log.write(line)
+        self._log_count = len(events)
+
+    # ------------------------------------------------------------- countdown
+    def _tick(self) -> None:
+        snap = self.snap
+        countdown = self.query_one("#sk-countdown", Static)
+        if snap is None or snap.deadline is None or snap.state != "playing":
+            countdown.update("", layout=False)
+            return
+        left = max(0, round(snap.deadline - time.time()))
+        countdown.update(Text(self.tr("sk.countdown", s=left), style="reverse bold" if left <= 5 else "bold"), layout=False)
+
+    # ------------------------------------------------------------------- keys
+    def refresh_keys(self) -> None:
+        if not self.is_attached:
+            return
+        keys: list[KeySpec] = []
+        if self.picker is not None:
+            keys.append(("⏎", "key('enter')", "sk.key.confirm"))
+            keys.append(("Esc", "back", "sk.key.cancel"))
+        else:
+            for k in self._kinds():
+                keys.append((KIND_KEYS[k], f"key('{KIND_KEYS[k]}')", self._kind_label(k)))
+        keys += [
+            ("p", "play_again", "sk.key.again"),
+            ("t", "chat", "sk.key.chat"),
+            ("Tab", "pane", "sk.key.pane"),
+            ("F1", "sultans_help", "sk.key.help"),
+            ("F2", "app.toggle_lang", "sk.key.lang"),
+        ]
+        if self.picker is None:
+            keys.append(("Esc", "back", "sk.key.leave"))
+        self.query_one(KeyBar).show(self, keys, self.lang)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action.startswith("key("):
+            key = action[5:-2]
+            return self._key_enabled(key)
+        if action == "key" and parameters:
+            return self._key_enabled(str(parameters[0]))
+        return super().check_action(action, parameters)
+
+    def _key_enabled(self, key: str) -> bool:
+        if isinstance(self.focused, Input):
+            return False
+        if self.picker is not None:
+            return True
+        if key in ("enter", "space", "up", "down") or key.isdigit():
+            return False
+        return kinds_for_key(key, self.by_kind) is not None
+
+    def action_key(self, key: str) -> None:
+        p = self.picker
+        if p is None:
+            kind = kinds_for_key(key, self.by_kind)
+            if kind is None:
+                return
+            self.picker = Picker.start(kind, self.by_kind[kind])
+            if kind == "predict" and key in ("l", "r"):
+                self.picker.select("loyalists" if key == "l" else "rebels")
+            self.message = Text("")
+            self._redraw_choice()
+            return
+        seats = self.mv.players if self.mv is not None else 0
+        if key == "enter":
+            text = p.advance()
+            if text is not None:
+                self._send(text)
+                return
+        elif key == "space" and p.step == "seats":
+            cur = p.current()
+            if isinstance(cur, int):
+                p.toggle(cur)
+        elif key == "up":
+            p.move(-1)
+        elif key == "down":
+            p.move(1)
+        elif key.isdigit():
+            p.type_digit(key, seats)
+        elif p.step == "side" and key in ("l", "r"):
+            p.select("loyalists" if key == "l" else "rebels")
+        elif p.step == "target" and key == "s" and "spare" in p.candidates():
+            p.select("spare")
+        elif p.step == "target" and key == "n" and "none" in p.candidates():
+            p.select("none")
+        else:
+            kind = kinds_for_key(key, self.by_kind)
+            if kind is not None and kind != p.kind:  # another kind: start over with it
+                self.picker = None
+                self.action_key(key)
+                return
+        self._redraw_choice()
+
+    def _redraw_choice(self) -> None:
+        if self.mv is not None:
+            self._render_ring(self.mv)
+            self._render_prompt(self.mv)
+        self.refresh_keys()
+
+    def _send(self, text: str) -> None:
+        namer = self.namer()
+        self.picker = None
+        if self.play(text):
+            self.message = Text(self.tr("sk.status.sent", what=describe(text, namer, self.lang)), style="dim")
+        self._redraw_choice()
+
+    def on_refused(self, err: ClientError) -> None:
+        self.message = Text(self.tr("sk.status.refused", msg=error_text(err, self.lang)), style="bold")
+
+    def _keep_picker(self) -> None:
+        p = self.picker
+        if p is None:
+            return
+        acts = self.by_kind.get(p.kind)
+        if not acts:
+            self.picker = None
+            return
+        if acts != p.actions:
+            cur = p.current()
+            p.actions = acts
+            if cur is None or not p.select(cur):
+                p.cursor = 0
+            p.chosen = [s for s in p.chosen if s in p.seat_candidates()]
+
+    # ---------------------------------------------------------------- mouse
+    def on_table_ring_resized(self, event: TableRing.Resized) -> None:
+        event.stop()
+        if self.mv is not None:
+            self._render_ring(self.mv)
+
+    def on_table_ring_seat_clicked(self, event: TableRing.SeatClicked) -> None:
+        event.stop()
+        p = self.picker
+        cand: Cand = "spare" if event.seat is None else event.seat
+        if p is not None:
+            if p.step == "seats" and isinstance(cand, int):
+                if cand in p.seat_candidates():
+                    p.select(cand)
+                    p.toggle(cand)
+            elif p.current() == cand:
+                self.action_key("enter")
+                return
+            else:
+                p.select(cand)
+            self._redraw_choice()
+            return
+        namer = self.namer()
+        kinds = [
+            k
+            for k in self._kinds()
+            if any((a.target == event.seat and event.seat is not None) or (event.seat is None and a.spare) for a in self.by_kind[k])
+        ]
+        who = namer.seat(event.seat)
+        if len(kinds) == 1:
+            self.picker = Picker.start(kinds[0], self.by_kind[kinds[0]])
+            if self.picker.step == "side":
+                sides = [a.side for a in self.by_kind[kinds[0]] if a.target == event.seat and a.side]
+                if sides:
+                    self.picker.select(sides[0])
+                    self.picker.advance()
+            self.picker.select(cand)
+            self.message = Text("")
+        elif kinds:
+            keys = ", ".join(f"{KIND_KEYS[k]} {self.tr(self._kind_label(k))}" for k in kinds)
+            self.message = Text(self.tr("sk.pick.hint_seat", who=who, keys=keys))
+        else:
+            self.message = Text(self.tr("sk.status.click_none", who=who), style="dim")
+        self._redraw_choice()
+
+    # ------------------------------------------------------------ other keys
+    def action_back(self) -> None:
+        if self.picker is not None:
+            self.picker = None
+            self._redraw_choice()
+            return
+        if isinstance(self.focused, Input):
+            self.query_one(TableRing).focus()
+            self.refresh_keys()
+            return
+        super().action_back()
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).input.focus()
+        self.refresh_keys()
+
+    def action_pane(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one(TableRing).focus()
+        order = [p for p in PANES if p != "notes" or self._notebook]
+        self.pane = order[(order.index(self.pane) + 1) % len(order)] if self.pane in order else "log"
+        if self.mv is not None:
+            self._render_pane(self.mv)
+        self.refresh_keys()
+
+    def action_sultans_help(self) -> None:
+        card = None
+        if self.mv is not None and not self.watching:
+            card = self.mv.round.your_card
+        self.app.push_screen(SultansHelp(card))
+
+    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        self.throne.guard(self.room.chat, event.text)
+        self.throne.host_changed()
