@@ -33,7 +33,9 @@ from tui.client import (
     SeatInfo,
 )
 
-GAMES = [("sultans", "Sultans of Karaya", 5, 15), ("overlord", "Kill the Overlord", 4, 8)]
+# "tokens" is the fake game below: it has no table screen of its own, so rooms of it
+# get the plain table (real Sultans/Overlord rooms get theirs once registered)
+GAMES = [("sultans", "Sultans of Karaya", 5, 15), ("overlord", "Kill the Overlord", 4, 8), ("tokens", "Tokens", 2, 8)]
 CARDS = ["red", "blue", "green", "gold", "black", "white", "grey", "pink", "teal", "plum", "rust", "jade", "sand", "navy", "ruby"]
 
 

@@ -28,7 +28,7 @@ async def test_host_adds_and_removes_bots_changes_options_and_starts(hub: FakeHu
     app = ThroneApp(lobby)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        app.enter_room(lobby.create_room(RoomSettings(name="host test", seats=5)), watching=False)
+        app.enter_room(lobby.create_room(RoomSettings(game="tokens", name="host test", seats=5)), watching=False)
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
         room = only_room(hub)
@@ -50,13 +50,13 @@ async def test_host_adds_and_removes_bots_changes_options_and_starts(hub: FakeHu
         dialog = app.screen
         assert isinstance(dialog, RoomSettingsDialog)
         dialog.query_one("#seats").value = "6"  # type: ignore[attr-defined]
-        dialog.query_one("#rounds").value = "1"  # type: ignore[attr-defined]
+        assert not dialog.query_one("#row-rounds").display  # no rounds option for this game
         await pilot.click("#ok")
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
         assert len(room.seats) == 6
-        assert room.settings.options["rounds"] == 1
-        assert "6 seats · 1 rounds" in screen_text(app)
+        assert "rounds" not in room.settings.options
+        assert "6 seats · no turn timer" in screen_text(app)
         await pilot.press("s")
         await settle(pilot)
         assert room.state == "playing"
@@ -95,7 +95,7 @@ async def test_player_who_is_not_host_has_no_host_controls(hub: FakeHub) -> None
 
 async def test_match_started_by_the_host_opens_the_table(hub: FakeHub) -> None:
     bob = hub.lobby("bob")
-    bob_room = bob.create_room(RoomSettings(name="bob's"))
+    bob_room = bob.create_room(RoomSettings(game="tokens", name="bob's"))
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -197,7 +197,7 @@ async def test_reconnect_goes_straight_back_to_the_waiting_room(hub: FakeHub) ->
 
 async def test_reconnect_goes_straight_back_to_the_running_table(hub: FakeHub) -> None:
     lobby = hub.lobby("alice")
-    client = lobby.create_room(RoomSettings(name="mine"))
+    client = lobby.create_room(RoomSettings(game="tokens", name="mine"))
     client.add_bot()
     client.start()
     client.leave()  # the seat stays alice's while the match goes on

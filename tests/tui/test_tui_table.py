@@ -25,7 +25,9 @@ def started(
     """A match under way with ``who`` at seat 0 and to move. The app under test
     gets its own room handle through ``current_room`` (a reconnect)."""
     lobby = hub.lobby(who)
-    client = lobby.create_room(RoomSettings(seats=bots + 1, options={"rounds": rounds}, **settings))  # type: ignore[arg-type]
+    client = lobby.create_room(
+        RoomSettings(game="tokens", seats=bots + 1, options={"rounds": rounds}, **settings)  # type: ignore[arg-type]
+    )
     for _ in range(bots):
         client.add_bot()
     client.start()
@@ -218,9 +220,9 @@ class CustomTable(TableScreen):
 
 
 async def test_a_registered_table_screen_replaces_the_plain_one(hub: FakeHub) -> None:
-    register_table("sultans", CustomTable)
+    register_table("tokens", CustomTable)
     try:
-        assert table_screen_for("sultans") is CustomTable
+        assert table_screen_for("tokens") is CustomTable
         lobby, client = started(hub, bots=2)
         app = ThroneApp(lobby)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -235,11 +237,12 @@ async def test_a_registered_table_screen_replaces_the_plain_one(hub: FakeHub) ->
             assert screen.play("take one")
             assert acts(app) == [("take one", 1)]
     finally:
-        unregister_table("sultans")
+        unregister_table("tokens")
 
 
 def test_games_without_a_table_get_the_plain_one() -> None:
     assert table_screen_for("no-such-game") is PlainTableScreen
+    assert table_screen_for("tokens") is PlainTableScreen
     assert table_screen_for("with space") is PlainTableScreen
 
 
