@@ -576,6 +576,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
             return
         self.identity = decision
         self.lang = decision.lang
+        # The terminal exists from now on, so keys typed while the App starts are kept.
+        self.terminal = SessionTerminal(chan.write, self.size)
+        self.terminal.on_first_frame = self._first_frame
         self.server.sessions.add(self)
         self.server.active_names[decision.name.casefold()] += 1
         self.task = asyncio.create_task(self._run(), name=f"session {decision.name}")
@@ -633,12 +636,12 @@ class Session(asyncssh.SSHServerSession[bytes]):
             name, " (guest)" if identity.guest else "", self.connection.peer, *self.size,
         )
         try:
+            terminal = self.terminal
+            assert terminal is not None
             self.lobby = self.server.hub.connect(identity)
-            self.terminal = SessionTerminal(self.chan.write, self.size)
-            self.terminal.on_first_frame = self._first_frame
-            app = self.app = self.server.app_factory(self.lobby, self.terminal.driver_class)
+            app = self.app = self.server.app_factory(self.lobby, terminal.driver_class)
             _prepare_app(app)
-            await app.run_async(size=self.terminal.size)
+            await app.run_async(size=terminal.size)
             error = getattr(app, "_exception", None)
             if error is not None or (app.return_code or 0) != 0:
                 crashed = True
@@ -665,6 +668,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
         identity = self.identity
         name = identity.name if identity else "?"
         lang = self._current_lang()
+        if self.terminal is not None:
+            self.terminal.close()  # the App is gone: nothing more goes through it
         if self.lobby is not None:
             try:
                 self.server.hub.disconnect(self.lobby)
