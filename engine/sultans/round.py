@@ -152,6 +152,7 @@ class Round:
         "_cache",
         "_events",
         "_outcome",
+        "_seen",
         "active",
         "alive",
         "answers",
@@ -244,6 +245,7 @@ class Round:
         self.notebook = notebook
         self._cache: dict[int, dict[str, Op]] = {}
         self._events: list[Event] = []
+        self._seen: dict[int, tuple[int, list[Event]]] = {}
         self._outcome: Outcome | None = None
         self._ev("round-start", first, seats=tuple(range(n)))
         for s in range(n):
@@ -1094,12 +1096,15 @@ class Round:
 
     def events(self, seat: int | None) -> list[Event]:
         """The log as ``seat`` may see it (``None``: public events only), S-VIEW-4."""
-        out = []
-        for i, t in enumerate(self.log):
-            aud = t[11]
+        key = -1 if seat is None else seat
+        done, out = self._seen.get(key, (0, []))
+        log = self.log
+        for i in range(done, len(log)):
+            aud = log[i][11]
             if aud is None or (seat is not None and seat in aud):
                 out.append(self._event(i))
-        return out
+        self._seen[key] = (len(log), out)
+        return list(out)
 
     def full_log(self) -> list[Event]:
         """Every event with its audience (server side only; never send to a screen)."""

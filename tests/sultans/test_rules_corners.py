@@ -95,3 +95,29 @@ def test_s_react_2_window_waits_for_everyone_even_with_no_possible_reaction() ->
     run(r, "0: assassinate 4")
     assert r.pending() == {1, 2, 3, 4, 5}
     assert all(r.legal(s) in (["pass"], ["pass", "claim"]) for s in r.pending())
+
+
+def test_s_turn_3_exhaustion_outlives_extra_turns_ruling() -> None:
+    """S-TURN-3 / S-TURN-4 / S-DRV-2 (engine ruling): extra turns are not the seat's "next
+    turn" for exhaustion; a manipulated Slave Driver that hides in its extra turn stays
+    exhausted (face down) until its next regular turn, which allows no Action."""
+    r = deal("vizier slave-driver slave sultan assassin slave guard", "guard")
+    run(r, "0: manipulate loyalists 1", "1: capture 2", "1: hide")
+    v = r.view(None)
+    assert not v.seats[1].revealed and v.seats[1].exhausted and not v.seats[2].captured
+    assert r.turn == 1
+    assert not any(a.startswith("capture") for a in r.legal(1))
+    run(r, "1: peek 3")
+    assert not r.view(None).seats[1].exhausted
+
+
+def test_s_sul_2_claim_on_own_turn_then_act() -> None:
+    """S-SUL-2 / S-REACT-1: a hidden Sultan may claim on its own turn and still take it."""
+    r = deal("slave guard slave sultan slave assassin", "slave")
+    run(r, "0: revolt")
+    answer(r)
+    idle(r, 1, 2)
+    run(r, "3: claim")
+    assert r.pending() == {3} and r.view(None).crown == 3
+    run(r, "3: execute 0")
+    assert not r.view(None).seats[0].alive and r.turn == 4
