@@ -140,6 +140,16 @@ def centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, no
     else:
         top.append(t("sk.centre.crown_centre", lang), style="dim")
     lines.append(top)
+    o = rv.outcome
+    if o is not None:
+        reason = t(f"sk.reason.{o.reason}", lang)
+        if o.winner is not None:
+            won = Text("■ " + t("sk.end.winner", lang, side=side_name(o.winner, lang), reason=reason), style="bold", end="")
+        else:
+            won = Text("■ " + t("sk.end.nowinner", lang, reason=reason), style="bold", end="")
+        lines.append(won)
+    if mv.over and mv.winners:
+        lines.append(Text("★ " + t("sk.match.winners", lang, names=namer.seats(mv.winners)), style="bold", end=""))
     viewer = rv.viewer
     if viewer is None or rv.your_card is None:
         lines.append(Text(t("sk.own.spectator", lang), style="italic", end=""))
@@ -174,6 +184,10 @@ def legend_lines(lang: Lang) -> list[Text]:
     return [Text(t(k, lang), style="dim", end="") for k in ("sk.legend", "sk.legend.tokens", "sk.legend.private")]
 
 
+def _seat_key(seat: int | None) -> int:
+    return 999 if seat is None else seat
+
+
 def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang) -> Text:
     """Round end: every card, who won and why, points per seat, where the cards went."""
     out = Text(end="")
@@ -205,7 +219,7 @@ def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang) -> Text:
         out.append_text(card_text(o.spare, lang))
         out.append("\n")
     out.append(t("sk.end.trails", lang) + "\n", style="underline")
-    trails = sorted(o.trails, key=lambda tr: (tr.card != "sultan", tr.card, tr.steps[0].seat if tr.steps else -1))
+    trails = sorted(o.trails, key=lambda tr: (tr.card != "sultan", tr.card, _seat_key(tr.steps[0].seat if tr.steps else None)))
     for tr in trails:
         out.append_text(card_text(tr.card, lang))
         out.append(": ")

@@ -24,23 +24,20 @@ from textual.widget import Widget
 
 @dataclass(frozen=True)
 class Layout:
-    cols: int
-    rows: int
+    """Where the boxes go: ``boxes[seat]`` = (x, y) of its top-left cell."""
+
     cell_w: int
     cell_h: int
-    slots: tuple[tuple[int, int], ...]  # seat index -> (col, row) of its box
+    boxes: tuple[tuple[int, int], ...]
+    centre: tuple[int, int, int, int]  # x, y, width, height
 
     @property
     def has_centre(self) -> bool:
-        return self.cols >= 3 and self.rows >= 3
-
-    def centre_box(self) -> tuple[int, int, int, int]:
-        """(x, y, width, height) of the centre in cells of the terminal."""
-        return (self.cell_w, self.cell_h, (self.cols - 2) * self.cell_w, (self.rows - 2) * self.cell_h)
+        return self.centre[2] > 0 and self.centre[3] > 0
 
 
 def _perimeter(cols: int, rows: int) -> list[tuple[int, int]]:
-    """Box positions clockwise from the top-left corner."""
+    """Box positions (col, row) clockwise from the top-left corner."""
     out = [(c, 0) for c in range(cols)]
     out += [(cols - 1, r) for r in range(1, rows - 1)]
     out += [(c, rows - 1) for c in range(cols - 1, -1, -1)]
@@ -48,12 +45,25 @@ def _perimeter(cols: int, rows: int) -> list[tuple[int, int]]:
     return out
 
 
-def ring_layout(seats: int, width: int, height: int) -> Layout:
-    """Pick a grid of boxes for ``seats`` seats in ``width`` x ``height`` cells.
+def _spread(seats: int, places: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    return tuple(places[(i * len(places)) // seats] for i in range(seats))
 
-    Prefers boxes at least 14 (then 18) cells wide, few empty boxes, boxes of
-    3+ lines when they fit, and always a centre of at least one box.
+
+def ring_layout(seats: int, width: int, height: int) -> Layout:
+    """Pick where the boxes of ``seats`` seats go in ``width`` x ``height`` cells.
+
+    Few seats: a row on top and a row at the bottom with the centre between,
+    full width. Many seats: a ring of boxes (top, right, bottom, left) around
+    the centre, boxes at least 14 (better 18) cells wide, few empty places,
+    3+ lines per box when they fit, vertically centred.
     """
+    seats = max(1, seats)
+    cols2 = max(2, math.ceil(seats / 2))
+    w2 = width // cols2
+    h2 = max(2, min(4, (height - 4) // 2))
+    if w2 >= 18 and 2 * h2 + 3 <= height:
+        places = [(c * w2, 0) for c in range(cols2)] + [(c * w2, height - h2) for c in range(cols2 - 1, -1, -1)]
+        return Layout(w2, h2, _spread(seats, places), (0, h2, width, height - 2 * h2))
     best: tuple[tuple[int, ...], Layout] | None = None
     for rows in range(3, max(3, height // 2) + 1):
         cols = max(3, math.ceil((seats - 2 * (rows - 2)) / 2))
@@ -71,9 +81,10 @@ def ring_layout(seats: int, width: int, height: int) -> Layout:
             cell_h,
         )
         if best is None or score > best[0]:
-            perimeter = _perimeter(cols, rows)
-            slots = tuple(perimeter[(i * perim) // seats] for i in range(seats))
-            best = (score, Layout(cols, rows, cell_w, cell_h, slots))
+            top = max(0, (height - rows * cell_h) // 2)
+            places = [(c * cell_w, top + r * cell_h) for c, r in _perimeter(cols, rows)]
+            centre = (cell_w, top + cell_h, (cols - 2) * cell_w, centre_h)
+            best = (score, Layout(cell_w, cell_h, _spread(seats, places), centre))
     assert best is not None
     return best[1]
 
@@ -137,7 +148,6 @@ class TableRing(Widget):
         self.boxes: list[SeatBox] = []
         self.centre: list[Text] = []
         self.layout_: Layout | None = None
-        self.top_ = 0
 
     def set_content(self, boxes: list[SeatBox], centre: list[Text]) -> None:
         self.boxes = boxes
@@ -153,12 +163,9 @@ class TableRing(Widget):
             return Text("")
         lay = self.current_layout()
         self.layout_ = lay
-        top = max(0, (height - lay.rows * lay.cell_h) // 2)
-        self.top_ = top
         grid: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
-        for seat, (col, row) in enumerate(lay.slots):
+        for seat, (x, y) in enumerate(lay.boxes):
             box = self.boxes[seat]
-            x, y = col * lay.cell_w, top + row * lay.cell_h
             for i in range(lay.cell_h):
                 if y + i >= height:
                     break
@@ -170,8 +177,7 @@ class TableRing(Widget):
                     cell.stylize(box.style)
                 grid[y + i].append((x, cell))
         if lay.has_centre:
-            cx, cy, cw, ch = lay.centre_box()
-            cy += top
+            cx, cy, cw, ch = lay.centre
             for i, line in enumerate(wrap_lines(self.centre, cw - 2)[:ch]):
                 if cy + i < height:
                     cell = Text(" ", end="")
@@ -193,14 +199,11 @@ class TableRing(Widget):
     def seat_at(self, x: int, y: int) -> int | bool | None:
         """The seat whose box holds (x, y); ``None`` for the centre; ``False`` for nothing."""
         lay = self.layout_ or self.current_layout()
-        y -= self.top_
-        if y < 0:
-            return False
-        col, row = x // max(1, lay.cell_w), y // max(1, lay.cell_h)
-        for seat, slot in enumerate(lay.slots):
-            if slot == (col, row):
+        for seat, (bx, by) in enumerate(lay.boxes):
+            if bx <= x < bx + lay.cell_w and by <= y < by + lay.cell_h:
                 return seat
-        if lay.has_centre and 0 < col < lay.cols - 1 and 0 < row < lay.rows - 1:
+        cx, cy, cw, ch = lay.centre
+        if cx <= x < cx + cw and cy <= y < cy + ch:
             return None
         return False
 

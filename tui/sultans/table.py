@@ -445,6 +445,8 @@ class Table(TableScreen):
             return True
         if key in ("enter", "space", "up", "down") or key.isdigit():
             return False
+        if key == "p" and "peek" not in self.by_kind:  # p is also the host's "play again"
+            return bool(super().check_action("play_again", ()))
         return kinds_for_key(key, self.by_kind) is not None
 
     def action_key(self, key: str) -> None:
@@ -452,6 +454,8 @@ class Table(TableScreen):
         if p is None:
             kind = kinds_for_key(key, self.by_kind)
             if kind is None:
+                if key == "p" and super().check_action("play_again", ()):
+                    self.action_play_again()
                 return
             self.picker = Picker.start(kind, self.by_kind[kind])
             if kind == "predict" and key in ("l", "r"):

@@ -1,0 +1,503 @@
+"""Pilot tests of the Sultans of Karaya table (issue 4): one test per screen state,
+with real engine rounds (explicit deals, ``Round.new``) behind a fake room client.
+
+Card values always appear bracketed (``[Guard]``, ``<Slave>``, ``(Vizier)``), so
+"the screen shows a card" is checked by looking for those forms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Literal
+
+import pytest
+from fakes import screen_text, settle
+from rich.text import Text
+from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from tui.app import ThroneApp
+from tui.i18n import t
+from tui.sultans.help import SultansHelp
+from tui.sultans.ring import TableRing, ring_layout
+from tui.sultans.table import Table
+from tui.sultans.words import card_str
+
+SIZES = [(80, 24), (120, 40)]
+Lang = Literal["en", "zh"]
+
+# seat 0 Guard, 1 Assassin, 2 Slave, 3 Sultan, 4 Slave; spare Slave
+DEAL_A = ["guard", "assassin", "slave", "sultan", "slave"]
+
+
+@asynccontextmanager
+async def table(
+    room: SultansRoom,
+    seat: int | None,
+    *,
+    size: tuple[int, int] = (80, 24),
+    lang: Lang = "en",
+) -> AsyncIterator[tuple[ThroneApp, Pilot[None], SultansClient]]:
+    name = room.names[seat] if seat is not None else "zoe"
+    client = SultansClient(room, seat, name)
+    app = ThroneApp(SultansLobby(client, name, lang))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        if seat is None:
+            app.enter_room(client, watching=True)
+            await settle(pilot)
+        assert isinstance(app.screen, Table)
+        yield app, pilot, client
+
+
+def prompt(app: ThroneApp) -> str:
+    return str(app.screen.query_one("#sk-prompt", Static).render())
+
+
+def cards_on(text: str, cards: Sequence[str], lang: Lang = "en") -> set[str]:
+    return {c for c in cards if card_str(c, lang) in text or card_str(c, lang, short=True) in text}
+
+
+ALL = ["sultan", "guard", "assassin", "slave", "slave-driver", "belly-dancer", "vizier", "fortune-teller"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_your_turn_shows_your_card_and_only_legal_action_keys(size: tuple[int, int], lang: Lang) -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,), deadline_in=20)
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, client):
+        text = screen_text(app)
+        assert card_str("guard", lang) in text  # own card, always in view (S-VIEW-1)
+        assert cards_on(text, ALL, lang) == {"guard"}  # nobody else's card
+        if lang == "en":
+            assert "Your turn" in text
+            assert "Peek" in text and "Swap" in text and "Detain" in text
+            assert "Execute" not in text and "Assassinate" not in text
+            assert "Detain a seat" in text  # what the card does, in words
+        else:
+            assert "輪到你了" in text and "拘留" in text
+        assert "alice" in text and "erin" in text
+        assert "⏱" in text  # the countdown of snapshot.deadline
+        # keyboard: d, a seat by number, Enter
+        await pilot.press("d")
+        await settle(pilot)
+        assert client.sent == []  # a key alone never plays
+        await pilot.press("3")
+        await settle(pilot)
+        if lang == "en":
+            assert "Reveal and detain dave (3)" in prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent == [("detain 3", 1)]
+        assert room.acts[-1] == (0, "detain 3")
+
+
+async def test_escape_backs_out_and_arrows_pick_targets() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0) as (app, pilot, client):
+        await pilot.press("p")
+        await settle(pilot)
+        assert "Peek" in prompt(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, Table)  # Escape left the picker, not the table
+        assert "Peek:" not in prompt(app)
+        await pilot.press("s", "down", "down")
+        await settle(pilot)
+        assert "Swap your card with dave (3)'s" in prompt(app)
+        await pilot.press("s")  # s = the spare while picking a swap partner
+        await settle(pilot)
+        assert "swap it with the spare" in prompt(app) or "with the spare" in prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "swap spare"
+
+
+async def test_two_digit_seats_and_mouse_clicks_pick_seats() -> None:
+    deal = ["guard", "assassin", "slave", "sultan", "slave", "slave", "guard", "assassin", "vizier", "slave", "guard", "assassin"]
+    room = SultansRoom(12, deal=deal, spare="slave", first=0, humans=(0,))
+    async with table(room, 0, size=(100, 30)) as (app, pilot, client):
+        await pilot.press("p", "1", "1")
+        await settle(pilot)
+        assert "Look at lena (11)'s card" in prompt(app)
+        await pilot.press("escape")
+        ring = app.screen.query_one(TableRing)
+        lay = ring.current_layout()
+        bx, by = lay.boxes[4]
+        # a click on seat 4 with no action chosen: only peek or swap can target it
+        await pilot.press("p")
+        await settle(pilot)
+        offset = (bx + 2, by)
+        await pilot.click(TableRing, offset=offset)
+        await settle(pilot)
+        assert "Look at erin (4)'s card" in prompt(app)
+        await pilot.click(TableRing, offset=offset)  # a second click on the chosen seat sends
+        await settle(pilot)
+        assert client.sent[-1][0] == "peek 4"
+
+
+async def test_someone_elses_turn_offers_nothing() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0, 2))
+    async with table(room, 2) as (app, pilot, client):
+        text = screen_text(app)
+        assert "alice (0) is playing" in text
+        assert card_str("slave", "en") in text
+        assert cards_on(text, ALL) == {"slave"}
+        assert "Your options" not in text
+        await pilot.press("p", "1", "enter")
+        await settle(pilot)
+        assert client.sent == []
+
+
+async def window_screens(size: tuple[int, int]) -> tuple[str, str, str, str, SultansClient, SultansClient]:
+    """Seat 1 (Assassin) attacks seat 3: seat 0 (Guard, next to the Assassin) can
+    block, seat 2 (Slave) cannot. Both are asked (S-REACT-2)."""
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2), deadline_in=20)
+    room.play(1, "assassinate 3")
+    async with table(room, 0, size=size) as (app0, pilot0, c0):
+        p0, s0 = prompt(app0), screen_text(app0)
+        await pilot0.pause(0.2)
+        assert c0.sent == []  # nothing answered by itself
+    async with table(room, 2, size=size) as (app2, pilot2, c2):
+        p2, s2 = prompt(app2), screen_text(app2)
+        await pilot2.pause(0.2)
+        assert c2.sent == []
+    return p0, s0, p2, s2, c0, c2
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_reaction_window_same_prompt_for_who_can_and_cannot_react(size: tuple[int, int]) -> None:
+    p0, s0, p2, s2, _c0, _c2 = await window_screens(size)
+    assert "attacks dave (3)" in p0
+    assert "waiting for 4 of 4" in p0
+    lines0, lines2 = p0.splitlines(), p2.splitlines()
+    assert lines0[0] == lines2[0]  # the same prompt for everyone asked
+    assert "Block" in lines0[1] and "Pass" in lines0[1]  # the Guard sees its option inside it
+    assert "Block" not in lines2[1] and "Pass" in lines2[1]
+    assert lines0[2:] == lines2[2:]
+    # apart from the options (and each one's own card), the screens are the same
+    assert "⏱" in s0 and "⏱" in s2
+
+
+async def test_reaction_answer_needs_a_key_and_enter() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2))
+    room.play(1, "assassinate 3")
+    async with table(room, 0) as (app, pilot, client):
+        await pilot.press("b")
+        await settle(pilot)
+        assert "Reveal and block the attack" in prompt(app)
+        assert client.sent == []
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "block"
+        assert "You answered: block" in prompt(app)
+
+
+async def test_detention_prompt_then_detained() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(2,))
+    room.play(0, "detain 2")
+    async with table(room, 2) as (app, pilot, client):
+        text = prompt(app)
+        assert "detains you (2)" in text
+        assert "Pass" in text and "Refuse" not in text  # a Slave cannot refuse
+        await pilot.press("o", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "pass"
+        text = screen_text(app)
+        assert "You are in prison" in text
+        assert "#" in text  # the prison sign on the seat box
+
+
+async def test_captured_seat() -> None:
+    deal = ["slave-driver", "slave", "guard", "sultan", "assassin"]
+    room = SultansRoom(5, deal=deal, first=0, humans=(1,))
+    room.play(0, "capture 1")
+    async with table(room, 1) as (app, _pilot, _client):
+        text = screen_text(app)
+        assert "You are captured" in text
+        assert "&" in text
+        assert "(Driver)" in text or "(Slave Driver)" in text  # revealed by acting
+        assert "earns an extra turn" in text or "extra turn" in text
+
+
+async def test_manipulated_then_exhausted() -> None:
+    deal = ["vizier", "guard", "slave", "sultan", "assassin"]
+    room = SultansRoom(5, deal=deal, first=0, humans=(1,))
+    room.play(0, "manipulate loyalists 1")
+    async with table(room, 1) as (app, pilot, client):
+        assert "You are manipulated" in prompt(app)
+        assert "→L" in screen_text(app)  # the Vizier's declared side
+        await pilot.press("d", "2", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "detain 2"
+        room.play(2, "pass")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "You are exhausted" in text
+        assert "~" in text
+
+
+async def test_dead_seat() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0,))
+    room.play(1, "assassinate 2")
+    for s in (0, 2, 3, 4):
+        room.play(s, "pass")
+    async with table(room, 2) as (app, _pilot, _client):
+        text = screen_text(app)
+        assert "You are dead" in text
+        assert "✝" in text
+
+
+async def test_round_end_and_match_end() -> None:
+    deal = ["sultan", "assassin", "slave", "guard", "slave"]
+    room = SultansRoom(5, deal=deal, first=1, humans=(0, 2), rounds=1, host="carol")
+    room.play(1, "peek 2")  # turn 1: seat 1 peeks; now seat 2
+    room.play(2, "swap 1")  # seat 2 swaps with seat 1: the Assassin card moves to seat 2
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
+        room.play(3, "peek 4")
+        room.play(4, "peek 3")
+        room.play(0, "peek 1")
+        room.play(1, "peek 3")
+        room.play(2, "assassinate 0")  # the Assassin (now seat 2) kills the Sultan
+        for s in (1, 3, 4):
+            room.play(s, "pass")
+        room.play(0, "pass")
+        await settle(pilot)
+        assert room.match.is_over()
+        text = screen_text(app)
+        assert set(cards_on(text, ALL)) >= {"sultan", "assassin", "slave", "guard"}
+        assert "Rebels win: the Sultan was killed" in text
+        assert "Match result" in text
+        assert "Winners:" in text
+        assert "scored the most points" in text or "Tied on" in text
+        assert "Where the cards went" in text or "R1" in text
+        body = str(app.screen.query_one("#sk-result", Static).render())
+        assert "Where the cards went" in body
+        assert "<Assassin>: bob (1) → t2 carol (2)" in body  # the trail of the moved card
+        assert "+2" in text or "+1" in text  # points on the seat boxes
+    async with table(room, 2, size=(80, 24)) as (app, pilot, client):
+        assert "Press p to play again" in screen_text(app)
+        await pilot.press("p")
+        await settle(pilot)
+        assert client.again == 1
+
+
+async def test_between_rounds_result_stays_reachable() -> None:
+    deal = ["sultan", "assassin", "slave", "guard", "slave"]
+    room = SultansRoom(5, deal=deal, first=1, humans=(0,), rounds=2)
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
+        room.play(1, "assassinate 0")
+        for s in (0, 2, 3, 4):
+            room.play(s, "pass")
+        await settle(pilot)
+        assert "The round is over" in screen_text(app)
+        assert "Round 1 result" in screen_text(app)
+        room.next_round()
+        room.run_bots()
+        await settle(pilot)
+        assert "Round 2/2" in screen_text(app)
+        while "Round 1 result" not in screen_text(app):
+            await pilot.press("tab")
+            await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_spectator_sees_only_public(size: tuple[int, int]) -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0,))
+    room.play(1, "peek 0")
+    room.play(2, "revolt")  # the Slave reveals: public
+    for s in (0, 1, 3, 4):
+        room.play(s, "pass")
+    async with table(room, None, size=size) as (app, pilot, client):
+        text = screen_text(app)
+        assert "watching" in text
+        assert cards_on(text, ALL) == {"slave"}
+        assert "Your card" not in text
+        await pilot.press("p", "1", "enter")
+        await settle(pilot)
+        assert client.sent == []
+
+
+async def test_notebook_shows_fresh_and_stale_notes() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
+        await pilot.press("p", "1", "enter")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "▒<Assassin>?" in text  # the note on seat 1's box
+        assert "You saw: bob (1) holds <Assassin>" in text  # a private log line
+        await pilot.press("tab")
+        await settle(pilot)
+        notes = str(app.screen.query_one("#sk-notes", Static).render())
+        assert "bob (1) = <Assassin>" in notes and "fresh" in notes
+        # bob reveals (acts), then hides and may swap in secret: the note goes stale (S-VIEW-2)
+        room.play(1, "assassinate 3")
+        for s in (0, 2, 3, 4):
+            room.play(s, "pass")
+        await settle(pilot)
+
+
+async def test_stale_note_after_a_secret_swap() -> None:
+    deal = ["guard", "slave", "assassin", "sultan", "slave"]
+    room = SultansRoom(5, deal=deal, first=0, humans=(0,))
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
+        room.play(0, "peek 2")
+        room.play(1, "revolt")
+        for s in (0, 2, 3, 4):
+            room.play(s, "pass")
+        room.play(2, "peek 3")
+        room.play(3, "peek 4")
+        room.play(4, "peek 0")
+        room.play(0, "peek 3")
+        room.play(1, "hide swap 2")  # a revealed seat hides; others see only "hid and may have swapped"
+        await settle(pilot)
+        text = screen_text(app)
+        assert "▒<Assassin>??" in text
+        assert "bob (1) hid and may have swapped" in text
+        await pilot.press("tab")
+        await settle(pilot)
+        notes = str(app.screen.query_one("#sk-notes", Static).render())
+        assert "may have moved since turn" in notes
+
+
+async def test_notebook_off() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,), notebook=False)
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
+        await pilot.press("p", "1", "enter")
+        await settle(pilot)
+        assert "▒<Assassin>?" not in screen_text(app)
+        for _ in range(3):
+            await pilot.press("tab")
+            await settle(pilot)
+            assert "Notebook" not in screen_text(app)
+
+
+async def test_hide_offers_a_secret_swap_or_none() -> None:
+    deal = ["slave", "guard", "assassin", "sultan", "slave"]
+    room = SultansRoom(5, deal=deal, first=0, humans=(0,))
+    room.play(0, "revolt")
+    for s in (1, 2, 3, 4):
+        room.play(s, "pass")
+    for s, a in ((1, "peek 2"), (2, "peek 3"), (3, "peek 4"), (4, "peek 1")):
+        room.play(s, a)
+    async with table(room, 0) as (app, pilot, client):
+        await pilot.press("s")
+        await settle(pilot)
+        text = prompt(app)
+        assert "0=no swap" in text and "s=the spare" in text
+        assert "Turn your card face down and keep it" in text
+        await pilot.press("2")
+        await settle(pilot)
+        assert "secretly swap it with carol (2)'s" in prompt(app)
+        await pilot.press("n", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "hide"
+
+
+async def test_claim_the_throne_is_a_key_only_the_sultans_holder_has() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0, 3))
+    async with table(room, 3) as (app, pilot, client):
+        assert "Claim throne" in screen_text(app)  # not its turn, still there
+        await pilot.press("c", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "claim"
+        assert "♛" in screen_text(app)
+    room2 = SultansRoom(5, deal=DEAL_A, first=0, humans=(0, 2))
+    async with table(room2, 2) as (app, pilot, client):
+        assert "Claim throne" not in screen_text(app)
+        await pilot.press("c", "enter")
+        await settle(pilot)
+        assert client.sent == []
+
+
+async def test_foresee_picks_three_seats_then_predicts() -> None:
+    deal = ["fortune-teller", "guard", "slave", "sultan", "assassin", "slave"]
+    room = SultansRoom(6, deal=deal, spare="slave", first=0, humans=(0,))
+    async with table(room, 0, size=(120, 40)) as (app, pilot, client):
+        await pilot.press("f", "1", "2")
+        await settle(pilot)
+        assert "Chosen 2/3" in prompt(app)
+        await pilot.press("4", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "foresee 1 2 4"
+        assert "Predict which side wins" in screen_text(app)
+        await pilot.press("r", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "predict rebels"
+        assert "=R" in screen_text(app)
+
+
+async def test_refused_action_is_shown_translated() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, lang="zh") as (app, pilot, client):
+        room.version += 5  # the host moved on: our version is stale
+        await pilot.press("p", "1", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "peek 1"
+        assert "✗" in prompt(app)
+        assert t("err.stale", "zh")[:6] in prompt(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_help_shows_your_card_rules_in_your_language(lang: Lang) -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, lang=lang) as (app, pilot, _client):
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, SultansHelp)
+        help_text = app.screen.text.plain
+        if lang == "en":
+            assert "Action Detain" in help_text and "Keys at this table" in help_text
+        else:
+            assert "行動〈拘留〉" in help_text and "牌桌按鍵" in help_text
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, Table)
+
+
+async def test_language_switch_rephrases_the_table() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0) as (app, pilot, _client):
+        assert "[Guard]" in screen_text(app)
+        await pilot.press("f2")
+        await settle(pilot)
+        assert "[守衛]" in screen_text(app)
+        assert "[Guard]" not in screen_text(app)
+
+
+async def test_names_are_literal_never_markup() -> None:
+    names = ["[/b]", "[bold red]x[/]", "carol", "dave", "erin"]
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,), names=names)
+    async with table(room, 0) as (app, _pilot, _client):
+        text = screen_text(app)
+        assert "[/b]" in text and "[bold red]x[/]" in text
+
+
+@pytest.mark.parametrize("seats", [5, 9, 15])
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40)])
+def test_every_seat_gets_a_box_that_fits(seats: int, size: tuple[int, int]) -> None:
+    lay = ring_layout(seats, size[0], max(8, size[1] - 12))
+    assert len(set(lay.boxes)) == seats
+    assert all(x + lay.cell_w <= size[0] for x, _y in lay.boxes)
+    assert lay.cell_w >= 14
+    assert lay.has_centre
+
+
+async def test_fifteen_seats_fit_in_100x30_and_80x24() -> None:
+    deal = ["sultan", "guard", "guard", "guard", "assassin", "assassin", "assassin", "slave", "slave", "slave", "slave", "slave", "vizier", "belly-dancer", "slave-driver"]
+    for size in [(100, 30), (80, 24)]:
+        room = SultansRoom(15, deal=deal, spare="fortune-teller", first=0, humans=(0,))
+        async with table(room, 0, size=size) as (app, _pilot, _client):
+            text = screen_text(app)
+            for name in room.names:
+                assert name[:6] in text, (name, size)
+            assert "Your turn" in text
+
+
+def test_text_helpers_colour_by_side() -> None:
+    assert card_str("guard", "en") == "[Guard]"
+    assert card_str("slave", "zh") == "<奴隸>"
+    assert card_str("vizier", "en", short=True) == "(Vizier)"
+    assert isinstance(Text(card_str("slave-driver", "en", short=True)), Text)
