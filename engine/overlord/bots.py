@@ -20,6 +20,8 @@ _KEEP: dict[str, float] = {
     "victimize": 5.0, "conspire": 4.6, "revolt": 4.4, "retaliate": 4.8, "plead-guilty": 2.0,
     "martyrdom": 3.0, "revenge": 2.8, "uprising": 2.2, "revolution": 1.5,
 }
+_PASSING = frozenset({"sidestep", "victimize", "capitalize", "coercion", "make-an-example", "extortion",
+                      "conspire", "revolt"})
 _GOLD: dict[str, float] = {
     "capitalize": 2.0, "make-an-example": 1.0, "extortion": 1.5, "coercion": 1.5, "sidestep": 1.2,
 }
@@ -114,16 +116,20 @@ class HeuristicBot:
         return roles[self.seat]
 
     def _dying_pays(self, v: OverlordView) -> bool:
-        """Dying now (low token, hand kept) beats surviving if the ruler is likely to die later."""
+        """Dying now pays when it gets a better role in the exchange (K-RND-6) than the alternative:
+        surviving (with 2+ shields) or, with one shield or none, dying later after the likely victims
+        (players holding no card; the ruler's death would end the phase, so it comes last)."""
+        me = self.seat
         if self._is_ruler(v) or v.ruler is None:
             return False
-        ruler_seat = v.seats[v.ruler]
-        if ruler_seat.hand_size > 0:
-            return False
         dead = sorted((s.seat for s in v.seats if not s.alive), key=lambda x: v.seats[x].token or 0)
-        survive = self._rank_after_exchange(v, [*dead, v.ruler])
-        die = self._rank_after_exchange(v, [*dead, self.seat, v.ruler])
-        return die > survive
+        likely = [s.seat for s in v.seats if s.alive and s.seat not in (me, v.ruler) and s.hand_size == 0]
+        tail = [v.ruler] if v.seats[v.ruler].hand_size == 0 else []
+        now = self._rank_after_exchange(v, [*dead, me, *likely, *tail])
+        shields = sum(1 for c in (v.hand or []) if c in _PASSING)
+        if shields >= 2:
+            return now > self._rank_after_exchange(v, [*dead, *likely, *tail])
+        return now > self._rank_after_exchange(v, [*dead, *likely, me, *tail])
 
     # ------------------------------------------------------------ decisions
     def _turn(self, v: OverlordView, acts: list[tuple[str, Action]]) -> str:
@@ -185,7 +191,7 @@ class HeuristicBot:
         if top.card == "revenge" and v.path and v.path[-1].seat == top.seat and v.path[-1].by == me:
             return "retaliate"  # we would die with him
         if top.target == me and top.card not in ("plead-guilty", "retaliate"):
-            shields = sum(1 for c in (v.hand or []) if c in _GOLD or c in ("victimize", "conspire", "revolt"))
+            shields = sum(1 for c in (v.hand or []) if c in _PASSING)
             if self._is_ruler(v) or shields == 0:
                 return "retaliate"
         if top.card == "plead-guilty" and top.target == me:
@@ -197,7 +203,7 @@ class HeuristicBot:
         if "plead-guilty" not in legal or self._is_ruler(v):
             return "pass"
         hand = v.hand or []
-        shields = sum(1 for c in hand if c in _GOLD or c in ("victimize", "conspire", "revolt"))
+        shields = sum(1 for c in hand if c in _PASSING)
         if v.holder == v.ruler:
             return "pass"
         return "plead-guilty" if shields >= 2 else "pass"
