@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import ServerProcess
+from harness import Client, ServerProcess
 
 
 def test_login_shows_the_lobby_with_the_host_key(
@@ -61,10 +61,9 @@ def test_hostile_names_render_cleaned_and_crash_nothing(
         markup.wait_for(server.fingerprint)
         with server.client("[bold red]x[/]", key=client_key("h2")) as second:
             second.wait_for(server.fingerprint)
-            # each sees the other in the online list, cleaned, nothing styled away
-            second.wait_for("bold_redx")
+            # the first sees the second in its online list, cleaned, nothing styled away
             markup.wait_for("bold_redx")
-            assert "[/b]" not in second.text()
+            assert "[/b]" not in second.text() and "[bold" not in second.text()
     # a right-to-left override is refused at the protocol level, visibly
     with server.client("ali\u202eecil", key=client_key("h3")) as bidi:
         out = bidi.wait_closed()
@@ -142,18 +141,21 @@ def test_server_stop_restores_the_terminal_and_says_goodbye(
 def test_language_follows_the_client_lang_until_the_player_chooses(
     server: ServerProcess, client_key: Callable[[str], Path]
 ) -> None:
+    def header_says(word: str) -> Callable[[Client], bool]:
+        return lambda c: word in c.lines()[0]  # the header names the language in use
+
     key = client_key("lin")
     with server.client("lin", key=key, lang="zh_TW.UTF-8") as c:
         c.wait_for(server.fingerprint)
-        c.wait_for("繁體中文")  # the lobby header names the language in use
+        c.wait_until(header_says("繁體中文"), what="Chinese header")
         c.press("f2")  # switch to English: remembered for this key's name
-        c.wait_for("English")
+        c.wait_until(header_says("English"), what="English header")
     with server.client("lin", key=key, lang="zh_TW.UTF-8") as c:
         c.wait_for(server.fingerprint)
-        c.wait_for("English")
-        assert "繁體中文" not in c.lines()[0]
+        c.wait_until(header_says("English"), what="the stored choice wins over LANG")
     with server.client("guest1", lang="zh_TW.UTF-8") as c:  # guests follow LANG
-        c.wait_for("繁體中文")
+        c.wait_for(server.fingerprint)
+        c.wait_until(header_says("繁體中文"), what="Chinese header for a guest")
 
 
 def test_typed_cjk_pasted_text_and_markup_reach_other_players_literally(
