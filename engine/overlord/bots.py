@@ -137,7 +137,8 @@ class HeuristicBot:
         passes = [ta for ta in acts if ta[1].verb in ("play", "pay", "discard-pass") and ta[1].card not in
                   ("martyrdom", "revenge", "revolution", "uprising")]
         killer = v.path[-1].by if v.path and v.path[-1].seat == me and v.path[-1].how != "plead-guilty" else None
-        if passes and not self._dying_pays(v):
+        dying_pays = self._dying_pays(v)
+        if passes and not dying_pays:
             def score(ta: tuple[str, Action]) -> float:
                 a = ta[1]
                 t = a.seat if a.seat is not None else me
@@ -167,9 +168,7 @@ class HeuristicBot:
             return "play revolution"
         if killer is not None and "play revenge" in legal and v.seats[killer].rank > v.seats[me].rank:
             return "play revenge"
-        if passes:
-            return max(passes, key=lambda ta: self._target_score(v, ta[1].seat or me))[0]
-        return "die"
+        return "die"  # nothing to pass with, or dying now pays in the role exchange
 
     def _command(self, v: OverlordView, acts: list[tuple[str, Action]]) -> str:
         def score(ta: tuple[str, Action]) -> float:
