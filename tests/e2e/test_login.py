@@ -180,3 +180,16 @@ def test_typed_cjk_pasted_text_and_markup_reach_other_players_literally(
     alice.close()
     bob.close()
     assert "Traceback" not in server.log_text()
+
+
+def test_port_forwarding_is_refused(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    key = client_key("fwd")
+    remote = ["-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:9"]
+    with server.client("fwd", key=key, extra_ssh_args=remote) as c:
+        out = c.wait_closed()
+    assert "remote port forwarding failed" in out
+    server.wait_for_log(r"refused remote forwarding")
+    with server.client("fwd", key=key) as c:  # without it, the same client plays
+        c.wait_for(server.fingerprint)
