@@ -116,6 +116,7 @@ class Board:
                 self.known[note.seat] = note.card
         self._probs: dict[str, float] | None = None
         self.prior = 0.7
+        self._odds: float | None = None
 
     # ------------------------------------------------------------ seating
 
@@ -244,6 +245,13 @@ class Board:
 
     # ------------------------------------------------------------ who wins
 
+    @property
+    def odds(self) -> float:
+        """:meth:`loyal_odds`, computed once per view."""
+        if self._odds is None:
+            self._odds = self.loyal_odds()
+        return self._odds
+
     def loyal_odds(self) -> float:
         """A rough probability that the Loyalists win this round."""
         p = self.prior
@@ -277,6 +285,9 @@ class Board:
 # ---------------------------------------------------------------- heuristic
 
 
+_REVEALING = frozenset({"detain", "revolt", "capture", "dance", "assassinate"})
+
+
 def _target(action: str) -> int | None:
     last = action.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else None
@@ -285,10 +296,19 @@ def _target(action: str) -> int | None:
 class HeuristicBot:
     """A bot that plays from its own view only (see the module docstring)."""
 
-    def __init__(self, seat: int, seed: int | str = 0, claim_threshold: float = 0.5) -> None:
+    def __init__(
+        self, seat: int, seed: int | str = 0, claim_threshold: float = 0.5, reveal_weight: float = 2.0,
+        neutral_base: float = 0.3,
+        peek_base: float = 0.15,
+        swap_cost: float = 0.0,
+    ) -> None:
         self.seat = seat
         self.rng = random.Random(f"sultans-heuristic:{seed}:{seat}")
         self.claim_threshold = claim_threshold
+        self.reveal_weight = reveal_weight
+        self.neutral_base = neutral_base
+        self.peek_base = peek_base
+        self.swap_cost = swap_cost
 
     # -------------------------------------------------------------- entry
 
@@ -309,7 +329,7 @@ class HeuristicBot:
         if v.phase == "window":
             choice = self._answer(b, acts)
         elif v.phase == "predict":
-            choice = "predict loyalists" if b.loyal_odds() >= 0.5 else "predict rebels"
+            choice = "predict loyalists" if b.odds >= 0.5 else "predict rebels"
         else:
             choice = self._turn(b, acts)
         return choice if choice in legal else self.rng.choice(acts)
@@ -361,7 +381,7 @@ class HeuristicBot:
                 return "join"  # S-SLV-3: this join wins
             sultan = b.sultan_seat()
             executioner = sultan is not None and b.rev[sultan]
-            if not executioner and b.loyal_odds() < 0.7:
+            if not executioner and b.odds < 0.7:
                 return "join"
             return "pass"
         if "refuse" in acts:
@@ -402,19 +422,32 @@ class HeuristicBot:
         return sum(b.prob(s, c) * self._card_value(b, c, odds) for c in cards)
 
     def _my_value(self, b: Board, odds: float) -> float:
+        """What keeping the current card is worth; worth less as the turn limit nears
+        (S-WIN-4: a round that runs out scores nothing), so a stalled round gets moving."""
         c = b.my_card
         if b.rev[b.me]:
             side = _side_of(c, True, b.v.seats[b.me].declared)
             if c == "fortune-teller":
-                pred = b.v.seats[b.me].prediction
-                side = pred
-            if side is None:
-                return 0.0
-            return 2.0 * (odds if side == _LOYAL else 1.0 - odds)
-        return self._card_value(b, c, odds)
+                side = b.v.seats[b.me].prediction
+            value = 0.0 if side is None else 2.0 * (odds if side == _LOYAL else 1.0 - odds)
+        else:
+            value = self._card_value(b, c, odds)
+        limit = max(b.v.turn_limit, 1)
+        stall = min(max((b.v.turns_played / limit - 0.3) / 0.4, 0.0), 1.0)
+        return value * (1.0 - 0.7 * stall)
 
     def _score(self, b: Board, a: str) -> float:
-        odds = b.loyal_odds()
+        odds = b.odds
+        value = self._base_score(b, a, odds)
+        if a.split(" ", 1)[0] in _REVEALING and not b.rev[b.me]:
+            # revealing on the side that looks like winning doubles the points (S-SCORE-1)
+            side = _side_of(b.my_card, True)
+            if side is not None:
+                p = odds if side == _LOYAL else 1.0 - odds
+                value += self.reveal_weight * (p - 0.5)
+        return value
+
+    def _base_score(self, b: Board, a: str, odds: float) -> float:
         word = a.split(" ", 1)[0]
         t = _target(a)
         me, card = b.me, b.my_card
@@ -423,7 +456,7 @@ class HeuristicBot:
             assert t is not None
             if b.card_at(t) is not None:
                 return 0.05
-            info = 0.3 + 0.5 * b.prob(t, "sultan") + 0.3 * b.prob(t, "assassin")
+            info = self.peek_base + 0.5 * b.prob(t, "sultan") + 0.3 * b.prob(t, "assassin")
             if b.v.seats[t].must_hide:
                 info -= 0.2
             return info
@@ -435,7 +468,7 @@ class HeuristicBot:
             gain = self._position_value(b, loc, odds) - mine
             if card == "sultan" and b.rev[me]:
                 gain -= 0.5  # a revealed Sultan hiding gives up the crown
-            return gain - 0.15
+            return gain - self.swap_cost
         if word == "assassinate":
             assert t is not None
             ps = b.prob(t, "sultan")
@@ -459,7 +492,11 @@ class HeuristicBot:
             assert t is not None
             c = b.card_at(t)
             if c == "assassin" and b.free(t):
-                return 2.0 if odds >= 0.3 else 0.6
+                # holding a known Assassin matters while the crown runs (S-SUL-3); otherwise
+                # detaining it again and again only stalls the round
+                sultan = b.me if card == "sultan" else b.sultan_seat()
+                crowned = sultan is not None and b.rev[sultan] and b.v.crown is not None
+                return 2.0 if crowned else 0.5
             slaves = b.revealed_free_slaves()
             if t in slaves and (b.left(t) in slaves or b.right(t) in slaves):
                 return 1.8
@@ -488,7 +525,7 @@ class HeuristicBot:
             assert t is not None
             side = a.split(" ")[1]
             p_side = odds if side == _LOYAL else 1.0 - odds
-            value = 2.0 * p_side - mine - 0.3
+            value = 2.0 * p_side - (mine if b.rev[me] else self.neutral_base) - 0.3
             if side == _LOYAL:
                 value += 1.0 * b.prob(t, "sultan") - 0.8 * b.prob(t, "assassin")
             else:
@@ -497,7 +534,8 @@ class HeuristicBot:
         if word == "foresee":
             seats = [int(x) for x in a.split(" ")[1:]]
             info = sum(1.0 - max(b.prob(s, c) for c in ("sultan", "guard", "assassin", "slave")) for s in seats)
-            return 2.0 * max(odds, 1.0 - odds) - mine - 0.4 + 0.05 * info
+            base = mine if b.rev[me] else self.neutral_base
+            return 2.0 * max(odds, 1.0 - odds) - base - 0.4 + 0.05 * info
         if word in ("pass", "claim", "predict", "block", "join", "refuse"):
             return 0.0
         return 0.0  # pragma: no cover
