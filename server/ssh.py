@@ -35,7 +35,7 @@ import asyncssh
 from rich.console import Console
 
 from server.config import Config
-from server.sanitize import clean_name
+from server.sanitize import clean_name, clean_text
 from server.sshdriver import SessionTerminal
 from tui.client import Identity, LobbyClient
 
@@ -510,8 +510,6 @@ class Connection(asyncssh.SSHServer):
 
 
 def _printable(text: str) -> str:
-    from server.sanitize import clean_text
-
     return clean_text(text, 40) or "(empty)"
 
 
