@@ -6,6 +6,7 @@ the SSH layer is under test."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -99,6 +100,8 @@ class HelloApp(App[None]):
             self.query_one("#echo", Static).update(f"typed:{self.typed}")
         if event.key == "q":
             self.exit()
+        if event.key == "p":
+            print(f"printed by {self.lobby.identity.name}")
         if event.key == "s" and self.lobby.identity.name == "flood":
             self.flood.stop()
             self.query_one("#hello", Static).update(f"stopped at frame{self.frame:06d} " * 3)
@@ -391,7 +394,10 @@ async def test_window_change_reaches_the_app(harness: Harness) -> None:
         await screen.wait_for("size=120x40")
 
 
-async def test_crash_in_one_session_spares_the_others(harness: Harness) -> None:
+async def test_crash_in_one_session_spares_the_others(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
     conn1, _ = await connect(harness.port, "gina", KEY_A)
     async with conn1:
         ok = await open_tty(conn1)
@@ -405,6 +411,23 @@ async def test_crash_in_one_session_spares_the_others(harness: Harness) -> None:
         ok.proc.stdin.write(b"x")
         await ok.wait_for("typed:x")
     await until(lambda: sorted(harness.hub.disconnected) == ["crash", "gina"])
+    crash_logs = [r for r in caplog.records if "session crash crashed" in r.getMessage()]
+    assert crash_logs and crash_logs[0].exc_info is not None
+    assert crash_logs[0].exc_info[0] is CrashError  # the traceback is in the server log
+
+
+async def test_print_in_a_session_goes_to_the_server_log(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="throneroom.app")
+    conn, _ = await connect(harness.port, "pam", KEY_A)
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello pam")
+        screen.proc.stdin.write(b"p")
+        await until(lambda: any("printed by pam" in r.getMessage() for r in caplog.records))
+        await screen.wait_for("typed:p")
+    assert "printed by pam" not in screen.raw.decode("utf-8", "replace")  # not on the player's screen
 
 
 async def test_abrupt_disconnect_cleans_up(harness: Harness) -> None:
