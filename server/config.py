@@ -46,8 +46,8 @@ class ServerSection(_Section):
 class LimitsSection(_Section):
     max_sessions: int = Field(default=300, ge=1)
     """Players connected at once; more get a 'server is full' message."""
-    max_per_address: int = Field(default=20, ge=1)
-    """Open SSH connections from one IP address."""
+    max_per_address: int = Field(default=50, ge=1)
+    """Open SSH connections from one IP address (a club behind one NAT counts as one address)."""
     login_grace: float = Field(default=30.0, gt=0)
     """Seconds a connection may take to authenticate."""
     idle_timeout: float = Field(default=3600.0, ge=0)
