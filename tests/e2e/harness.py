@@ -130,6 +130,7 @@ class ServerProcess:
         self.log_path = folder / "server.log"
         self.config_path: Path | None = None
         if config is not None:
+            folder.mkdir(parents=True, exist_ok=True)
             self.config_path = folder / "throneroom.toml"
             self.config_path.write_text(config, encoding="utf-8")
         self.bot_delay = bot_delay
