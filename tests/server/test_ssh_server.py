@@ -567,3 +567,23 @@ async def test_a_client_that_stops_reading_gets_frames_dropped_then_a_full_repai
         final = text.split("stopped at ")[1].split()[0]
         # the repaint replaced every stale line: no older frame is left on screen
         assert "frame" not in text.replace(f"stopped at {final}", "").replace(final, ""), text
+
+
+async def test_a_closed_session_leaves_no_app_behind(harness: Harness) -> None:
+    import gc
+    import weakref
+
+    conn, _ = await connect(harness.port, "wes", KEY_A)
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello wes")
+        screen.proc.stdin.write(b"\x1b[A\x1b[<0;3;3M\x1b[<0;3;3m")  # exercise the parser
+        await screen.wait_for("hello wes")
+        session = next(iter(harness.server.sessions))
+        assert session.app is not None
+        app_ref = weakref.ref(session.app)
+        del session
+    await until(lambda: not harness.server.sessions)
+    await asyncio.sleep(0.1)
+    gc.collect()
+    assert app_ref() is None, gc.get_referrers(app_ref())
