@@ -54,6 +54,13 @@ SYNC_QUERY = "\x1b[?2026$p"
 
 DEFAULT_SIZE = (80, 24)
 
+INPUT_RATE = 32 * 1024
+"""Input bytes per second a session may send, sustained (typing is a few bytes)."""
+INPUT_BURST = 128 * 1024
+"""Input bytes a session may send at once (a long paste). Beyond the budget
+input is dropped: every session shares one event loop, and a client piping
+megabytes into its terminal must not starve the others."""
+
 
 def _clamp_size(width: int, height: int) -> tuple[int, int]:
     if width <= 0 or height <= 0:
@@ -80,6 +87,10 @@ class SessionTerminal:
         self.bytes_written = 0
         self.on_first_frame: Callable[[], None] | None = None
         """Called once, when the App writes its first frame."""
+        self.dropped_input = 0
+        """Input bytes dropped for exceeding the budget (:data:`INPUT_RATE`)."""
+        self._budget = float(INPUT_BURST)
+        self._budget_at = self.last_input
         self._pending_input: list[bytes] = []
         self._driver: SSHDriver | None = None
         self.driver_class: type[SSHDriver] = type(
@@ -91,7 +102,19 @@ class SessionTerminal:
 
     def feed(self, data: bytes) -> None:
         """Input bytes from the client."""
-        self.last_input = time.monotonic()
+        now = time.monotonic()
+        self.last_input = now
+        self._budget = min(float(INPUT_BURST), self._budget + (now - self._budget_at) * INPUT_RATE)
+        self._budget_at = now
+        if len(data) > self._budget:
+            allowed = int(self._budget)
+            if not self.dropped_input:
+                log.warning("session input over %d bytes/s: dropping the excess", INPUT_RATE)
+            self.dropped_input += len(data) - allowed
+            data = data[:allowed]
+            if not data:
+                return
+        self._budget -= len(data)
         if self._driver is not None and self._driver.accepting_input:
             self._driver.feed(data)
         elif not self.closed:

@@ -218,3 +218,23 @@ def test_each_session_gets_its_own_driver_class() -> None:
     assert a.driver_class is not b.driver_class
     assert a.driver_class.terminal is a and b.driver_class.terminal is b
     assert issubclass(a.driver_class, SSHDriver)
+
+
+def test_input_flood_is_capped() -> None:
+    from server.sshdriver import INPUT_BURST
+
+    term = SessionTerminal(lambda _b: None)
+    term.feed(b"x" * (10 * INPUT_BURST))  # before the App starts: kept, but capped
+    kept = sum(len(chunk) for chunk in term._pending_input)
+    assert kept <= INPUT_BURST
+    assert term.dropped_input >= 9 * INPUT_BURST
+    term.feed(b"more")  # the budget refills with time; right away nothing is left
+    assert sum(len(chunk) for chunk in term._pending_input) <= INPUT_BURST + 4
+
+
+async def test_normal_typing_and_a_long_paste_get_through(running: Running) -> None:
+    text = "長" * 20_000  # 60 KB of UTF-8 in one paste
+    running.term.feed(b"\x1b[200~" + text.encode() + b"\x1b[201~")
+    await until(lambda: bool(running.app.pastes))
+    assert running.app.pastes == [text]
+    assert running.term.dropped_input == 0
