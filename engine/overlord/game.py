@@ -195,8 +195,18 @@ class Game:
         expansion_ranks: Sequence[int] = (),
         coronation: int | None = None,
         round_limit: int = 30,
+        options: BaseModel | None = None,
     ) -> Game:
-        """K-SET-4: roles of the player count's set (K-SET-2, K-XROLE-1) dealt from the seed."""
+        """K-SET-4: roles of the player count's set (K-SET-2, K-XROLE-1) dealt from the seed.
+
+        ``options`` (an ``OverlordOptions``) overrides the keyword arguments.
+        """
+        if options is not None:
+            o = options.model_dump()
+            ruleset = o.get("ruleset", ruleset)
+            expansion_ranks = o.get("expansion_ranks", expansion_ranks)
+            coronation = o.get("coronation", coronation)
+            round_limit = o.get("round_limit", round_limit)
         rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         roles = rs.role_set(players, tuple(expansion_ranks))
         deal = random.Random(f"overlord-roles-{seed}")

@@ -66,7 +66,7 @@ def _err(text: str, why: str) -> OverlordIllegal:
 
 
 def _seat(text: str, word: str) -> int:
-    if not word.isdigit() or len(word) > 3:
+    if not (word.isascii() and word.isdigit()) or len(word) > 3:
         raise _err(text, f"{word!r} is not a seat number")
     return int(word)
 
@@ -113,7 +113,7 @@ def parse(text: str) -> Action:
         pairs: list[tuple[int, int]] = []
         for a in args:
             s, sep, g = a.partition(":")
-            if not sep or not g.isdigit() or len(g) > 3:
+            if not sep or not (g.isascii() and g.isdigit()) or len(g) > 3:
                 raise _err(text, f"{a!r} is not <seat>:<gold>")
             pairs.append((_seat(text, s), int(g)))
         pairs.sort()

@@ -39,10 +39,7 @@ class OverlordOptions(BaseModel):
 
 def new_table(players: int, seed: int, options: BaseModel) -> GameTable:
     o = options if isinstance(options, OverlordOptions) else OverlordOptions.model_validate(options.model_dump())
-    return Game.random(
-        players, seed, ruleset=o.ruleset, expansion_ranks=o.expansion_ranks,
-        coronation=o.coronation, round_limit=o.round_limit,
-    )
+    return Game.random(players, seed, options=o)
 
 
 def new_bot(seat: int, kind: str, seed: int) -> Bot:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ovl_helpers import BASE4, close, events, go, kind, last, mk, settle
 
 from engine.api import GameTable, IllegalAction
@@ -275,3 +277,33 @@ def test_spec_and_registry() -> None:
     a = bot.act(t.view(seat), t.legal(seat), True)
     assert a in t.legal(seat)
     assert SPEC.new_bot(0, "random", 1).act(t.view(seat), t.legal(seat), False) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=30))
+def test_k_note_1_arbitrary_text_is_legal_or_refused_without_change(text: str) -> None:
+    """K-NOTE-1: any string either parses to a legal action or raises IllegalAction, changing nothing."""
+    g = Game.random(5, 21)
+    seat = min(g.pending())
+    before = g.view(None).model_dump_json(), list(g.actions)
+    try:
+        a = parse(text)
+    except IllegalAction:
+        with pytest.raises(IllegalAction):
+            g.play(seat, text)
+        assert (g.view(None).model_dump_json(), g.actions) == before
+        return
+    if str(a) in g.legal(seat):
+        g.play(seat, text)
+        assert g.actions[-1] == (seat, str(a))
+    else:
+        with pytest.raises(IllegalAction):
+            g.play(seat, text)
+        assert (g.view(None).model_dump_json(), g.actions) == before
+
+
+def test_random_constructor_takes_options() -> None:
+    g = Game.random(8, 3, options=OverlordOptions(expansion_ranks=[3], coronation=30, round_limit=5))
+    assert "merchant" in g.roles and g.coronation == 30 and g.round_limit == 5
+    with pytest.raises(OverlordIllegal):
+        parse("order １")  # decimal ASCII seat numbers only
