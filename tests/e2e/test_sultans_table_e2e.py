@@ -1,0 +1,183 @@
+"""End to end through the real OpenSSH client: the Sultans of Karaya table (issue 4).
+
+* a player creates a room, bots fill the seats, and the player plays a whole
+  match with the keyboard to the score table;
+* two players in one room each see their own card and never the other's;
+* a spectator's screen shows no hidden card.
+
+The driver reads the table's prompt: on its turn it swaps with / hides to the
+spare (``s s Enter``), in a window it passes (``o Enter``), and when only a
+card action is allowed (manipulated, predicting) it takes the first offered
+key and confirms, moving with the arrows when more must be chosen.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from harness import Client, ServerProcess
+
+CONFIG = """
+[rooms]
+intermission = 0.5
+"""
+
+CARD_FORMS = {
+    "sultan": ["[Sultan]", "[蘇丹]"],
+    "guard": ["[Guard]", "[守衛]"],
+    "assassin": ["<Assassin>", "<刺客>"],
+    "slave": ["<Slave>", "<奴隸>"],
+    "slave-driver": ["(Slave Driver)", "(Driver)", "(奴隸販子)", "(販子)"],
+    "belly-dancer": ["(Belly Dancer)", "(Dancer)", "(肚皮舞孃)", "(舞孃)"],
+    "vizier": ["(Vizier)", "(大官)"],
+    "fortune-teller": ["(Fortune Teller)", "(Teller)", "(占卜師)", "(占卜)"],
+}
+
+
+def shown_cards(text: str) -> set[str]:
+    return {card for card, forms in CARD_FORMS.items() if any(f in text for f in forms)}
+
+
+def own_card(text: str) -> str | None:
+    m = re.search(r"Your card: ([\[<(][^\]>)]+[\]>)])", text)
+    if m is None:
+        return None
+    found = shown_cards(m.group(1))
+    return next(iter(found)) if found else None
+
+
+def set_field(c: Client, value: str) -> None:
+    c.type_text("\x15")  # ctrl+u: clear the field
+    c.settle(0.1)
+    c.type_text(value)
+    c.settle(0.1)
+
+
+def create_room(c: Client, name: str, *, seats: int = 5, rounds: int = 1) -> None:
+    c.press("c")
+    c.wait_for("Room name")
+    c.type_text(name)
+    for value in (str(seats), str(rounds), "0", "30", "0"):  # seats, rounds, turn timer, reaction timer, bot delay
+        c.press("tab")
+        set_field(c, value)
+    c.press("enter")
+    c.wait_for("Seats")
+
+
+def options_keys(text: str) -> list[str]:
+    for line in text.splitlines():
+        if "Your options:" in line:
+            return re.findall(r"\s([a-z])\s\s\S", line.split("Your options:", 1)[1])
+    return []
+
+
+def play_step(c: Client) -> None:
+    """Answer whatever the table asks of this seat now, with keys."""
+    text = c.text()
+    keys = options_keys(text)
+    if not keys:
+        return
+    if ("s" in keys and "Your turn" in text) or ("Extra turn" in text and "s" in keys):
+        c.press("s")
+        c.settle(0.15)
+        c.press("s", "enter")
+    elif "o" in keys:
+        c.press("o", "enter")
+    else:
+        c.press(keys[0])
+        for _ in range(6):
+            c.settle(0.15)
+            c.press("enter")
+            c.settle(0.15)
+            if "Enter sends" not in c.text():
+                break
+            c.press("down")
+    c.settle(0.2)
+
+
+def test_a_player_plays_a_whole_match_with_bots_to_the_score_table(
+    make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path], tmp_path: Path
+) -> None:
+    (tmp_path / "server").mkdir(parents=True, exist_ok=True)  # the harness writes the config before creating it
+    server = make_server(config=CONFIG)
+    with server.client("alice", key=client_key("alice"), cols=80, rows=24) as c:
+        c.wait_for(server.fingerprint)
+        create_room(c, "E2E table", seats=5, rounds=2)
+        c.press("s")  # start: bots take the empty seats
+        c.wait_for("Your card")
+        seen_own = own_card(c.text())
+        assert seen_own is not None
+        deadline = time.monotonic() + 240
+        while "Match result" not in c.text():
+            assert time.monotonic() < deadline, c.dump()
+            play_step(c)
+            c.pump(0.1)
+        text = c.text()
+        assert "Winners:" in text or "★" in text
+        assert "Total" in text
+    assert "Traceback" not in server.log_text()
+
+
+def box_card_line(text: str, name: str) -> str:
+    """The card line of ``name``'s seat box on a screen (the line under its name)."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        m = re.search(r"[ ▶●]\s?\d+ " + re.escape(name) + r"\b", line)
+        if m:
+            start = m.start()
+            return lines[i + 1][start : start + 14].strip()
+    raise AssertionError(f"no seat box for {name}:\n{text}")
+
+
+def hidden_card_shown(box_line: str) -> bool:
+    """A face-down card shown with its name and no note mark: only one's own seat may look so."""
+    m = re.match(r"▒([\[<(][^\]>)]+[\]>)])(\??)", box_line)
+    return m is not None and bool(shown_cards(m.group(1))) and not m.group(2)
+
+
+def test_two_players_each_see_their_own_card_never_the_others(
+    make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path], tmp_path: Path
+) -> None:
+    (tmp_path / "server").mkdir(parents=True, exist_ok=True)  # the harness writes the config before creating it
+    server = make_server(config=CONFIG)
+    with server.client("alice", key=client_key("alice"), cols=100, rows=30) as a, server.client(
+        "bob", key=client_key("bob"), cols=100, rows=30
+    ) as b, server.client("carol", key=client_key("carol"), cols=100, rows=30) as w:
+        a.wait_for(server.fingerprint)
+        create_room(a, "Pair table", seats=6, rounds=1)
+        b.wait_for("Pair table")
+        b.press("enter")  # join the highlighted room
+        b.wait_for("not ready")
+        b.settle(0.3)
+        b.press("r")  # ready
+        a.wait_until(lambda c: re.search(r"bob .*ready ✓", c.text()) is not None, what="bob is ready")
+        w.wait_for("Pair table")
+        w.press("w")  # watch
+        w.settle(0.5)
+        a.settle(0.5)
+        a.press("s")
+        a.wait_for("Your card")
+        b.wait_for("Your card")
+        w.wait_for("watching")
+        for step in range(12):
+            for c in (a, b, w):
+                c.settle(0.3)
+            ta, tb, tw = a.text(), b.text(), w.text()
+            if "Match result" in ta:
+                break
+            assert own_card(ta) is not None and own_card(tb) is not None, ta + "\n" + tb
+            own_a = box_card_line(ta, "alice")
+            assert hidden_card_shown(own_a) or not own_a.startswith("▒")  # one's own card, hidden or face up...
+            assert not hidden_card_shown(box_card_line(ta, "bob"))  # ...never the other's
+            assert hidden_card_shown(box_card_line(tb, "bob")) or not box_card_line(tb, "bob").startswith("▒")
+            assert not hidden_card_shown(box_card_line(tb, "alice"))
+            assert "Your card" not in tw  # the spectator holds nothing
+            for name in ("alice", "bob"):
+                line = box_card_line(tw, name)
+                assert not hidden_card_shown(line), (step, name, tw)  # notes ("?") are public facts
+            play_step(a)
+            play_step(b)
+    assert "Traceback" not in server.log_text()
