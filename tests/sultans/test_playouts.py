@@ -180,6 +180,7 @@ def check_outcome(r: Round, players: int) -> None:
     if out.winner is None:
         assert out.reason == "turn-limit" and out.turns >= r.turn_limit
         assert all(p == 0 for p in out.points.values()), "S-WIN-4: no winner, every seat scores 0"
+    assert [out.points[s] for s in range(players)] == expected_points(r), "S-SCORE-1"
     for s in range(players):
         assert out.points[s] in (0, 1, 2), "S-SCORE-1"
         if not out.alive[s]:
@@ -240,6 +241,65 @@ def check_views(r: Round) -> None:
             assert (actual != note.card) if note.negated else (actual == note.card), note
     assert all(sv.card is None for sv in spect.seats if sv.alive and not sv.revealed)
     assert all(e.audience is None for e in spect.log), "S-VIEW-3: spectators see public events only"
+    assert all(spect.seats[p].alive for p in pend), "S-REACT-3: dead seats are never pending"
+    for p in pend:
+        legal = r.legal(p)
+        if spect.phase == "window":
+            assert "pass" in legal, "S-NOTE-1: pass is always an answer"
+        elif spect.phase == "turn":  # S-TURN-2: there is no pass, but always a swap or a hide
+            assert ("swap spare" in legal) != ("hide swap spare" in legal and "hide" in legal)
+        elif spect.phase == "predict":
+            assert legal == ["predict loyalists", "predict rebels"]
+        else:
+            assert spect.phase == "forced" and spect.forced == p
+            assert not any(a.startswith(("peek", "swap", "hide", "pass")) for a in legal), "S-VIZ-2"
+    w = spect.window
+    if w is not None:  # S-REACT-2: who is asked never depends on who could react
+        if w.kind == "detention":
+            assert w.asked == (w.target,)
+        else:
+            living = tuple(t for t in range(n) if spect.seats[t].alive and t != w.actor)
+            assert w.asked == living, f"{w.kind} window asks {w.asked}, expected {living}"
+        assert set(w.waiting) == set(pend) and set(w.waiting) <= set(w.asked)
+
+
+SIDE_WHEN = {"sultan": ("loyalists", "loyalists"), "guard": ("loyalists", "loyalists"),
+             "assassin": ("rebels", "rebels"), "slave": ("rebels", "rebels"),
+             "slave-driver": ("rebels", "loyalists"), "belly-dancer": ("loyalists", "rebels")}
+
+
+def expected_points(r: Round) -> list[int]:
+    """S-SCORE-1 / S-VIZ-1 / S-FTL-1 recomputed from the final public view."""
+    out = r.outcome()
+    assert out is not None
+    v = r.view(None)
+    n = r.players
+    pts = [0] * n
+    if out.winner is None:
+        return pts
+    vizier = None
+    for s in range(n):
+        sv = v.seats[s]
+        card = out.cards[s]
+        if not sv.alive:
+            continue
+        if card in SIDE_WHEN:
+            side = SIDE_WHEN[card][1 if sv.revealed else 0]
+            if side == out.winner:
+                pts[s] = 2 if sv.revealed else 1
+        elif card == "vizier":
+            if sv.revealed:
+                pts[s] = 2 if sv.declared == out.winner else 0
+            else:
+                vizier = s
+        elif card == "fortune-teller":
+            pts[s] = 2 if sv.revealed and sv.prediction == out.winner else 0
+    if vizier is not None:
+        living = [t for t in range(n) if v.seats[t].alive]
+        i = living.index(vizier)
+        neighbours = {living[(i - 1) % len(living)], living[(i + 1) % len(living)]} - {vizier}
+        pts[vizier] = 1 if any(pts[t] == 2 for t in neighbours) else 0
+    return pts
 
 
 @pytest.mark.parametrize("players", COUNTS)
