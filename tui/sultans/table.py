@@ -83,6 +83,7 @@ class Table(TableScreen):
         self._last_result: tuple[int, RoundView] | None = None
         self._shown_result_for: int | None = None
         self._notebook = True
+        self._decision: tuple[object, ...] = ()
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -133,6 +134,11 @@ class Table(TableScreen):
         self.by_kind = parse_legal(legal)
         self._keep_picker()
         rv = view.round
+        w = rv.window
+        decision = (view.round_number, rv.turns_played, rv.phase, w.actor if w else None, w.kind if w else None, rv.pending)
+        if decision != self._decision:
+            self._decision = decision
+            self.message = Text("")  # "Sent: ..." belongs to the decision it answered
         if rv.phase == "over":
             if self._last_result is None or self._last_result[0] != view.round_number:
                 self._last_result = (view.round_number, rv)

@@ -133,7 +133,7 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     elif k == "skip":
         key = f"sk.ev.skip.{ev.cause or 'detained'}"
     elif k == "reveal":
-        p["cause"] = t(f"sk.cause.{ev.cause or 'action'}", lang)
+        p["cause"] = t(f"sk.cause.{ev.cause}", lang) if ev.cause and ev.cause != "action" else ""
     elif k == "crown" and ev.target is None:
         key = "sk.ev.crown_back"
     elif k == "death":
