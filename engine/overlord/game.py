@@ -484,7 +484,10 @@ class Game:
         raise _GameOver
 
     def _levy(self, tyrant: int) -> Flow:
-        """K-XROLE-TYRANT: up to 4 gold in total from other players, never from the Knight."""
+        """K-XROLE-TYRANT: up to 4 gold in total from other players, never from the Knight.
+
+        Ruling (H3): ``pass`` takes nothing; the options list every split (sorted by seat).
+        """
         payers = [s for s in self._ring_from(tyrant) if self.roles[s] != "knight" and self.gold[s] > 0]
         payers.sort()
         opts = ["pass"]
@@ -526,7 +529,10 @@ class Game:
                 self._discard_from_hand(s, card, "named")
 
     def _soothsayer(self, s: int) -> Flow:
-        """K-XROLE-SOOTHSAYER: after the draw, one other player shows their hand to all."""
+        """K-XROLE-SOOTHSAYER: after the draw, one other player shows their hand to all.
+
+        Ruling (H3): "make one player show" -- another player, never himself.
+        """
         opts = ["pass", *[f"show {t}" for t in self._ring_from(s)]]
         a = yield from self._ask1(s, "show", opts, actor=s)
         if a.verb == "pass":
@@ -737,7 +743,8 @@ class Game:
                     self.roles[p.seat] == "executioner" and self.alive[p.seat]
                     and self._symbol(p.card) == "book" and self.hands[p.seat]
                 ):
-                    # K-XROLE-EXECUTIONER (Ruling): discard another card instead; the cancelled card returns
+                    # K-XROLE-EXECUTIONER (Ruling): discard another card instead; the cancelled card returns.
+                    # Ruling (H3): asked only when he holds another card; any card may be the substitute
                     sub = ["pass", *[f"substitute {c}" for c in self._distinct(p.seat)]]
                     a = yield from self._ask1(p.seat, "substitute", sub, actor=p.seat, card=p.card)
                     if a.verb == "substitute":
@@ -854,6 +861,8 @@ class Game:
             return  # K-ORD-4: the holder acts again, no Plead Guilty window
         played = self.table[-1]
         if t is not None and not self.alive[t]:
+            # Ruling (H3): its target died while the chain resolved (an Uprising set off by a
+            # substitute): no legal target any more, the card does nothing and the holder acts again
             self.table.pop()
             self._to_discard(card)
             self._emit("fizzled", seat=h, card=card)
@@ -871,6 +880,8 @@ class Game:
 
     def _effects(self, h: int, t: int, card: str, roles: list[str], a: Action) -> Flow:
         """Section 4: a shield card's other effects (K-ORD-6 step 4), Knight protections included."""
+        # Ruling (H3): the Knight's protection, like the role triggers, goes by the roles held when
+        # the card was played (a Revolt swaps roles only in this step)
         knight = roles[t] == "knight"
         if card == "sidestep":
             self._draw(h, 1, "sidestep")
@@ -885,6 +896,7 @@ class Game:
             self._gain(h, 2, "capitalize")
         elif card == "coercion":
             if knight or not self.hands[t]:
+                # Ruling (H3): a receiver with no card (hand sizes are public) is not asked
                 self._emit("choose-gold", seat=t, auto=True)
                 self._gain(h, 2, "coercion")
             else:
@@ -921,6 +933,7 @@ class Game:
             step = 1 if a.direction == "left" else -1
         else:
             step = 1 if self._step(h, 1) == t else -1
+        # only players holding a card are asked (hand sizes are public: no leak), never the Knight
         givers = [s for s in [h, *self._ring_from(h)] if self.hands[s] and self.roles[s] != "knight"]
         self._emit("conspire", seat=h, direction="left" if step == 1 else "right", givers=givers)
         if not givers:
