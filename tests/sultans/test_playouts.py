@@ -38,6 +38,7 @@ from engine.api import GameTable, IllegalAction
 from engine.sultans import Match, Round
 from engine.sultans.actions import canonical
 from engine.sultans.cards import ROLE_TABLE
+from engine.sultans.views import RoundView
 
 GOLDEN = Path(__file__).with_name("golden.txt")
 COUNTS = list(range(5, 16))
@@ -192,6 +193,7 @@ def check_outcome(r: Round, players: int) -> None:
         assert [sv.card for sv in v.seats] == list(out.cards)
         assert v.spare_card == out.spare
     assert Counter([*out.cards, out.spare]) == deck(r)
+    check_end_reason(r)
 
 
 # ------------------------------------------------------------------ tests
@@ -242,6 +244,7 @@ def check_views(r: Round) -> None:
     assert all(sv.card is None for sv in spect.seats if sv.alive and not sv.revealed)
     assert all(e.audience is None for e in spect.log), "S-VIEW-3: spectators see public events only"
     assert all(spect.seats[p].alive for p in pend), "S-REACT-3: dead seats are never pending"
+    check_win_state(r, where, spect)
     for p in pend:
         legal = r.legal(p)
         if spect.phase == "window":
@@ -261,6 +264,84 @@ def check_views(r: Round) -> None:
             living = tuple(t for t in range(n) if spect.seats[t].alive and t != w.actor)
             assert w.asked == living, f"{w.kind} window asks {w.asked}, expected {living}"
         assert set(w.waiting) == set(pend) and set(w.waiting) <= set(w.asked)
+
+
+def living_neighbours(alive: list[bool], s: int) -> tuple[int, int]:
+    n = len(alive)
+    lt = (s + 1) % n
+    while not alive[lt]:
+        lt = (lt + 1) % n
+    rt = (s - 1) % n
+    while not alive[rt]:
+        rt = (rt - 1) % n
+    return lt, rt
+
+
+def win_facts(where: list[str], v: RoundView) -> tuple[bool, bool, bool]:
+    """(revolution, no Assassin alive and fewer than three free Slaves, Sultan alive and revealed)
+    computed from the true cards and the public tokens (S-SLV-3, S-WIN-2, S-SUL-3)."""
+    n = v.players
+    alive = [sv.alive for sv in v.seats]
+    free = [not sv.detained and not sv.captured for sv in v.seats]
+    rslave = {s for s in range(n) if alive[s] and v.seats[s].revealed and free[s] and where[s] == "slave"}
+    revolution = False
+    for b in rslave:
+        a, c = living_neighbours(alive, b)
+        if a != c and a in rslave and c in rslave:
+            revolution = True
+    assassins = any(alive[s] and where[s] == "assassin" for s in range(n)) or where[n] == "assassin"
+    free_slaves = sum(1 for s in range(n) if alive[s] and free[s] and where[s] == "slave") + (where[n] == "slave")
+    no_rebels = not assassins and free_slaves < 3
+    crowned = any(alive[s] and v.seats[s].revealed and where[s] == "sultan" for s in range(n))
+    return revolution, no_rebels, crowned
+
+
+def check_win_state(r: Round, where: list[str], spect: RoundView) -> None:
+    """During play no win condition holds (S-WIN-3: wins are checked after every event), and
+    the crown is out exactly while the Sultan is alive and revealed (S-SUL-3)."""
+    revolution, no_rebels, crowned = win_facts(where, spect)
+    assert not revolution, "S-SLV-3: a revolution stands but the round goes on"
+    assert not no_rebels, "S-WIN-2: no Assassin and fewer than three free Slaves, but the round goes on"
+    assert (spect.crown is not None) == crowned, "S-SUL-3: the crown is out iff the Sultan is alive and revealed"
+    alive = [sv.alive for sv in spect.seats]
+    assert all(where[s] != "sultan" for s in range(r.players) if not alive[s]), "S-WIN-1: a dead Sultan ends the round"
+
+
+def check_end_reason(r: Round) -> None:
+    """The reason a round ended holds in its final state; the crown never passed a seat it was due at."""
+    out = r.outcome()
+    assert out is not None
+    v = r.view(None)
+    n = r.players
+    where: list[str] = [*out.cards, out.spare or ""]
+    revolution, no_rebels, crowned = win_facts(where, v)
+    if out.reason == "sultan-killed":
+        assert out.winner == "rebels"
+        assert any(e.kind == "death" and e.card == "sultan" for e in v.log)
+    elif out.reason == "revolution":
+        assert out.winner == "rebels" and revolution
+    elif out.reason == "no-rebels":
+        assert out.winner == "loyalists" and no_rebels
+    elif out.reason == "crown":
+        assert out.winner == "loyalists" and crowned
+    else:
+        assert out.reason == "turn-limit" and out.winner is None
+    # S-TURN-5 (1): each step of turn order (a regular turn or a skip; dead seats in between
+    # are passed over) must not land on the crown's seat -- landing there ends the round
+    crown: int | None = None
+    prev = (r.first - 1) % n
+    for e in v.log:
+        if e.kind == "crown":
+            crown = e.target
+        elif (e.kind == "turn" and not e.extra) or e.kind == "skip":
+            assert e.seat is not None
+            t = (prev + 1) % n
+            while True:
+                assert t != crown, f"turn order stepped onto seat {t} with the crown and play went on"
+                if t == e.seat:
+                    break
+                t = (t + 1) % n
+            prev = e.seat
 
 
 SIDE_WHEN = {"sultan": ("loyalists", "loyalists"), "guard": ("loyalists", "loyalists"),
