@@ -213,6 +213,28 @@ def test_random_playouts(players: int) -> None:
     assert len(reasons) >= 3, reasons
 
 
+def swap_back_bans(v: RoundView, y: int) -> list[int]:
+    """S-SWAP-3 recomputed from seat ``y``'s own log: X's swap (open, or secret and told to
+    ``y``) that took ``y``'s card bans X until the end of ``y``'s next turn (S-TURN-4: also a
+    skipped one; S-DRV-2: an extra turn counts)."""
+    bans: dict[int, bool] = {}  # partner -> expires at the end of the turn now running
+    in_turn = False
+    for e in v.log:
+        if e.kind in ("turn", "skip"):
+            if in_turn:
+                bans = {x: exp for x, exp in bans.items() if not exp}
+                in_turn = False
+            if e.seat == y:
+                if e.kind == "skip":
+                    bans = {}
+                else:
+                    bans = dict.fromkeys(bans, True)
+                    in_turn = True
+        elif e.kind in ("swap", "hide-swap") and e.target == y and not e.spare and e.seat not in (None, y):
+            bans[e.seat] = False
+    return sorted(bans)
+
+
 def check_views(r: Round) -> None:
     """Every seat's view and the spectator's tell the truth and nothing more (S-VIEW-1..4)."""
     n = r.players
@@ -234,6 +256,10 @@ def check_views(r: Round) -> None:
                 assert (actual != note.card) if note.negated else (actual == note.card), note
         for e in v.log:  # S-VIEW-4: private events only for their audience
             assert e.audience is None or s in e.audience, e
+        bans = swap_back_bans(v, s)
+        assert list(v.your_bans) == bans, "S-SWAP-3: bans as the seat's own log implies"
+        for x in bans:
+            assert f"swap {x}" not in v.legal and f"hide swap {x}" not in v.legal
     spect = r.view(None)
     assert spect.your_card is None and spect.spare_card is None
     for note in spect.notes:  # only what everyone saw: a face-up card that hid, a failed capture
