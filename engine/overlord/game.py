@@ -427,6 +427,8 @@ class Game:
         self._round_start[self.round] = len(self.events)
         self.phase = "start"
         self.banned = None
+        self.path = []  # "the order's path this phase": cleared for the new round
+        self.transfers = 0
         self._emit("round", round=self.round)
         # K-RND-1: the Tyrant's levy, then the Bureaucrat names
         for s in self.living():
@@ -1134,10 +1136,3 @@ class Game:
 
     def prompt(self) -> Prompt | None:
         return self._prompt
-
-    def hand(self, seat: int) -> list[str]:
-        return list(self.hands[seat])
-
-    def snapshot(self) -> BaseModel:
-        """The full view of every seat at once (debugging and replay checks)."""
-        return self.view(None)
