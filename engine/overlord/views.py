@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Param = int | str | bool | None | list[int] | list[str]
 
@@ -17,8 +17,11 @@ class Event(BaseModel):
     """One thing that happened. ``kind`` + ``params`` so screens can phrase it in any language.
 
     ``audience`` is ``None`` for a public event, else the seats that saw it
-    (e.g. the two players of a Coercion or Conspire card hand-over).
+    (e.g. the two players of a Coercion or Conspire card hand-over). Frozen:
+    views share these objects with the game's log.
     """
+
+    model_config = ConfigDict(frozen=True)
 
     n: int  # sequence number in the whole game
     round: int
@@ -53,6 +56,8 @@ class SeatView(BaseModel):
 
 class PathStep(BaseModel):
     """One move of the order this phase: to ``seat`` from ``by`` (None: nobody)."""
+
+    model_config = ConfigDict(frozen=True)
 
     seat: int
     by: int | None
