@@ -273,15 +273,22 @@ def check_views(r: Round) -> None:
     check_win_state(r, where, spect)
     for p in pend:
         legal = r.legal(p)
+        default = r.timeout_action(p)  # S-TIME-1
+        assert default in legal
         if spect.phase == "window":
             assert "pass" in legal, "S-NOTE-1: pass is always an answer"
+            assert default == "pass"
         elif spect.phase == "turn":  # S-TURN-2: there is no pass, but always a swap or a hide
             assert ("swap spare" in legal) != ("hide swap spare" in legal and "hide" in legal)
+            peeks = [f"peek {(p + k) % n}" for k in range(1, n) if f"peek {(p + k) % n}" in legal]
+            assert default == (peeks[0] if peeks else "swap spare" if "swap spare" in legal else "hide")
         elif spect.phase == "predict":
             assert legal == ["predict loyalists", "predict rebels"]
+            assert default == "predict loyalists"
         else:
             assert spect.phase == "forced" and spect.forced == p
             assert not any(a.startswith(("peek", "swap", "hide", "pass")) for a in legal), "S-VIZ-2"
+            assert default == legal[0]
     w = spect.window
     if w is not None:  # S-REACT-2: who is asked never depends on who could react
         if w.kind == "detention":
