@@ -361,11 +361,23 @@ def check_end_reason(r: Round) -> None:
         assert out.reason == "turn-limit" and out.winner is None
     # S-TURN-5 (1): each step of turn order (a regular turn or a skip; dead seats in between
     # are passed over) must not land on the crown's seat -- landing there ends the round
+    # S-TURN-5 (2): order goes clockwise, passing over only dead seats; a skip is owed to a
+    # prison token got since the seat's last step, or to a capture not yet released
     crown: int | None = None
     prev = (r.first - 1) % n
+    prison: set[int] = set()
+    captives: set[int] = set()
     for e in v.log:
         if e.kind == "crown":
             crown = e.target
+        elif e.kind == "detained":
+            assert e.seat is not None
+            prison.add(e.seat)
+        elif e.kind == "captured":
+            assert e.target is not None
+            captives.add(e.target)
+        elif e.kind == "release":
+            captives -= set(e.seats)
         elif (e.kind == "turn" and not e.extra) or e.kind == "skip":
             assert e.seat is not None
             t = (prev + 1) % n
@@ -373,8 +385,14 @@ def check_end_reason(r: Round) -> None:
                 assert t != crown, f"turn order stepped onto seat {t} with the crown and play went on"
                 if t == e.seat:
                     break
+                assert not out.alive[t], f"turn order passed over living seat {t}"
                 t = (t + 1) % n
             prev = e.seat
+            if e.kind == "skip":
+                assert e.seat in (prison if e.cause == "detained" else captives), e
+            else:
+                assert e.seat not in prison and e.seat not in captives, f"seat {e.seat} should be skipped"
+            prison.discard(e.seat)
 
 
 SIDE_WHEN = {"sultan": ("loyalists", "loyalists"), "guard": ("loyalists", "loyalists"),
