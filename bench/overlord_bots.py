@@ -39,6 +39,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="games per player count")
     ap.add_argument("--expansion", action="store_true", help="all expansion roles in play")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--players", type=int, nargs="*", default=[4, 5, 6, 7, 8], help="player counts (4-8)")
     args = ap.parse_args()
     print(f"Kill the Overlord: heuristic bot vs random bots, {args.games} games per count, "
           f"expansion={'all' if args.expansion else 'none'}")
@@ -46,7 +47,7 @@ def main() -> None:
     t0 = time.perf_counter()
     total_steps = 0
     total_games = 0
-    for players in range(4, 9):
+    for players in args.players:
         wins = 0
         rounds = 0
         reasons: Counter[str] = Counter()

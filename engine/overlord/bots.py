@@ -95,7 +95,9 @@ class HeuristicBot:
     def _target_score(self, v: OverlordView, t: int) -> float:
         s = v.seats[t]
         if t == v.ruler and not self._is_ruler(v):
-            return 6.0 - 1.5 * s.hand_size  # the ruler's death ends the phase: we may rise
+            # the ruler's death ends the phase: we may rise; the Actor killing him takes his role
+            bonus = 6.0 if v.seats[self.seat].role == "actor" else 0.0
+            return 6.0 + bonus - 1.5 * s.hand_size
         # a player with few cards is likely to die with the order and not send it back
         return 3.0 - s.hand_size + (0.5 if s.rank < self._rank(v, self.seat) else 0.0)
 
