@@ -29,7 +29,7 @@ EN: dict[str, str] = {
     "key.lang": "中文",
     "key.quit": "Quit",
     "key.ready": "Ready",
-    "key.sit": "Take seat",
+    "key.sit": "Sit here",
     "key.add_bot": "Add bot",
     "key.remove": "Remove",
     "key.options": "Options",

@@ -23,11 +23,16 @@ from tui.text import clock
 KeySpec = tuple[str, str, str]
 
 
+MINOR_ACTIONS = {"app.help", "app.toggle_lang", "app.quit_app", "language", "leaders", "chat"}
+
+
 class KeyBar(Static):
     """One line of ``key label`` pairs for the current screen, clickable.
 
     Only actions the screen allows right now (``check_action``) are shown;
-    ones it reports as disabled (``None``) are shown dimmed.
+    ones it reports as disabled (``None``) are shown dimmed. When the line is
+    too narrow it tightens: less padding, then disabled items dropped and the
+    labels of the always-there keys (help, language, quit) left out.
     """
 
     DEFAULT_CSS = """
@@ -37,27 +42,50 @@ class KeyBar(Static):
     def __init__(self, **kw: Any) -> None:
         super().__init__("", markup=False, **kw)
         self._spans: list[tuple[int, int, str]] = []
+        self._last: tuple[Any, list[KeySpec], Lang] | None = None
 
     def show(self, node: Any, keys: list[KeySpec], lang: Lang) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
-        spans: list[tuple[int, int, str]] = []
-        x = 0
+        self._last = (node, keys, lang)
+        items: list[tuple[str, str, str, bool]] = []  # key, label, action, enabled
         for key, action, label_key in keys:
             name = action.removeprefix("app.")
             target = node.app if action.startswith("app.") else node
             allowed = target.check_action(name, ())
             if allowed is False:
                 continue
-            label = t(label_key, lang)
-            key_style = "reverse bold" if allowed else "reverse dim"
-            start = x
-            text.append(f" {key} ", style=key_style)
-            text.append(f" {label}  ", style="" if allowed else "dim")
-            x += cell_len(f" {key} ") + cell_len(f" {label}  ")
-            if allowed:
-                spans.append((start, x, action))
+            items.append((key, t(label_key, lang), action, bool(allowed)))
+        room = self.size.width or self.app.size.width
+        for level in range(4):
+            text, spans = self._layout(items, level)
+            if text.cell_len <= room:
+                break
         self._spans = spans
         self.update(text, layout=False)
+
+    @staticmethod
+    def _layout(items: list[tuple[str, str, str, bool]], level: int) -> tuple[Text, list[tuple[int, int, str]]]:
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        spans: list[tuple[int, int, str]] = []
+        x = 0
+        for key, label, action, allowed in items:
+            if level >= 2 and not allowed:
+                continue
+            start = x
+            key_part = f" {key} "
+            if level >= 3 and action in MINOR_ACTIONS:
+                label_part = " "
+            else:
+                label_part = f" {label}  " if level == 0 else f"{label} "
+            text.append(key_part, style="reverse bold" if allowed else "reverse dim")
+            text.append(label_part, style="" if allowed else "dim")
+            x += cell_len(key_part) + cell_len(label_part)
+            if allowed:
+                spans.append((start, x, action))
+        return text, spans
+
+    def on_resize(self) -> None:
+        if self._last is not None:
+            self.show(*self._last)
 
     def plain(self) -> str:
         """The bar as plain text (for tests and screen readers)."""
