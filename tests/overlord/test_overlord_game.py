@@ -307,3 +307,21 @@ def test_random_constructor_takes_options() -> None:
     assert "merchant" in g.roles and g.coronation == 30 and g.round_limit == 5
     with pytest.raises(OverlordIllegal):
         parse("order １")  # decimal ASCII seat numbers only
+
+
+def test_rule_set_is_data_a_club_can_correct() -> None:
+    """The deck, copies, symbols, roles, incomes and thresholds come from the rule set file."""
+    from engine.overlord.rules import available_rulesets
+
+    assert "house" in available_rulesets()
+    data = load_ruleset().model_dump()
+    for c in data["cards"]:
+        if c["token"] == "sidestep":
+            c["copies"] = 7
+    data["coronation"] = 30
+    rs = RuleSet.model_validate(data)
+    g = Game.random(4, 1, ruleset=rs)
+    assert g.total_cards == 46 and g.coronation == 30
+    data["cards"][0]["token"] = "joker"
+    with pytest.raises(ValueError):
+        RuleSet.model_validate(data)

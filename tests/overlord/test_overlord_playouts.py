@@ -53,7 +53,7 @@ def _playout(players: int, seed: int, expansion: bool, *, probe_every: int = 0) 
         assert legal and len(set(legal)) == len(legal)
         if probe_every and steps % probe_every == 0:
             # every legal action is accepted (on a replayed copy), garbage is refused without a change
-            for a in legal[:12]:
+            for a in rng.sample(legal, min(12, len(legal))):
                 c = g.clone()
                 c.play(seat, a)
             before = g.view(seat).model_dump_json(), list(g.actions)
