@@ -21,7 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -31,7 +32,7 @@ LOG_FIELDS = {"log", "events", "notes", "notebook", "messages", "private_log", "
 SEAT_FIELDS = {
     "seat", "index", "actor", "target", "active", "holder", "me", "my_seat", "by", "ruler",
     "partner", "killer", "viewer", "first", "crown", "playing", "forced", "giver", "receiver",
-    "winner", "uprising_named",
+    "winner", "uprising_named", "src", "dst", "from", "to", "victim", "named",
 }
 SEAT_LIST_FIELDS = {
     "winners", "targets", "pending", "chosen", "asked", "waiting", "foreseen", "tied",
@@ -92,7 +93,7 @@ class ViewRenderer:
         if isinstance(value, BaseModel):
             return self.compact(value)
         if isinstance(value, Mapping):
-            return ", ".join(f"{self.key(name, k)}: {self.value('', v)}" for k, v in value.items()) or "—"
+            return ", ".join(f"{self.key(name, k)}: {self.value(str(k), v)}" for k, v in value.items()) or "—"
         if isinstance(value, Iterable):
             items = list(value)
             if not items:
@@ -152,6 +153,7 @@ class ViewRenderer:
         return Group(*blocks)
 
     def rows_block(self, label: str, field: str, rows: list[BaseModel]) -> RenderableType:
+        """A table of ``rows`` (one line each as a fallback when it is too wide)."""
         columns: list[str] = []
         for row in rows:
             for name, _value in _fields(row):
@@ -161,9 +163,10 @@ class ViewRenderer:
         has_seat = any(is_seat_field(c) for c in columns)
         by_position = (field in ("seats", "players") or not has_seat) and len(rows) == len(self.names)
         if by_position:  # the seat column already shows the number and the name
+            numbers = list(range(len(rows)))
             columns = [
                 c for c in columns
-                if c != "index" and [d.get(c) for d in data] != self.names
+                if [d.get(c) for d in data] not in (self.names, numbers)
             ]
         flags = [c for c in columns if all(isinstance(d.get(c), bool) for d in data)]
         # a flag true for every row says nothing
@@ -187,6 +190,8 @@ class ViewRenderer:
         show_marks = any(marks)
         if show_marks:
             table.add_column(Text(t("col.status", self.lang)), overflow="fold")
+        lines = Text()
+        lines.append(label + "\n", style="bold")
         for i, d in enumerate(data):
             cells = [Text(self.value(c, d.get(c))) for c in plain]
             if by_position:
@@ -194,7 +199,13 @@ class ViewRenderer:
             if show_marks:
                 cells.append(Text(marks[i]))
             table.add_row(*cells, style="bold" if by_position and i == self.me else "")
-        return table
+            # the same row as one line, for panes too narrow for the table
+            parts = [self.seat(i)] if by_position else []
+            parts += [f"{field_label(c, self.lang)}={self.value(c, d.get(c))}" for c in plain if not _empty(d.get(c))]
+            if marks[i]:
+                parts.append(marks[i])
+            lines.append("· " + " · ".join(parts) + "\n", style="bold" if by_position and i == self.me else "")
+        return _WidthAdaptive(table, lines)
 
     def matrix_block(self, label: str, rows: list[list[Any]]) -> RenderableType:
         width = max(len(r) for r in rows)
@@ -223,6 +234,21 @@ class ViewRenderer:
         grid.add_column(ratio=1)
         grid.add_row(text)
         return grid
+
+
+class _WidthAdaptive:
+    """A table where it fits, else the same rows as wrapped lines."""
+
+    def __init__(self, wide: Table, narrow: Text) -> None:
+        self.wide = wide
+        self.narrow = narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        needed = Measurement.get(console, options.update(width=10_000), self.wide).maximum
+        yield self.wide if needed <= options.max_width else self.narrow
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.wide)
 
 
 def action_label(text: str, names: Sequence[str]) -> str:

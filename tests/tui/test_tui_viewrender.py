@@ -34,8 +34,8 @@ class View(BaseModel):
     scores: list[list[int]]
 
 
-def render(view: BaseModel, names: list[str], lang: str = "en", me: int | None = 0) -> str:
-    console = Console(width=100, color_system=None, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+def render(view: BaseModel, names: list[str], lang: str = "en", me: int | None = 0, width: int = 100) -> str:
+    console = Console(width=width, color_system=None, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
     console.print(ViewRenderer(names, lang, me).render(view))  # type: ignore[arg-type]
     return console.export_text()
 
@@ -70,6 +70,13 @@ def test_seats_table_folds_flags_and_drops_the_name_column() -> None:
     seat_lines = [ln for ln in text.splitlines() if "王小明" in ln and "Revealed" in ln]
     assert seat_lines  # "revealed" shown as a mark on the revealed seat only
     assert "Alive" not in text  # true for everyone: says nothing
+
+
+def test_a_narrow_pane_gets_one_line_per_seat_instead_of_a_table() -> None:
+    text = render(make_view(), NAMES, width=30)
+    assert "· 0 [/b] ◀ · Card=guard" in text
+    assert "· 2 王小明 · Revealed" in text
+    assert "Seat  " not in text  # no table header
 
 
 def test_log_shows_the_last_lines() -> None:
