@@ -544,9 +544,13 @@ def golden_line(players: int, seed: int) -> str:
     rng = random.Random(f"golden:{players}:{seed}")
     counts: list[int] = []
     while r.outcome() is None:
-        s, a = choose(r, rng)
-        counts.append(len(r.legal(s)))
-        r.play(s, a)
+        # choices from sorted lists, so the line depends on the rules, not on listing order
+        pend = sorted(r.pending())
+        optional = [t for t in range(players) if t not in pend and r.legal(t)]
+        s = rng.choice(optional) if optional and rng.random() < 0.05 else rng.choice(pend)
+        legal = sorted(r.legal(s))
+        counts.append(len(legal))
+        r.play(s, rng.choice(legal))
     out = r.outcome()
     assert out is not None
     pts = ",".join(str(out.points[s]) for s in range(players))
