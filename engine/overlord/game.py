@@ -634,7 +634,7 @@ class Game:
 
     def _transfer(
         self, giver: int, receiver: int, how: str, card: str | None, roles: list[str],
-        effects: Callable[[], Flow] | None,
+        effects: Callable[[], Flow] | None, played: _Played | None = None,
     ) -> Flow:
         """K-ORD-6 steps 2-6 (the Retaliate window, step 1, is done by the caller)."""
         # (2) the Tax Collector's fee
@@ -658,6 +658,10 @@ class Game:
                 self._draw(receiver, 1, "truant")
             else:
                 self._emit("truant-pass", seat=receiver)
+        # the card has resolved: it leaves the table before the Plead Guilty window
+        if played is not None and played in self.table:
+            self.table.remove(played)
+            self._to_discard(played.card)
         # (6) the Plead Guilty window(s)
         yield from self._plead_windows()
 
@@ -871,10 +875,12 @@ class Game:
             return
         try:
             if card in DESPERATION:
-                yield from self._desperation(h, card, t, roles)
+                yield from self._desperation(h, card, t, roles, played)
             else:
                 assert t is not None
-                yield from self._transfer(h, t, "card", card, roles, lambda: self._effects(h, t, card, roles, a))
+                yield from self._transfer(
+                    h, t, "card", card, roles, lambda: self._effects(h, t, card, roles, a), played
+                )
         finally:
             if played in self.table:
                 self.table.remove(played)
@@ -955,7 +961,7 @@ class Game:
             self._sort_hand(s)
             self._emit("passed-card", audience=sorted({s, dst}), src=s, dst=dst, card=card)
 
-    def _desperation(self, h: int, card: str, t: int | None, roles: list[str]) -> Flow:
+    def _desperation(self, h: int, card: str, t: int | None, roles: list[str], played: _Played) -> Flow:
         if card == "martyrdom":
             # Ruling (H3): executed first (killer triggers at once, K-ORD-7), then takes 7
             self._execute(h)
@@ -976,7 +982,7 @@ class Game:
             yield from self._revolution(h)
         elif card == "uprising":
             assert t is not None
-            yield from self._transfer(h, t, "uprising", "uprising", roles, lambda: self._set_uprising(h, t))
+            yield from self._transfer(h, t, "uprising", "uprising", roles, lambda: self._set_uprising(h, t), played)
 
     def _set_uprising(self, h: int, t: int) -> Flow:
         self.uprising = (h, t)

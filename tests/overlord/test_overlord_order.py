@@ -194,6 +194,7 @@ def test_k_ord_6_transfer_steps_in_order() -> None:
     assert kinds == ["gold", "order", "gain"]  # fee, move, Capitalize +2
     assert kind(g) == "plead" and g.holder == 2
     assert g.gold[1] == 5 - 2 + 2 and g.gold[2] == 7
+    assert g.view(None).chain == [] and g.discard[-1] == "capitalize"  # resolved before the window
     # the Captain's trigger comes after the card's own effect (Victimize: the receiver discards first)
     g2 = mk(BASE4, [FULL, FULL, ["sidestep", "victimize"], FULL])
     go(g2, "0: order 1")
