@@ -262,3 +262,19 @@ def test_stale_notes_are_not_trusted() -> None:
     b = Board(json_view(r, 0))
     assert b.card_at(1) is None and b.card_at(3) is None
     assert any(note.stale for note in json_view(r, 0).notes)
+
+
+def test_losing_side_swaps_away() -> None:
+    """A hidden Slave that sees the crown about to fire (S-SUL-3) swaps for the Guard it
+    peeked, and so ends the round on the winning side (S-SCORE-1)."""
+    r = deal("slave guard sultan assassin slave slave", "slave", first=0)
+    r.play(0, "peek 1")
+    r.play(2, "claim")  # during seat 1's turn: the crown lies in front of seat 1
+    for s, a in [(1, "peek 3"), (2, "peek 3"), (3, "peek 4"), (4, "peek 5"), (5, "peek 0")]:
+        r.play(s, a)
+    assert r.pending() == {0} and r.view(None).crown == 1
+    assert ask(r, 0) == "swap 1"
+    r.play(0, "swap 1")
+    out = r.outcome()
+    assert out is not None and out.winner == "loyalists" and out.reason == "crown"
+    assert out.points[0] == 1
