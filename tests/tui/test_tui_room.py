@@ -44,7 +44,7 @@ async def test_host_adds_and_removes_bots_changes_options_and_starts(hub: FakeHu
         assert [s.kind for s in room.seats] == ["human", "bot", "bot", "bot", "empty"]
         await pilot.press("d")  # remove the highlighted bot (seat 1)
         await settle(pilot)
-        assert room.seats[1].kind == "empty"
+        assert only_room(hub).seats[1].kind == "empty"
         await pilot.press("o")
         await settle(pilot)
         dialog = app.screen

@@ -26,7 +26,7 @@ def started(
     gets its own room handle through ``current_room`` (a reconnect)."""
     lobby = hub.lobby(who)
     client = lobby.create_room(
-        RoomSettings(game="tokens", seats=bots + 1, options={"rounds": rounds}, **settings)  # type: ignore[arg-type]
+        RoomSettings(game="tokens", seats=bots + 1, options={"rounds": rounds}, **settings)
     )
     for _ in range(bots):
         client.add_bot()
@@ -85,7 +85,7 @@ async def test_play_a_whole_match_with_bots_then_play_again(hub: FakeHub, size: 
         assert hub.leaders["alice"].matches == 1
         await pilot.press("p")
         await settle(pilot)
-        assert room.state == "playing"
+        assert only_room(hub).state == "playing"
         assert "Your move" in screen_text(app)
 
 
