@@ -5,6 +5,7 @@ listeners firing inside the app."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 
 import pytest
 from textual.pilot import Pilot
@@ -13,7 +14,8 @@ from server.hub import Hub
 from server.storage import Storage
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
-from tui.tables import TableScreen
+from tui.screens.plain_table import PlainTableScreen
+from tui.tables import TableScreen, register_table, unregister_table
 
 
 async def settle(pilot: Pilot[None], n: int = 3) -> None:
@@ -26,6 +28,16 @@ def immediate_flush(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ThroneApp, "flush_interval", 0.0)
 
 
+@pytest.fixture
+def plain_sultans_table() -> Iterator[None]:
+    """This test plays by Enter on the plain table's highlighted action: keep
+    Sultans rooms on the plain table even now that Sultans has its own screen."""
+    register_table("sultans", PlainTableScreen)
+    yield
+    unregister_table("sultans")
+
+
+@pytest.mark.usefixtures("plain_sultans_table")
 async def test_player_plays_a_sultans_match_from_the_table_screen() -> None:
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.0, intermission=0.0, time_scale=0.001)
     await hub.start()
