@@ -19,10 +19,14 @@ deals (peeks, open and secret swaps, window answers), so a leak of a card,
 of a reaction someone *could* have made, or of a secret swap partner fails
 the test. The set of differing positions is recomputed after every step from
 the engine (cards move with swaps). S-VIEW-1, S-VIEW-2, S-VIEW-4, S-SWAP-2,
-S-REACT-2, S-DECK-2.
+S-REACT-2, S-DECK-2. A third test checks that window answers stay private until the
+window resolves (S-REACT-3).
 """
 
 from __future__ import annotations
+
+import pickle
+import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -162,3 +166,33 @@ def test_spectators_see_nothing_of_any_deal(n: int, data: st.DataObject) -> None
             r.play(s, r.timeout_action(s))
         views.append(r)
     assert same_view(views[0], views[1], None)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(5, 15), seed=st.integers(0, 10**6))
+def test_window_answers_stay_private_until_resolved(n: int, seed: int) -> None:
+    """S-REACT-3: while a window waits for others, a seat's answer (pass, block, join,
+    refuse) changes nothing anyone else sees -- only who still owes an answer, which is
+    the same whatever it answered."""
+    r = Round.random(n, f"answers:{seed}")
+    rng = random.Random(seed)
+    compared = 0
+    while r.outcome() is None and compared < 6:
+        pend = sorted(r.pending())
+        view = r.view(None)
+        if view.window is not None and len(pend) >= 2:
+            for s in pend:
+                answers = [a for a in r.legal(s) if a != "claim"]
+                if len(answers) < 2:
+                    continue
+                blob = pickle.dumps(r)
+                seen = set()
+                for a in answers:
+                    c = pickle.loads(blob)
+                    c.play(s, a)
+                    seen.add(tuple(c.view(t).model_dump_json() for t in [None, *range(n)] if t != s))
+                assert len(seen) == 1, f"seat {s}'s answer {answers} is visible before the window resolves"
+                compared += 1
+        s = rng.choice(pend)
+        legal = r.legal(s)
+        r.play(s, rng.choice(legal))
