@@ -12,7 +12,8 @@
   known Sultan (S-ASN-1, S-WIN-1), a Guard blocks (S-GRD-2), a Slave joins a
   revolt that wins (S-SLV-2, S-SLV-3), a Sultan claims once no Assassin is
   alive (S-SUL-2, S-SUL-3), a revealed Sultan executes a revealed Assassin
-  (S-SUL-1), stale notes are not trusted (S-VIEW-2).
+  (S-SUL-1), stale notes are not trusted (S-VIEW-2), a seat on the losing side
+  swaps away.
 """
 
 from __future__ import annotations
