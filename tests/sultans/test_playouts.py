@@ -351,10 +351,11 @@ def check_end_reason(r: Round) -> None:
     if out.reason == "sultan-killed":
         assert out.winner == "rebels"
         assert any(e.kind == "death" and e.card == "sultan" for e in v.log)
-    elif out.reason == "revolution":
+    elif out.reason == "revolution":  # S-WIN-3 order: a killed Sultan would have come first
         assert out.winner == "rebels" and revolution
+        assert not any(e.kind == "death" and e.card == "sultan" for e in v.log)
     elif out.reason == "no-rebels":
-        assert out.winner == "loyalists" and no_rebels
+        assert out.winner == "loyalists" and no_rebels and not revolution
     elif out.reason == "crown":
         assert out.winner == "loyalists" and crowned
     else:
