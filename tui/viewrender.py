@@ -123,34 +123,37 @@ class ViewRenderer:
 
     # ------------------------------------------------------------ blocks
     def render(self, view: BaseModel, title: str | None = None) -> RenderableType:
-        blocks: list[RenderableType] = []
-        if title is not None:
-            blocks.append(Text(title, style="bold underline"))
+        """The view: its plain values first (empty ones left out), then its
+        tables, then nested parts, then logs."""
         summary = Table.grid(padding=(0, 1))
         summary.add_column(style="bold", no_wrap=True)
         summary.add_column(ratio=1)
-        later: list[RenderableType] = []
+        tables: list[RenderableType] = []
+        nested: list[RenderableType] = []
+        logs: list[RenderableType] = []
         for name, value in _fields(view):
             label = field_label(name, self.lang)
             if isinstance(value, BaseModel):
-                later.append(self.render(value, label))
+                nested.append(self.render(value, label))
             elif isinstance(value, Mapping) and value and all(isinstance(v, BaseModel) for v in value.values()):
-                later.append(self.rows_block(label, name, list(value.values())))
+                tables.append(self.rows_block(label, name, list(value.values())))
             elif _is_models(value):
                 if name in LOG_FIELDS:
-                    later.append(self.log_block(label, [self.compact(v) for v in value]))
+                    logs.append(self.log_block(label, [self.compact(v) for v in value]))
                 else:
-                    later.append(self.rows_block(label, name, list(value)))
+                    tables.append(self.rows_block(label, name, list(value)))
             elif isinstance(value, list | tuple) and value and all(isinstance(v, list | tuple) for v in value):
-                later.append(self.matrix_block(label, [list(v) for v in value]))
+                tables.append(self.matrix_block(label, [list(v) for v in value]))
             elif isinstance(value, list | tuple) and value and name in LOG_FIELDS:
-                later.append(self.log_block(label, [self.value("", v) for v in value]))
-            else:
+                logs.append(self.log_block(label, [self.value("", v) for v in value]))
+            elif not _empty(value) and value is not False:
                 summary.add_row(Text(label), Text(self.value(name, value)))
+        blocks: list[RenderableType] = []
+        if title is not None:
+            blocks.append(Text(title, style="bold underline"))
         if summary.row_count:
             blocks.append(summary)
-        blocks.extend(later)
-        return Group(*blocks)
+        return Group(*blocks, *tables, *nested, *logs)
 
     def rows_block(self, label: str, field: str, rows: list[BaseModel]) -> RenderableType:
         """A table of ``rows`` (one line each as a fallback when it is too wide)."""
