@@ -113,7 +113,7 @@ class ChatPanel(Vertical):
     ChatPanel { height: 1fr; }
     ChatPanel > RichLog { height: 1fr; scrollbar-size-vertical: 1; }
     ChatPanel > Input { height: 1; border: none; padding: 0 1; }
-    ChatPanel > Input:focus { background: $boost; text-style: bold; }
+    ChatPanel > Input:focus { border: none; background: $boost; text-style: bold; }
     """
 
     MAX_LINES = 300
