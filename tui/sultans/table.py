@@ -84,6 +84,7 @@ class Table(TableScreen):
         self._shown_result_for: int | None = None
         self._notebook = True
         self._decision: tuple[object, ...] = ()
+        self._shown: dict[str, Text] = {}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -159,6 +160,13 @@ class Table(TableScreen):
         self._tick()
         self.refresh_keys()
 
+    def _update(self, selector: str, text: Text, *, layout: bool = False) -> None:
+        """Update a Static only when its text changed (fixed size: no re-layout)."""
+        if self._shown.get(selector) == text:
+            return
+        self._shown[selector] = text
+        self.query_one(selector, Static).update(text, layout=layout)
+
     def namer(self) -> Namer:
         viewer = None if self.watching else self.room.my_seat
         return Namer(self.names, viewer, self.lang)
@@ -178,7 +186,7 @@ class Table(TableScreen):
             parts.append(self.tr("sk.head.you", seat=f"{namer.name(namer.viewer)} ({namer.viewer})"))
             parts.append(self.tr("sk.head.score", points=mv.totals[namer.viewer]))
         head = Text(" · ".join(parts), no_wrap=True, overflow="ellipsis", end="")
-        self.query_one("#sk-head", Static).update(head, layout=False)
+        self._update("#sk-head", head)
 
     def _render_ring(self, mv: MatchView) -> None:
         rv = mv.round
@@ -221,7 +229,8 @@ class Table(TableScreen):
         centre += legend_lines(self.lang)
         if self.picker is not None and current == "spare":
             centre[0].stylize("reverse")
-        ring.set_content(boxes, centre)
+        if boxes != ring.boxes or centre != ring.centre:  # repaint only what changed
+            ring.set_content(boxes, centre)
 
     def _kind_label(self, kind: str) -> str:
         return f"sk.key.{kind}"
@@ -252,7 +261,7 @@ class Table(TableScreen):
         if self.message.plain:
             lines.append(self.message)
         text = Text("\n", end="").join(lines[:4])
-        self.query_one("#sk-prompt", Static).update(text, layout=False)
+        self._update("#sk-prompt", text)
 
     def _options_line(self, kinds: list[str]) -> Text:
         out = Text(self.tr("sk.pick.options") + " ", style="bold", end="")
@@ -327,8 +336,15 @@ class Table(TableScreen):
         if p.step != "confirm":
             lines.append(choice)
         if preview is not None:
-            lines.append(Text("⏎ " + describe(preview, namer, self.lang), style="italic"))
+            lines.append(Text("⏎ " + self._describe(preview, namer), style="italic"))
         return lines
+
+    def _describe(self, text: str, namer: Namer) -> str:
+        """What ``text`` will do; ``pass`` to a detention prompt accepts it."""
+        rv = self.mv.round if self.mv is not None else None
+        if text == "pass" and rv is not None and rv.window is not None and rv.window.kind == "detention":
+            return self.tr("sk.do.accept")
+        return describe(text, namer, self.lang)
 
     def _cand_label(self, c: Cand, namer: Namer) -> str:
         if c == "spare":
@@ -346,8 +362,6 @@ class Table(TableScreen):
     def _render_pane(self, mv: MatchView) -> None:
         namer = self.namer()
         log = self.query_one("#sk-log", RichLog)
-        notes = self.query_one("#sk-notes", Static)
-        result = self.query_one("#sk-result", Static)
         self._render_log(mv, namer, log)
         pane = self.pane
         if pane == "notes" and not self._notebook:
@@ -356,14 +370,14 @@ class Table(TableScreen):
         self.query_one("#sk-notes-box").display = pane == "notes"
         self.query_one("#sk-result-box").display = pane == "result"
         title = {"log": "sk.pane.log", "notes": "sk.pane.notes", "result": "sk.pane.result"}[pane]
-        self.query_one("#sk-pane-title", Static).update(Text(self.tr(title)), layout=False)
+        self._update("#sk-pane-title", Text(self.tr(title)))
         if pane == "notes":
             rv = mv.round
             if not rv.notes:
-                notes.update(Text(self.tr("sk.notes.empty"), style="dim"))
+                self._update("#sk-notes", Text(self.tr("sk.notes.empty"), style="dim"), layout=True)
             else:
                 body = Text("\n", end="").join(note_text(n, namer, self.lang) for n in rv.notes)
-                notes.update(body)
+                self._update("#sk-notes", body, layout=True)
         elif pane == "result":
             body = Text(end="")
             if mv.over:
@@ -375,7 +389,7 @@ class Table(TableScreen):
                 body.append_text(round_result(rv_over, number, namer, self.lang))
             elif not mv.over:
                 body.append(self.tr("sk.status.turn_of", who="…"), style="dim")
-            result.update(body)
+            self._update("#sk-result", body, layout=True)
 
     def _render_log(self, mv: MatchView, namer: Namer, log: RichLog) -> None:
         rv = mv.round
@@ -509,7 +523,7 @@ class Table(TableScreen):
         namer = self.namer()
         self.picker = None
         if self.play(text):
-            self.message = Text(self.tr("sk.status.sent", what=describe(text, namer, self.lang)), style="dim")
+            self.message = Text(self.tr("sk.status.sent", what=self._describe(text, namer)), style="dim")
         self._redraw_choice()
 
     def on_refused(self, err: ClientError) -> None:
