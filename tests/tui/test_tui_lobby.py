@@ -83,6 +83,7 @@ async def test_create_room_dialog_checks_fields_and_creates(hub: FakeHub) -> Non
         assert settings.bot_delay == 0.0
         assert settings.private and settings.code == "sesame"
         assert "Friday" in screen_text(app)
+        assert "code: sesame" in screen_text(app)  # the host sees the code to share
 
 
 async def test_create_dialog_private_needs_a_code_and_escape_cancels(hub: FakeHub) -> None:

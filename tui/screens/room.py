@@ -141,8 +141,11 @@ class RoomScreen(HostScreen):
             overflow="ellipsis",
         )
         self.query_one("#room-head", Static).update(head, layout=False)
+        summary = settings_summary(s, self.lang)
+        if s.private and s.code and self.is_host:  # the host shares it with friends
+            summary = self.tr("room.code_is", code=s.code) + " · " + summary
         self.query_one("#room-settings", Static).update(
-            Text(settings_summary(s, self.lang), no_wrap=True, overflow="ellipsis"), layout=False
+            Text(summary, no_wrap=True, overflow="ellipsis"), layout=False
         )
         self._show_seats(snap)
         spectators = ", ".join(snap.spectators) if snap.spectators else "—"
