@@ -1,0 +1,571 @@
+"""Load benchmark of the SSH game host: clients in this process, the server in
+another, everything on 127.0.0.1.
+
+    ./manage bench load [--rooms 10] [--per-room 15] [--seated 5] [--typers 3]
+                        [--seconds 30] [--bot-delay 1.0] [--burst 100] [--quick]
+
+Phases (each bounded; the script stops the server and exits by itself):
+
+1. **first screen, 1 login**: ``--single`` logins one after the other; time
+   from opening the TCP connection to the lobby's host-key line in the output.
+   The server's RSS after them is the memory baseline.
+2. **rooms**: ``--rooms`` rooms of ``--per-room`` clients, all made through the
+   screens like players do: a host creates a 15-seat room in the dialog (bot
+   delay ``--bot-delay``), ``--seated - 1`` players join from the lobby and
+   press ``r``, the rest of the room's clients watch it (``w``); the host
+   starts and bots fill the empty seats.
+3. **play** for ``--seconds``: bots play; seated players play a Peek (``p``,
+   Enter) on their turn and Pass (``o``, Enter) in reaction windows; in each
+   room ``--typers`` watchers type into the chat line at 2 keys/s.
+4. **simultaneous logins**: the room clients leave, then ``--burst`` clients
+   connect at once; time until each sees its lobby.
+
+Figures:
+
+* **echo**: from sending one character to the chat line until the line with
+  that character arrives back (the typed text so far, contiguous in the output);
+* **action to all screens**: from a seated player's Enter that plays a Peek
+  until every *other* client of the room has received the table with the next
+  turn number (``turn N/...`` in the header); p99 over (action, screen) pairs
+  and over actions (the slowest screen of each). Each action is checked
+  against the server's action log (played by that seat, a peek, at that time);
+* **memory per session**: server RSS (``/proc/PID/status`` VmRSS) with all room
+  clients at their tables, minus the baseline, divided by the clients.
+
+Targets (2 cores): first screen <= 100 ms; 100 simultaneous logins <= 2 s;
+echo p99 <= 100 ms; action to all screens p99 <= 250 ms; <= 2 MB per session.
+The client process also uses CPU (one asyncssh connection per player), so on
+2 cores the figures include its share; the client's own event-loop lag is
+printed next to them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sqlite3
+import sys
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import asyncssh
+from sshclients import (
+    BenchClient,
+    BenchError,
+    ServerUnderTest,
+    make_key,
+    percentile,
+)
+
+T = TypeVar("T")
+
+HEADER = re.compile(r"Round (\d+)/\d+ · turn (\d+)/\d+")
+NOW = re.compile(r"Now: ([^\x1b\r\n]*)|Nothing to do now|You are dead")
+ESC = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+TARGETS = {
+    "first": 0.100,
+    "burst": 2.0,
+    "echo": 0.100,
+    "action": 0.250,
+    "mem": 2.0,
+}
+
+
+# -- per-client bookkeeping ------------------------------------------------------
+
+
+@dataclass
+class Player:
+    client: BenchClient
+    room: int
+    role: str  # "host" | "seated" | "watcher"
+    typer: bool = False
+    turns: list[tuple[float, tuple[int, int]]] = field(default_factory=list)
+    """(time first seen, (round, turn)) for every header this client received."""
+    now_line: str = ""
+    now_at: float = 0.0
+    key: tuple[int, int] = (0, 0)
+    key_at: float = 0.0
+    acted_key: tuple[int, int] | None = None
+    pending_echo: tuple[str, int, float] | None = None
+    echoes: list[float] = field(default_factory=list)
+    lost_echoes: int = 0
+
+    def watch(self) -> None:
+        self.client.watchers.append(self._on_output)
+
+    def _on_output(self, client: BenchClient, start: int, at: float) -> None:
+        new = client.since(max(client.offset, start - 48))
+        for m in HEADER.finditer(new):
+            key = (int(m.group(1)), int(m.group(2)))
+            if key != self.key:
+                self.key, self.key_at = key, at
+                self.turns.append((at, key))
+        found = list(NOW.finditer(new))
+        if found:
+            last_now = found[-1]
+            self.now_line, self.now_at = last_now.group(0), at
+        pending = self.pending_echo
+        if pending is not None:
+            typed, index, sent = pending
+            if typed in client.since(index):
+                self.echoes.append(at - sent)
+                self.pending_echo = None
+
+
+@dataclass
+class Action:
+    player: Player
+    key: tuple[int, int]
+    sent: float  # monotonic
+    wall: float  # time.time() when sent
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+async def bounded(coro: Awaitable[T], seconds: float, what: str) -> T:
+    try:
+        return await asyncio.wait_for(coro, timeout=seconds)
+    except TimeoutError as err:
+        raise BenchError(f"{what}: no result within {seconds}s") from err
+
+
+async def login(server: ServerUnderTest, key: asyncssh.SSHKey, name: str, cols: int = 100, rows: int = 30) -> tuple[BenchClient, float]:
+    """Connect and wait for the lobby; returns the client and seconds to its first screen."""
+    client = BenchClient(name, cols=cols, rows=rows)
+    await client.connect(server.port, key)
+    seen = await client.wait_for(server.fingerprint, timeout=30)
+    return client, seen - client.started
+
+
+async def loop_lag(stop: asyncio.Event, out: list[float]) -> None:
+    """How late this (client) process's event loop wakes up, every 50 ms."""
+    while not stop.is_set():
+        t = time.monotonic()
+        await asyncio.sleep(0.05)
+        out.append(time.monotonic() - t - 0.05)
+
+
+def fmt_ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+# -- phases ------------------------------------------------------------------------------
+
+
+async def phase_single(server: ServerUnderTest, key: asyncssh.SSHKey, n: int) -> list[float]:
+    times = []
+    for i in range(n):
+        client, seconds = await login(server, key, f"solo{i}")
+        times.append(seconds)
+        await client.close()
+        await asyncio.sleep(0.2)
+    return times
+
+
+async def phase_burst(server: ServerUnderTest, key: asyncssh.SSHKey, n: int) -> tuple[list[float], float]:
+    t0 = time.monotonic()
+    results = await bounded(
+        asyncio.gather(*(login(server, key, f"burst{i}") for i in range(n))), 60, "burst logins"
+    )
+    wall = time.monotonic() - t0
+    await asyncio.gather(*(c.close() for c, _ in results))
+    return [s for _, s in results], wall
+
+
+async def create_room(host: BenchClient, name: str, seats: int, bot_delay: float) -> None:
+    """``c``, the dialog's fields one by one, Enter; again if the form was refused.
+
+    Keys go one at a time with pauses: keys that arrive in one burst right after
+    a Tab can land in the field that had the focus before (see the report)."""
+    for _attempt in range(3):
+        mark = host.end
+        host.send("c")
+        await host.wait_for("New room", after=mark)
+        await asyncio.sleep(0.4)
+        host.send(name)
+        await asyncio.sleep(0.3)
+        # seats, rounds, turn timer, reaction timer, bot delay (the dialog's focus order)
+        for value in (seats, 15, 10, 5, f"{bot_delay:g}"):
+            await host.press("\t", "\x01", "\x0b", pause=0.25)
+            host.send(str(value))
+            await asyncio.sleep(0.25)
+        mark = host.end
+        host.send("\r")
+        try:
+            await host.wait_for(f"Seats 1/{seats}", after=mark, timeout=10)
+            return
+        except BenchError:
+            host.send("\x1b")  # close the dialog, try again
+            await asyncio.sleep(1.0)
+    raise BenchError(f"{host.name}: could not create room {name}")
+
+
+async def enter_room(player: Player, row: int, room_name: str, watch: bool) -> None:
+    client = player.client
+    await client.wait_for(room_name, timeout=30)
+    await asyncio.sleep(0.3)
+    for _ in range(row):
+        await client.press("\x1b[B", pause=0.06)
+    await asyncio.sleep(0.2)
+    mark = client.end
+    if watch:
+        client.send("w")
+        await client.wait_for("You are watching.", after=mark, timeout=20)
+    else:
+        client.send("\r")
+        await client.wait_for("Press r when you are ready", after=mark, timeout=20)
+        mark = client.end
+        client.send("r")
+        await client.wait_for("You are ready.", after=mark, timeout=20)
+
+
+async def setup_room(
+    server: ServerUnderTest, key: asyncssh.SSHKey, index: int, args: argparse.Namespace,
+    created: asyncio.Event, previous: asyncio.Event | None,
+) -> list[Player]:
+    """One room: the host makes it (after the previous room exists, so rows keep
+    their order), the others join or watch, the host starts."""
+    name = f"Bench{index:02d}"
+    host_client, _ = await login(server, key, f"r{index:02d}host")
+    host = Player(host_client, index, "host")
+    if previous is not None:
+        await previous.wait()
+    await create_room(host_client, name, args.per_room, args.bot_delay)
+    created.set()
+    others: list[Player] = []
+    logins = await asyncio.gather(
+        *(login(server, key, f"r{index:02d}p{j:02d}") for j in range(1, args.per_room))
+    )
+    for j, (client, _) in enumerate(logins, start=1):
+        role = "seated" if j < args.seated else "watcher"
+        others.append(Player(client, index, role, typer=role == "watcher" and j >= args.per_room - args.typers))
+    seated = [p for p in others if p.role == "seated"]
+    watchers = [p for p in others if p.role == "watcher"]
+    await asyncio.gather(*(enter_room(p, index, name, watch=False) for p in seated))
+    await host_client.wait_for(f"Seats {args.seated}/{args.per_room}", timeout=20)
+    await asyncio.gather(*(enter_room(p, index, name, watch=True) for p in watchers))
+    everyone = [host, *others]
+    for p in everyone:
+        p.watch()
+    for _attempt in range(20):
+        mark = host_client.end
+        host_client.send("s")
+        try:
+            await host_client.wait_for(HEADER, after=mark, timeout=2)
+            break
+        except BenchError:
+            continue
+    else:
+        raise BenchError(f"room {name} did not start")
+    await asyncio.gather(*(p.client.wait_for(HEADER, timeout=20) for p in everyone))
+    return everyone
+
+
+# -- playing ----------------------------------------------------------------------------
+
+
+async def seated_loop(player: Player, actions: list[Action], stop: asyncio.Event) -> None:
+    """Play a Peek on one's turn, Pass in a window; otherwise wait (timers exist)."""
+    client = player.client
+    while not stop.is_set():
+        await asyncio.sleep(0.05)
+        now = time.monotonic()
+        if now - max(player.key_at, player.now_at) < 0.15:
+            continue  # let the frame arrive whole
+        if player.acted_key == player.key:
+            continue
+        line = player.now_line
+        if "p Peek" in line:
+            client.send("p")
+            await asyncio.sleep(0.1)
+            if player.acted_key == player.key or stop.is_set():
+                continue
+            key = player.key
+            actions.append(Action(player, key, time.monotonic(), time.time()))
+            client.send("\r")
+            player.acted_key = key
+        elif "o Pass" in line:
+            client.send("o")
+            await asyncio.sleep(0.1)
+            client.send("\r")
+            player.acted_key = player.key
+
+
+async def typer_loop(player: Player, stop: asyncio.Event, rate: float) -> None:
+    """Type into the chat line at ``rate`` keys/s; each key's echo is timed."""
+    client = player.client
+    client.send("t")
+    await asyncio.sleep(0.5)
+    letters = "qwertyuiop"
+    while not stop.is_set():
+        client.send("ZX")
+        await asyncio.sleep(0.4)
+        typed = "ZX"
+        for ch in letters:
+            if stop.is_set():
+                return
+            if player.pending_echo is not None:
+                player.lost_echoes += 1
+                player.pending_echo = None
+            typed += ch
+            player.pending_echo = (typed, client.end, time.monotonic())
+            client.send(ch)
+            await asyncio.sleep(1.0 / rate)
+        if player.pending_echo is not None:
+            await asyncio.sleep(0.5)
+            if player.pending_echo is not None:
+                player.lost_echoes += 1
+                player.pending_echo = None
+        for _ in range(len(typed)):
+            client.send("\x7f")
+            await asyncio.sleep(0.03)
+        await asyncio.sleep(0.3)
+
+
+def seats_by_name(db: Path) -> dict[str, tuple[int, int]]:
+    """name -> (match id, seat) for every match in the server's database."""
+    out: dict[str, tuple[int, int]] = {}
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        for mid, seats in con.execute("SELECT id, seats FROM matches"):
+            for i, s in enumerate(json.loads(seats)):
+                out[s["name"]] = (int(mid), i)
+    finally:
+        con.close()
+    return out
+
+
+def logged_actions(db: Path) -> list[tuple[int, int | None, str, float]]:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return [
+            (int(m), s, str(t), float(a))
+            for m, s, t, a in con.execute("SELECT match_id, seat, text, at FROM actions WHERE kind='action'")
+        ]
+    finally:
+        con.close()
+
+
+@dataclass
+class ActionResult:
+    per_screen: list[float]
+    per_action: list[float]
+    apply_delay: list[float]  # key sent -> action logged by the server
+    unconfirmed: int
+    missed_screens: int
+
+
+def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) -> ActionResult:
+    seats = seats_by_name(db)
+    log = logged_actions(db)
+    per_screen: list[float] = []
+    per_action: list[float] = []
+    apply_delay: list[float] = []
+    unconfirmed = missed = 0
+    for act in actions:
+        me = seats.get(act.player.client.name)
+        hit = None
+        if me is not None:
+            for mid, seat, text, at in log:
+                if mid == me[0] and seat == me[1] and text.startswith("peek") and act.wall - 0.05 <= at <= act.wall + 2.0:
+                    hit = at
+                    break
+        if hit is None:
+            unconfirmed += 1
+            continue
+        apply_delay.append(hit - act.wall)
+        slowest = 0.0
+        complete = True
+        for other in rooms[act.player.room]:
+            if other is act.player:
+                continue
+            seen = next((t for t, k in other.turns if t >= act.sent and k > act.key), None)
+            if seen is None or seen - act.sent > 5.0:
+                missed += 1
+                complete = False
+                continue
+            per_screen.append(seen - act.sent)
+            slowest = max(slowest, seen - act.sent)
+        if complete:
+            per_action.append(slowest)
+    return ActionResult(per_screen, per_action, apply_delay, unconfirmed, missed)
+
+
+# -- main ------------------------------------------------------------------------------
+
+
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text(encoding="ascii").split()[:3])
+    except OSError:
+        return "?"
+
+
+async def run(args: argparse.Namespace) -> int:
+    config = (
+        "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
+        "[rooms]\nintermission = 3\ngrace_period = 60\n"
+    )
+    server = ServerUnderTest(bot_delay=args.bot_delay, config=config)
+    server.start()
+    key = make_key()
+    lag: list[float] = []
+    stop_lag = asyncio.Event()
+    lag_task = asyncio.create_task(loop_lag(stop_lag, lag))
+    rows: list[tuple[str, str, str, str]] = []
+    rooms: list[list[Player]] = []
+    load_before = load_average()
+    try:
+        rss_start = server.rss_kib()
+        print(f"server pid {server.pid} on 127.0.0.1:{server.port}, RSS at start {rss_start / 1024:.1f} MiB; "
+              f"load average {load_before}", flush=True)
+
+        # 1. one login at a time
+        single = await bounded(phase_single(server, key, args.single), 60, "single logins")
+        med = percentile(single, 50)
+        rows.append((f"first screen, 1 login (median of {len(single)})", fmt_ms(med),
+                     f"<= {fmt_ms(TARGETS['first'])}", "ok" if med <= TARGETS["first"] else "MISSED"))
+        rows.append(("  ... each", " ".join(f"{s * 1000:.0f}" for s in single) + " ms", "", ""))
+        print("single logins:", " ".join(fmt_ms(s) for s in single), flush=True)
+
+        # 2. rooms of players, at their tables (memory per session)
+        await asyncio.sleep(1.0)
+        rss_base = server.rss_kib()
+        t_setup = time.monotonic()
+        created = [asyncio.Event() for _ in range(args.rooms)]
+        rooms = list(await bounded(
+            asyncio.gather(*(
+                setup_room(server, key, i, args, created[i], created[i - 1] if i else None)
+                for i in range(args.rooms)
+            )),
+            args.rooms * 30 + 90,
+            "room setup",
+        ))
+        players = [p for room in rooms for p in room]
+        print(f"{len(players)} clients at {args.rooms} tables after {time.monotonic() - t_setup:.1f}s of setup",
+              flush=True)
+        await asyncio.sleep(2.0)
+        rss_tables = server.rss_kib()
+
+        # 3. play: bots, seated players' actions, typing watchers
+        stop = asyncio.Event()
+        actions: list[Action] = []
+        lag.clear()
+        cpu0, t0, wall0 = server.cpu_seconds(), time.monotonic(), time.time()
+        tasks = [asyncio.create_task(seated_loop(p, actions, stop)) for p in players if p.role in ("host", "seated")]
+        tasks += [asyncio.create_task(typer_loop(p, stop, args.rate)) for p in players if p.typer]
+        await asyncio.sleep(args.seconds)
+        rss_play = server.rss_kib()
+        cpu = (server.cpu_seconds() - cpu0) / (time.monotonic() - t0)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.sleep(1.0)  # the last actions' screens
+        play_lag = list(lag)
+        db = server.folder / "data" / "throneroom.db"
+        result = score_actions(actions, rooms, db)
+        logged = [a for a in logged_actions(db) if wall0 <= a[3] <= wall0 + args.seconds]
+
+        echoes = [e for p in players for e in p.echoes]
+        lost = sum(p.lost_echoes for p in players)
+        typers = sum(1 for p in players if p.typer)
+        if echoes:
+            p99 = percentile(echoes, 99)
+            rows.append((f"echo p50 / p99 ({len(echoes)} keys, {typers} typing at {args.rate:g}/s)",
+                         f"{fmt_ms(percentile(echoes, 50))} / {fmt_ms(p99)}",
+                         f"p99 <= {fmt_ms(TARGETS['echo'])}", "ok" if p99 <= TARGETS["echo"] else "MISSED"))
+        else:
+            rows.append(("echo", "no echo measured", "", "MISSED"))
+        rows.append(("  ... keys whose echo was not seen before the next key", str(lost), "", ""))
+        if result.per_screen:
+            p99 = percentile(result.per_screen, 99)
+            rows.append((f"action -> all screens p99, per screen ({len(result.per_screen)})", fmt_ms(p99),
+                         f"<= {fmt_ms(TARGETS['action'])}", "ok" if p99 <= TARGETS["action"] else "MISSED"))
+            rows.append(("  ... p50 per screen", fmt_ms(percentile(result.per_screen, 50)), "", ""))
+        else:
+            rows.append(("action -> all screens", "no action measured", "", "MISSED"))
+        if result.per_action:
+            rows.append((f"  ... p50 / p99 of the slowest screen per action ({len(result.per_action)})",
+                         f"{fmt_ms(percentile(result.per_action, 50))} / {fmt_ms(percentile(result.per_action, 99))}", "", ""))
+        if result.apply_delay:
+            rows.append(("  ... Enter -> action in the server's log, p50 / p99",
+                         f"{fmt_ms(percentile(result.apply_delay, 50))} / {fmt_ms(percentile(result.apply_delay, 99))}", "", ""))
+        rows.append(("  ... actions not found in the log / screens that never showed it",
+                     f"{result.unconfirmed} / {result.missed_screens}", "", ""))
+        per_session = (rss_tables - rss_base) / 1024 / len(players)
+        rows.append((f"memory per session ({len(players)} at tables)", f"{per_session:.2f} MB",
+                     f"<= {TARGETS['mem']:.0f} MB", "ok" if per_session <= TARGETS["mem"] else "MISSED"))
+        rows.append(("  ... server RSS start / base / at tables / after play",
+                     f"{rss_start / 1024:.0f} / {rss_base / 1024:.0f} / {rss_tables / 1024:.0f} / {rss_play / 1024:.0f} MiB", "", ""))
+        rows.append(("  ... server CPU while playing", f"{cpu * 100:.0f}% of a core", "", ""))
+        rows.append(("  ... actions logged per second (all rooms)", f"{len(logged) / args.seconds:.1f}", "", ""))
+        if play_lag:
+            rows.append(("  ... client loop lag while playing, p50 / p99 (this process)",
+                         f"{fmt_ms(percentile(play_lag, 50))} / {fmt_ms(percentile(play_lag, 99))}", "", ""))
+
+        # 4. everyone leaves; then a burst of simultaneous logins
+        await asyncio.gather(*(p.client.close() for p in players), return_exceptions=True)
+        rooms = []
+        await asyncio.sleep(2.0)
+        burst, wall = await phase_burst(server, key, args.burst)
+        worst = max(burst)
+        rows.append((f"{args.burst} simultaneous logins: all served", fmt_ms(worst),
+                     f"<= {TARGETS['burst']:.0f} s", "ok" if worst <= TARGETS["burst"] else "MISSED"))
+        rows.append((f"  ... p50 / p99 of the {args.burst}",
+                     f"{fmt_ms(percentile(burst, 50))} / {fmt_ms(percentile(burst, 99))}", "", ""))
+        print(f"burst: {args.burst} logins, slowest {fmt_ms(worst)}, wall {fmt_ms(wall)}", flush=True)
+    finally:
+        stop_lag.set()
+        await lag_task
+        await asyncio.gather(*(p.client.close() for room in rooms for p in room), return_exceptions=True)
+        tracebacks = server.log_text().count("Traceback")
+        code = server.stop()
+        rows.append(("  ... server exit code / tracebacks in its log", f"{code} / {tracebacks}", "", ""))
+        rows.append(("  ... machine load average before / after (2 cores shared)",
+                     f"{load_before} / {load_average()}", "", ""))
+        if tracebacks:
+            print(server.log_text()[-4000:], file=sys.stderr)
+        server.cleanup()
+
+    width = max(len(r[0]) for r in rows)
+    print()
+    print(f"{'measure':<{width}}  {'value':>24}  {'target':>14}  result")
+    print("-" * (width + 52))
+    for name, value, target, verdict in rows:
+        print(f"{name:<{width}}  {value:>24}  {target:>14}  {verdict}")
+    return 0 if all(r[3] in ("", "ok") for r in rows) else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rooms", type=int, default=10)
+    parser.add_argument("--per-room", type=int, default=15, help="clients per room (and seats)")
+    parser.add_argument("--seated", type=int, default=5, help="players who sit per room (host included)")
+    parser.add_argument("--typers", type=int, default=3, help="watchers per room typing in the chat line")
+    parser.add_argument("--rate", type=float, default=2.0, help="keys per second per typer")
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of the play phase")
+    parser.add_argument("--bot-delay", type=float, default=1.0)
+    parser.add_argument("--single", type=int, default=5, help="one-at-a-time logins")
+    parser.add_argument("--burst", type=int, default=100, help="simultaneous logins")
+    parser.add_argument("--quick", action="store_true", help="2 rooms of 6, 10 s, burst of 20 (a smoke run)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.rooms, args.per_room, args.seated, args.typers = 2, 6, 3, 1
+        args.seconds, args.burst, args.single = 10.0, 20, 3
+    if not 5 <= args.per_room <= 15 or not 1 <= args.seated <= args.per_room:
+        parser.error("--per-room must be 5..15 and --seated 1..per-room")
+    args.typers = min(args.typers, args.per_room - args.seated)
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

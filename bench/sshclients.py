@@ -1,0 +1,263 @@
+"""Load-benchmark plumbing: the real server in a subprocess on loopback, and
+light SSH clients (asyncssh, a PTY, ``xterm-256color``) that read the raw
+output stream without emulating a terminal.
+
+A :class:`BenchClient` keeps the decoded output (a bounded tail) and the
+monotonic time of every chunk, so a benchmark can wait for a marker
+(:meth:`BenchClient.wait_for`) or ask when a pattern first appeared after a
+moment. Matching is done on raw output: Textual sends changed lines whole, so
+short texts of one style (a room name, ``turn 5/200``, an echoed input line)
+arrive contiguous.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TAIL = 64 * 1024
+"""Characters of decoded output a client keeps."""
+
+
+class BenchError(RuntimeError):
+    """Something the benchmark waited for did not happen."""
+
+
+# -- the server ------------------------------------------------------------------
+
+
+class ServerUnderTest:
+    """``python -m server.cli serve`` on 127.0.0.1:0 with a temporary key folder and DB."""
+
+    def __init__(self, *, bot_delay: float = 1.0, config: str = "") -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="throneroom-bench-")
+        self.folder = Path(self._tmp.name)
+        self.config_path = self.folder / "throneroom.toml"
+        self.config_path.write_text(config, encoding="utf-8")
+        self.log_path = self.folder / "server.log"
+        self.bot_delay = bot_delay
+        self.proc: subprocess.Popen[str] | None = None
+        self.port = 0
+        self.fingerprint = ""
+
+    def start(self, timeout: float = 30.0) -> None:
+        env = dict(os.environ)
+        env["PYTHONUNBUFFERED"] = "1"
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        cmd = [
+            sys.executable, "-m", "server.cli", "serve",
+            "--host", "127.0.0.1", "--port", "0",
+            "--keys", str(self.folder / "keys"),
+            "--db", str(self.folder / "data" / "throneroom.db"),
+            "--config", str(self.config_path),
+            "--bot-delay", str(self.bot_delay),
+        ]
+        with self.log_path.open("a", encoding="utf-8") as log:
+            self.proc = subprocess.Popen(
+                cmd, cwd=self.folder, stdout=subprocess.PIPE, stderr=log,
+                stdin=subprocess.DEVNULL, text=True, env=env,
+            )
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        while not self.port:
+            if time.monotonic() > deadline:
+                self.stop()
+                raise BenchError(f"server did not listen within {timeout}s")
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.2)
+            if not ready:
+                continue
+            line = self.proc.stdout.readline()
+            if not line:
+                raise BenchError(f"server exited: {self.log_tail()}")
+            if m := re.search(r"host key fingerprint (SHA256:\S+)", line):
+                self.fingerprint = m.group(1)
+            if m := re.search(r"listening on \S*:(\d+)", line):
+                self.port = int(m.group(1))
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def rss_kib(self) -> int:
+        """Resident memory of the server process (``VmRSS`` in /proc), in KiB."""
+        status = Path(f"/proc/{self.pid}/status").read_text(encoding="ascii")
+        m = re.search(r"^VmRSS:\s+(\d+)\s+kB", status, re.M)
+        if m is None:
+            raise BenchError("no VmRSS in /proc status")
+        return int(m.group(1))
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the server process so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def stop(self) -> int | None:
+        proc, self.proc = self.proc, None
+        code: int | None = None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=5)
+            code = proc.returncode
+            if proc.stdout is not None:
+                proc.stdout.close()
+        return code
+
+    def cleanup(self) -> None:
+        self.stop()
+        self._tmp.cleanup()
+
+
+# -- the clients ------------------------------------------------------------------
+
+
+class _Session(asyncssh.SSHClientSession[bytes]):
+    def __init__(self, client: BenchClient) -> None:
+        self.client = client
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self.client._received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.client.closed = True
+        self.client._wake()
+
+
+@dataclass
+class BenchClient:
+    """One player: an SSH connection with a PTY, reading raw output."""
+
+    name: str
+    cols: int = 100
+    rows: int = 30
+    text: str = ""  # the decoded tail of the output
+    offset: int = 0  # characters dropped from the front of ``text``
+    received: int = 0  # bytes received in all
+    closed: bool = False
+    started: float = 0.0
+    watchers: list[Callable[[BenchClient, int, float], None]] = field(default_factory=list)
+    """Called with (client, start index of the new text in absolute characters, time)."""
+    _conn: asyncssh.SSHClientConnection | None = None
+    _chan: asyncssh.SSHClientChannel[bytes] | None = None
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _decoder: Callable[[bytes], str] | None = None
+
+    async def connect(self, port: int, key: asyncssh.SSHKey, *, lang: str = "C.UTF-8") -> None:
+        import codecs
+
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self.started = time.monotonic()
+        self._conn = await asyncssh.connect(
+            "127.0.0.1", port, username=self.name, client_keys=[key],
+            known_hosts=None, agent_path=None, preferred_auth="publickey",
+            keepalive_interval=0,
+        )
+        self._chan, _ = await self._conn.create_session(
+            lambda: _Session(self), term_type="xterm-256color",
+            term_size=(self.cols, self.rows), env={"LANG": lang}, encoding=None,
+        )
+
+    def _received(self, data: bytes) -> None:
+        now = time.monotonic()
+        assert self._decoder is not None
+        chunk = self._decoder(data)
+        self.received += len(data)
+        start = self.offset + len(self.text)
+        self.text += chunk
+        if len(self.text) > TAIL:
+            cut = len(self.text) - TAIL // 2
+            self.text = self.text[cut:]
+            self.offset += cut
+        for watcher in self.watchers:
+            watcher(self, start, now)
+        self._wake()
+
+    def _wake(self) -> None:
+        self._changed.set()
+
+    @property
+    def end(self) -> int:
+        """Absolute index of the end of the output so far."""
+        return self.offset + len(self.text)
+
+    def since(self, index: int) -> str:
+        """Output from absolute ``index`` on (what is still kept of it)."""
+        return self.text[max(0, index - self.offset):]
+
+    async def wait_for(self, marker: str | re.Pattern[str], *, after: int = 0, timeout: float = 20.0) -> float:
+        """Wait until ``marker`` appears after absolute index ``after``; returns the time."""
+        deadline = time.monotonic() + timeout
+        while True:
+            hay = self.since(after)
+            found = marker.search(hay) if isinstance(marker, re.Pattern) else (marker in hay)
+            if found:
+                return time.monotonic()
+            if self.closed:
+                raise BenchError(f"{self.name}: closed while waiting for {marker!r}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                tail = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", self.text[-1500:])
+                raise BenchError(f"{self.name}: no {marker!r} within {timeout}s; tail: {tail!r}")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout=min(left, 1.0))
+
+    def send(self, keys: str) -> None:
+        if self._chan is not None and not self.closed:
+            self._chan.write(keys.encode("utf-8"))
+
+    async def press(self, *keys: str, pause: float = 0.12) -> None:
+        """Send keys one at a time with a pause (forms move focus between keys)."""
+        for key in keys:
+            self.send(key)
+            await asyncio.sleep(pause)
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            with contextlib.suppress(TimeoutError, OSError):
+                await asyncio.wait_for(self._conn.wait_closed(), timeout=5)
+        self.closed = True
+
+
+def make_key() -> asyncssh.SSHKey:
+    """One ed25519 key for every bench client (a key may own many names)."""
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (``q`` in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), math.ceil(q / 100 * len(ordered))))
+    return ordered[rank - 1]
