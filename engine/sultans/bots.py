@@ -294,10 +294,25 @@ def _target(action: str) -> int | None:
 
 
 class HeuristicBot:
-    """A bot that plays from its own view only (see the module docstring)."""
+    """A bot that plays from its own view only (see the module docstring).
+
+    Tuning knobs (defaults measured with ``bench/sultans_bots.py``):
+
+    - ``claim_threshold``: a hidden Sultan claims when its estimated chance that the
+      crown holds (no Assassin strikes it before the crown fires) is at least this.
+    - ``reveal_weight``: how strongly a hidden seat prefers an Action that reveals it
+      when its revealed side looks like winning (revealed winners score 2, hidden 1).
+    - ``neutral_base``: what a hidden Vizier or Fortune Teller weighs against acting.
+    - ``peek_base``: the base value of a peek (information) against a swap or an Action.
+    - ``swap_cost``: the margin a swap must gain over keeping the current card.
+    """
 
     def __init__(
-        self, seat: int, seed: int | str = 0, claim_threshold: float = 0.5, reveal_weight: float = 2.0,
+        self,
+        seat: int,
+        seed: int | str = 0,
+        claim_threshold: float = 0.5,
+        reveal_weight: float = 2.0,
         neutral_base: float = 0.3,
         peek_base: float = 0.15,
         swap_cost: float = 0.0,
