@@ -105,19 +105,23 @@ def test_a_player_plays_a_whole_match_with_bots_to_the_score_table(
     server = make_server(config=CONFIG)
     with server.client("alice", key=client_key("alice"), cols=80, rows=24) as c:
         c.wait_for(server.fingerprint)
-        create_room(c, "E2E table", seats=5, rounds=2)
+        create_room(c, "E2E table", seats=5, rounds=5)  # a whole default match
         c.press("s")  # start: bots take the empty seats
         c.wait_for("Your card")
-        seen_own = own_card(c.text())
-        assert seen_own is not None
-        deadline = time.monotonic() + 240
+        assert own_card(c.text()) is not None
+        deadline = time.monotonic() + 300
+        steps = 0
         while "Match result" not in c.text():
             assert time.monotonic() < deadline, c.dump()
+            if options_keys(c.text()):
+                steps += 1
             play_step(c)
             c.pump(0.1)
+        assert steps > 0  # the player really played (turns and answers by keys)
         text = c.text()
         assert "Winners:" in text or "★" in text
         assert "Total" in text
+        assert all(f"R{n}" in text for n in range(1, 6)), text  # five rounds in the score table
     assert "Traceback" not in server.log_text()
 
 

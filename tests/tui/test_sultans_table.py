@@ -181,6 +181,30 @@ async def test_reaction_window_same_prompt_for_who_can_and_cannot_react(size: tu
     assert "⏱" in s0 and "⏱" in s2
 
 
+async def test_reaction_window_in_chinese() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2), deadline_in=20)
+    room.play(1, "assassinate 3")
+    async with table(room, 0, size=(120, 40), lang="zh") as (app, _pilot, client):
+        text = prompt(app)
+        assert "bob(1) 行刺 dave(3)" in text and "還在等 4/4 人" in text
+        assert "阻止" in text and "不回應" in text
+        assert "⏱" in screen_text(app)
+        assert client.sent == []
+
+
+async def test_match_end_in_chinese() -> None:
+    deal = ["sultan", "assassin", "slave", "guard", "slave"]
+    room = SultansRoom(5, deal=deal, first=1, humans=(0,), rounds=1)
+    room.play(1, "assassinate 0")
+    for s in (0, 2, 3, 4):
+        room.play(s, "pass")
+    async with table(room, 0, size=(80, 24), lang="zh") as (app, _pilot, _client):
+        text = screen_text(app)
+        assert "革命軍獲勝:蘇丹被殺" in text
+        assert "比賽結果" in text
+        assert "[蘇丹]" in text and "<刺客>" in text
+
+
 async def test_reaction_answer_needs_a_key_and_enter() -> None:
     room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2))
     room.play(1, "assassinate 3")
