@@ -533,6 +533,46 @@ def test_replay_match_from_seed_and_actions() -> None:
             m.play(0, "pass")
 
 
+def expected_match_winners(history: list[list[int]]) -> list[int]:
+    """S-MATCH-1: highest total; tie -> the tied seat whose latest 2-point round is latest;
+    shared if that round is the same for several, or if none of them ever scored 2."""
+    n = len(history[0])
+    totals = [sum(h[s] for h in history) for s in range(n)]
+    best = max(totals)
+    tied = [s for s in range(n) if totals[s] == best]
+    if len(tied) == 1:
+        return tied
+    latest = {s: max((i for i, h in enumerate(history) if h[s] == 2), default=-1) for s in tied}
+    top = max(latest.values())
+    return tied if top < 0 else [s for s in tied if latest[s] == top]
+
+
+@pytest.mark.parametrize("players", [5, 6, 9, 12, 15])
+def test_match_totals_and_winners(players: int) -> None:
+    """S-MATCH-1: totals add up the rounds; winners and tie-breaks as the rule says, in
+    fixed-length and first-to-N matches (ends after the round someone reaches N, at most 15)."""
+    for k in range(6):
+        first_to = 4 if k % 2 else None
+        m = Match.new(players=players, seed=f"mt{players}:{k}", rounds=3, first_to=first_to)
+        rng = random.Random(k)
+        while not m.is_over():
+            if m.between_rounds():
+                m.next_round()
+                continue
+            m.play(*choose(m.round, rng))
+        hist = [list(h.points) for h in m.history]
+        totals = [sum(h[s] for h in hist) for s in range(players)]
+        assert m.standings() == totals
+        assert m.winners() == expected_match_winners(hist)
+        if first_to is None:
+            assert len(hist) == 3
+        else:
+            reached = [i for i in range(len(hist)) if max(sum(h[s] for h in hist[: i + 1]) for s in range(players)) >= first_to]
+            assert len(hist) == (reached[0] + 1 if reached else 15)
+        with pytest.raises(IllegalAction):
+            m.next_round()
+
+
 # ------------------------------------------------------------ golden counts
 
 GOLDEN_CASES = [(5, 1), (5, 2), (6, 3), (7, 4), (8, 5), (9, 6), (10, 7), (11, 8), (12, 9),
