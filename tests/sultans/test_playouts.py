@@ -30,6 +30,7 @@ import pickle
 import random
 import sys
 from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -235,6 +236,90 @@ def swap_back_bans(v: RoundView, y: int) -> list[int]:
     return sorted(bans)
 
 
+def expected_legal(v: RoundView) -> set[str]:
+    """Every legal action of the viewer, recomputed from its own view alone (perft-like
+    oracle for S-TURN-2/3, S-PEEK-1, S-SWAP-1..4, S-SUL-1/2, S-GRD-1..4, S-ASN-1, S-SLV-1/2,
+    S-DRV-2, S-DNC-1, S-VIZ-2/3, S-FTL-2, S-REACT-2/3)."""
+    p = v.viewer
+    assert p is not None
+    n = v.players
+    seats = v.seats
+    card = v.your_card
+    alive = [sv.alive for sv in seats]
+    rev = [sv.revealed for sv in seats]
+    det = [sv.detained for sv in seats]
+    cap = [sv.captured for sv in seats]
+    out: set[str] = set()
+    if v.phase == "over":
+        return out
+
+    def neighbours(g: int) -> set[int]:
+        return set(living_neighbours(alive, g)) - {g}
+
+    def dancer_blocks(g: int) -> bool:
+        return any(seats[t].card == "belly-dancer" and rev[t] and not det[t] for t in neighbours(g))
+
+    def actions() -> set[str]:
+        acts: set[str] = set()
+        others = [t for t in range(n) if t != p and alive[t]]
+        if card == "sultan":
+            acts |= {f"execute {t}" for t in others if rev[t] and seats[t].card in ("assassin", "slave")}
+        elif card == "guard" and not dancer_blocks(p):
+            acts |= {f"detain {t}" for t in others if not det[t]}
+        elif card == "assassin":
+            acts |= {f"assassinate {t}" for t in others}
+        elif card == "slave":
+            acts.add("revolt")
+        elif card == "slave-driver":
+            acts |= {f"capture {t}" for t in others if not rev[t] or (seats[t].card == "slave" and not cap[t])}
+        elif card == "belly-dancer" and not rev[p]:
+            acts.add("dance")
+        elif card == "vizier":
+            targets = [t for t in others if not rev[t] and not det[t]]
+            declared = seats[p].declared if rev[p] else None
+            for side in ("loyalists", "rebels"):
+                if declared is None or declared == side:
+                    acts |= {f"manipulate {side} {t}" for t in targets}
+        elif card == "fortune-teller":
+            hidden = [t for t in others if not rev[t]]
+            acts |= {" ".join(["foresee", *map(str, c)]) for c in combinations(hidden, min(3, len(hidden)))}
+        return acts
+
+    if card == "sultan" and alive[p] and not rev[p]:
+        out.add("claim")
+    if p not in v.pending:
+        return out
+    if v.phase == "turn":
+        me = seats[p]
+        if not me.must_hide:
+            out |= {f"peek {t}" for t in range(n) if t != p and alive[t] and not rev[t]}
+        partners = [t for t in range(n) if t != p and alive[t] and not rev[t] and not det[t] and t not in v.your_bans]
+        if rev[p]:
+            out |= {"hide", "hide swap spare"} | {f"hide swap {t}" for t in partners}
+        else:
+            out |= {"swap spare"} | {f"swap {t}" for t in partners}
+        if not me.must_hide and not me.exhausted:
+            out |= actions()
+    elif v.phase == "forced":
+        out |= actions()
+    elif v.phase == "predict":
+        out |= {"predict loyalists", "predict rebels"}
+    else:
+        w = v.window
+        assert w is not None
+        out.add("pass")
+        free = not det[p] and not cap[p]
+        if w.kind == "block" and card == "guard" and free and not dancer_blocks(p):
+            assert w.target is not None
+            if w.actor in neighbours(p) or (p != w.target and w.target in neighbours(p)):
+                out.add("block")
+        elif w.kind == "join" and card == "slave" and not rev[p] and free:
+            out.add("join")
+        elif w.kind == "detention" and card in ("sultan", "guard"):
+            out.add("refuse")
+    return out
+
+
 def check_views(r: Round) -> None:
     """Every seat's view and the spectator's tell the truth and nothing more (S-VIEW-1..4)."""
     n = r.players
@@ -250,6 +335,7 @@ def check_views(r: Round) -> None:
             else:
                 assert sv.card is None, f"seat {s} sees hidden seat {t}'s card"
         assert list(v.legal) == r.legal(s) and list(v.pending) == pend
+        assert set(v.legal) == expected_legal(v), f"seat {s}: legal actions differ from the rules"
         for note in v.notes:  # S-VIEW-2: a note not marked stale is still true
             if not note.stale:
                 actual = where[n if note.seat is None else note.seat]
