@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.driver import Driver
 from textual.screen import Screen
 
-from tui.client import ClientError, LobbyClient, RoomClient
+from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import HostScreen, Translatable
 from tui.screens.dialogs import ConfirmDialog
@@ -119,14 +119,14 @@ class ThroneApp(App[None]):
         self.watching = watching
         room.set_listener(self.host_changed)
         try:
-            state = room.snapshot().state
+            snap = room.snapshot()
         except ClientError as err:
             self.show_error(err)
             self.room = None
             room.set_listener(None)
             return
         self._pop_to_lobby()
-        self.push_screen(self.room_screen_for(room, state))
+        self.push_screen(self.room_screen(room, snap))
 
     def _pop_to_lobby(self) -> None:
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
@@ -142,10 +142,12 @@ class ThroneApp(App[None]):
         self.watching = False
         room.set_listener(self.host_changed)
 
-    def room_screen_for(self, room: RoomClient, state: str) -> Screen[None]:
-        if state == "waiting":
+    @staticmethod
+    def room_screen(room: RoomClient, snap: RoomSnapshot) -> Screen[None]:
+        """The waiting room, or the table screen registered for the room's game."""
+        if snap.state == "waiting":
             return RoomScreen(room)
-        return table_screen_for(room.snapshot().settings.game)(room)
+        return table_screen_for(snap.settings.game)(room)
 
     def sync_room_screen(self, current: Screen[Any]) -> None:
         """Called by a room screen that no longer matches the room's state
@@ -153,11 +155,14 @@ class ThroneApp(App[None]):
         room = self.room
         if room is None or self.screen is not current:
             return
-        state = room.snapshot().state
-        wants_table = state != "waiting"
-        if wants_table == isinstance(current, TableScreen):
+        try:
+            snap = room.snapshot()
+        except ClientError as err:
+            self.show_error(err)
             return
-        self.switch_screen(self.room_screen_for(room, state))
+        if (snap.state != "waiting") == isinstance(current, TableScreen):
+            return
+        self.switch_screen(self.room_screen(room, snap))
 
     def leave_room(self, *, tell_host: bool = True) -> None:
         """Back to the lobby; ``tell_host`` False when the host already removed us."""

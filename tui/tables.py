@@ -77,7 +77,10 @@ class TableScreen(HostScreen):
             self.throne.notify(self.tr("room.removed"), markup=False)
             self.throne.leave_room(tell_host=False)
             return
-        self.update_table()
+        try:
+            self.update_table()
+        except ClientError as err:  # a refusal while reading: show it, keep the screen
+            self.error(err)
 
     def update_table(self) -> None:
         """Render the table from ``self.snap`` and the room (override this)."""
