@@ -198,11 +198,15 @@ async def test_match_end_in_chinese() -> None:
     room.play(1, "assassinate 0")
     for s in (0, 2, 3, 4):
         room.play(s, "pass")
-    async with table(room, 0, size=(80, 24), lang="zh") as (app, _pilot, _client):
+    async with table(room, 0, size=(80, 24), lang="zh") as (app, pilot, _client):
         text = screen_text(app)
         assert "革命軍獲勝:蘇丹被殺" in text
         assert "比賽結果" in text
         assert "[蘇丹]" in text and "<刺客>" in text
+        assert "得分最高" not in text  # the tie-break line is further down the result pane
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert "得分最高" in screen_text(app)
 
 
 async def test_reaction_answer_needs_a_key_and_enter() -> None:

@@ -277,7 +277,7 @@ SULTANS_EN: dict[str, str] = {
         "After a key: pick a seat by its number (two digits for 10-14) or with the arrows "
         "(s = the spare, 0 or n = no swap when hiding), Enter confirms, Escape backs out. "
         "Clicking a seat picks it too. Nothing is ever played for you.\n"
-        "t chat · Tab switches log / notebook / last result · F1 help · F2 English/中文 · "
+        "t chat · Tab switches log / notebook / last result, PageUp/PageDown scroll it · F1 help · F2 English/中文 · "
         "Escape leaves the table (your seat stays yours)."
     ),
     "sk.help.legend_title": "Signs",
@@ -579,7 +579,7 @@ SULTANS_ZH: dict[str, str] = {
         "o 不回應 · c 宣示王權(只有持有隱藏蘇丹的人)。\n"
         "按鍵之後:用號碼(10-14 打兩位數)或方向鍵選座位(s = 中央牌,隱藏時 0 或 n = 不交換),"
         "Enter 確定,Esc 返回。也可以用滑鼠點座位。系統絕不會替你出手。\n"
-        "t 聊天 · Tab 切換紀錄/筆記/上局結果 · F1 說明 · F2 English/中文 · Esc 離開牌桌(座位仍是你的)。"
+        "t 聊天 · Tab 切換紀錄/筆記/上局結果,PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · Esc 離開牌桌(座位仍是你的)。"
     ),
     "sk.help.legend_title": "符號",
     "sk.help.game_title": "遊戲規則",

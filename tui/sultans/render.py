@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from engine.sultans.views import MatchView, Note, RoundView, SeatView
 from tui.client import SeatInfo
 from tui.i18n import Lang, t
 from tui.sultans.words import Namer, card_str, card_text, current_side, side_name, side_text
+from tui.text import fit
 
 BACK = "▒▒▒▒▒▒"
 
@@ -236,7 +238,7 @@ def match_table(mv: MatchView, namer: Namer, lang: Lang) -> Text:
     out = Text(end="")
     out.append(t("sk.match.title", lang) + "\n", style="bold underline")
     rounds = [r.number for r in mv.history]
-    name_w = max([len(namer.seat(s)) for s in range(mv.players)] + [4])
+    name_w = max([cell_len(namer.seat(s)) for s in range(mv.players)] + [4])
     name_w = min(name_w, 18)
     head = Text(" " * (name_w + 2), style="bold", end="")
     for n in rounds:
@@ -248,7 +250,7 @@ def match_table(mv: MatchView, namer: Namer, lang: Lang) -> Text:
         star = "★" if s in winners else " "
         label = namer.seat(s)
         row = Text(f"{star} ", style="bold", end="")
-        row.append(label[:name_w].ljust(name_w), style="bold" if s in winners else "")
+        row.append(fit(label, name_w), style="bold" if s in winners else "")
         for r in mv.history:
             p = r.points[s] if s < len(r.points) else 0
             row.append(f"{p:>4}", style="bold" if p == 2 else ("" if p else "dim"))

@@ -66,6 +66,8 @@ class Table(TableScreen):
         Binding("t", "chat", show=False),
         Binding("tab", "pane", show=False),
         Binding("f1", "sultans_help", show=False),
+        Binding("pageup", "scroll_pane(-1)", show=False),
+        Binding("pagedown", "scroll_pane(1)", show=False),
     ]
 
     def __init__(self, room: RoomClient) -> None:
@@ -613,6 +615,15 @@ class Table(TableScreen):
         if self.mv is not None:
             self._render_pane(self.mv)
         self.refresh_keys()
+
+    def action_scroll_pane(self, direction: int) -> None:
+        """PageUp/PageDown scroll the log, notebook or result pane."""
+        box = {"log": "#sk-log", "notes": "#sk-notes-box", "result": "#sk-result-box"}.get(self.pane, "#sk-log")
+        widget = self.query_one(box)
+        if direction < 0:
+            widget.scroll_page_up()
+        else:
+            widget.scroll_page_down()
 
     def action_sultans_help(self) -> None:
         card = None
