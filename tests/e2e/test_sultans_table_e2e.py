@@ -142,7 +142,7 @@ def hidden_card_shown(box_line: str) -> bool:
     return m is not None and bool(shown_cards(m.group(1))) and not m.group(2)
 
 
-def test_two_players_each_see_their_own_card_never_the_others(
+def test_two_players_see_only_their_own_card_and_a_spectator_no_hidden_card(
     make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path], tmp_path: Path
 ) -> None:
     (tmp_path / "server").mkdir(parents=True, exist_ok=True)  # the harness writes the config before creating it

@@ -495,6 +495,22 @@ async def test_language_switch_rephrases_the_table() -> None:
         assert "[Guard]" not in screen_text(app)
 
 
+async def test_chat_beside_the_log_is_literal() -> None:
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, size=(120, 40)) as (app, pilot, client):
+        await pilot.press("t")
+        await pilot.press(*"hi [b]all")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert room.chat[-1].text == "hi [b]all"
+        assert "hi [b]all" in screen_text(app)
+        await pilot.press("escape")  # back from the chat line to the table, still seated
+        await pilot.press("p")
+        await settle(pilot)
+        assert "Peek" in prompt(app)
+        assert client.sent == []
+
+
 async def test_names_are_literal_never_markup() -> None:
     names = ["[/b]", "[bold red]x[/]", "carol", "dave", "erin"]
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,), names=names)

@@ -142,6 +142,9 @@ class Table(TableScreen):
         if decision != self._decision:
             self._decision = decision
             self.message = Text("")  # "Sent: ..." belongs to the decision it answered
+        if rv.phase != "over" and self.pane == "result" and self._shown_result_for is not None and self._shown_result_for < view.round_number:
+            self._shown_result_for = view.round_number - 1
+            self.pane = "log"  # a new round: back to its log (Tab shows the last result again)
         if rv.phase == "over":
             if self._last_result is None or self._last_result[0] != view.round_number:
                 self._last_result = (view.round_number, rv)
