@@ -29,6 +29,8 @@ from engine.sultans import Match, Round
 from engine.sultans.bots import Board, HeuristicBot, RandomBot, make_bot, round_view
 from engine.sultans.views import MatchView, RoundView
 
+from .test_playouts import check_outcome, check_views
+
 COUNTS = list(range(5, 16))
 
 
@@ -78,6 +80,29 @@ def test_bots_answer_every_decision_with_a_legal_action(players: int) -> None:
             r = Round.random(players, f"bots:{players}:{seed}:{mix}")
             drive_round(r, bots, random.Random(seed))
             assert r.outcome() is not None
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_bot_driven_rounds_keep_every_invariant(players: int) -> None:
+    """Bots reach positions random play rarely does (reveals, executions, revolts, forced
+    Actions); every view, legal list, win check and score there obeys the playout oracles."""
+    for seed in range(4):
+        r = Round.random(players, f"bot-oracle:{players}:{seed}")
+        bots = [make_bot(s, "heuristic" if (s + seed) % 3 else "random", seed) for s in range(players)]
+        rng = random.Random(seed)
+        while r.outcome() is None:
+            check_views(r)
+            pend = r.pending()
+            optional = [(s, a) for s in range(players) if s not in pend and r.legal(s)
+                        for a in [bots[s].act(r.view(s), r.legal(s), False)] if a is not None]
+            if optional:
+                r.play(*optional[0])
+                continue
+            s = rng.choice(sorted(pend))
+            a = bots[s].act(r.view(s), r.legal(s), True)
+            assert a is not None
+            r.play(s, a)
+        check_outcome(r, players)
 
 
 def test_bot_decisions_depend_only_on_the_view() -> None:
