@@ -160,6 +160,7 @@ class Game:
         self.shown: dict[int, tuple[list[str], int, int]] = {}
         self.events: list[Event] = []
         self._round_start: dict[int, int] = {}
+        self._notes: list[list[Event]] = [[] for _ in range(n)]
         self.actions: list[tuple[int, str]] = []
         self._outcome: Outcome | None = None
         self._prompt: Prompt | None = None
@@ -343,7 +344,11 @@ class Game:
         return None if t == seat else t
 
     def _emit(self, kind: str, audience: list[int] | None = None, **params: Param) -> None:
-        self.events.append(Event(n=len(self.events), round=self.round, kind=kind, params=params, audience=audience))
+        e = Event(n=len(self.events), round=self.round, kind=kind, params=params, audience=audience)
+        self.events.append(e)
+        if kind in ("gave-card", "passed-card") and audience is not None:
+            for s in audience:  # the notebook: cards this seat gave or received, kept all game
+                self._notes[s].append(e)
 
     def _limit(self, seat: int) -> int | None:
         return self.rules.limit_of(self.roles[seat])
@@ -1127,6 +1132,7 @@ class Game:
             prompt=prompt,
             hand=list(self.hands[seat]) if seat is not None else None,
             log=log,
+            notes=list(self._notes[seat]) if seat is not None else [],
             outcome=self._outcome.model_copy() if self._outcome else None,
         )
 

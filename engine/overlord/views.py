@@ -114,5 +114,6 @@ class OverlordView(BaseModel):
     uprising_named: int | None
     prompt: PromptView | None
     hand: list[str] | None  # own hand (None for a spectator)
-    log: list[Event]
+    log: list[Event]  # what this seat saw, of the last rounds (Game.view(log_rounds=...))
+    notes: list[Event] = Field(default_factory=list)  # cards this seat gave or received, whole game
     outcome: Outcome | None

@@ -25,6 +25,8 @@ def _check_view(g: Game, seat: int | None) -> None:
     assert v.deck_size + len(v.discard) + sum(s.hand_size for s in v.seats) + len(v.chain) == g.total_cards
     for e in v.log:
         assert e.audience is None or (seat is not None and seat in e.audience)
+    for e in v.notes:
+        assert seat is not None and e.audience is not None and seat in e.audience
     if seat is None:
         assert v.hand is None
     else:

@@ -54,6 +54,8 @@ def test_k_view_1_given_cards_known_only_to_the_two() -> None:
         log = g.view(seat).log
         assert any(e.kind == "gave-card" and e.params["card"] == "revolt" for e in log) is sees
         assert any(e.kind == "give-card" for e in log)  # that a card moved is public
+    assert [e.params["card"] for e in g.view(1).notes] == ["revolt"] == [e.params["card"] for e in g.view(2).notes]
+    assert g.view(0).notes == [] and g.view(None).notes == []
     # seat 0 and a spectator never learn the card from anything in their view
     assert "revolt" not in g.view(0).model_dump_json()
     assert "revolt" not in g.view(None).model_dump_json()
