@@ -63,6 +63,8 @@ class TableScreen(HostScreen):
         Hands over to the waiting room when the room waits again, and back to
         the lobby when the room is gone.
         """
+        if self.throne.room is not self.room:  # left already; its screen is on its way out
+            return
         try:
             self.snap = self.room.snapshot()
         except ClientError as err:

@@ -264,6 +264,7 @@ class FakeRoomClient:
         self._seat = seat
         self.listener: Listener | None = None
         self.acts: list[tuple[str, int]] = []
+        self.closed = False  # like the real host: a handle that left is dead
         lobby.hub.clients.append(self)
 
     @property
@@ -277,7 +278,7 @@ class FakeRoomClient:
     @property
     def my_seat(self) -> int | None:
         seat = self._seat
-        if seat is None:
+        if seat is None or self.closed:
             return None
         info = self.room.seats[seat] if seat < len(self.room.seats) else None
         if info is None or info.kind != "human" or info.name != self.name:
@@ -425,7 +426,7 @@ class FakeRoomClient:
                 self.room.seats[seat].autoplay = True
         if self.name in self.room.spectators:
             self.room.spectators.remove(self.name)
-        self.listener = None
+        self.closed = True
         self._changed()
 
     def set_listener(self, listener: Listener | None) -> None:

@@ -178,6 +178,11 @@ async def test_leaving_a_running_match_asks_first(hub: FakeHub) -> None:
         room = only_room(hub)
         assert room.seats[0].autoplay  # the seat stays alice's
         assert room.seat_of("alice") == 0
+        assert not app._notifications  # leaving is not being removed
+        await pilot.press("enter")  # and back to the seat from the lobby
+        await settle(pilot)
+        assert isinstance(app.screen, PlainTableScreen)
+        assert not room.seats[0].autoplay
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

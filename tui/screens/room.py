@@ -111,6 +111,8 @@ class RoomScreen(HostScreen):
         super().apply_lang()
 
     def refresh_data(self) -> None:
+        if self.throne.room is not self.room:  # left already; this screen is on its way out
+            return
         try:
             snap = self.room.snapshot()
         except ClientError as err:  # the room is gone
