@@ -2,8 +2,8 @@
 
 The app talks to the host only through :mod:`tui.client`. Change
 notifications from the host only mark the app dirty; a single flush, at most
-:data:`FLUSH_INTERVAL` apart, re-reads state into every live screen, so a busy
-room costs each session at most ~8 screen updates per second.
+:data:`FLUSH_INTERVAL` apart, re-reads state into the screen in view, so a
+busy room costs each session at most ~8 screen updates per second.
 
 Screens: the lobby (always at the bottom of the stack), the waiting room
 (:mod:`tui.screens.room`) or the room's table (chosen per game by

@@ -684,10 +684,11 @@ def params_of(template: str) -> set[str]:
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
 
 
-def game_title(game: str, lang: Lang, *, short: bool = False) -> str:
-    """A game's title in ``lang`` (``short`` for narrow columns); unknown ids as they are."""
+def game_title(game: str, lang: Lang, *, short: bool = False, fallback: str = "") -> str:
+    """A game's title in ``lang`` (``short`` for narrow columns); a game the
+    catalogue does not know yet shows ``fallback`` (its English title) or its id."""
     key = f"game.short.{game}" if short else f"game.{game}"
-    return t(key, lang) if has_key(key) else game
+    return t(key, lang) if has_key(key) else (fallback or game)
 
 
 def field_label(name: str, lang: Lang) -> str:

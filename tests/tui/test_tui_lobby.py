@@ -290,3 +290,11 @@ async def test_key_bar_works_with_the_mouse(hub: FakeHub) -> None:
         await pilot.click(KeyBar, offset=(column, 0))
         await settle(pilot)
         assert isinstance(app.screen, RoomSettingsDialog)
+
+
+async def test_a_game_the_catalogue_does_not_know_shows_its_english_title(hub: FakeHub) -> None:
+    hub.lobby("bob").create_room(RoomSettings(game="tokens", name="t"))
+    app = ThroneApp(hub.lobby("alice", lang="zh"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Tokens" in screen_text(app)

@@ -136,7 +136,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                 with Horizontal(classes="row", id="row-game"):
                     yield Static("", id="lbl-game", classes="lbl", markup=False)
                     yield Select(
-                        [(Text(game_title(g, self.lang)), g) for g in self._game_order],
+                        [(Text(game_title(g, self.lang, fallback=self._games[g][1])), g) for g in self._game_order],
                         value=init.game,
                         allow_blank=False,
                         id="game",

@@ -51,6 +51,7 @@ class LobbyScreen(HostScreen):
         super().__init__()
         self._rooms: list[RoomSummary] = []
         self._leaders_at = -LEADERS_EVERY
+        self._titles: dict[str, str] = {}  # English titles of the games offered
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-head", classes="head", markup=False)
@@ -69,6 +70,7 @@ class LobbyScreen(HostScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self._titles = {gid: title for gid, title, _lo, _hi in self.throne.lobby.games()}
         self.query_one("#rooms", DataTable).focus()
         super().on_mount()
 
@@ -133,7 +135,7 @@ class LobbyScreen(HostScreen):
                 state += " · " + self.tr("lobby.private")
             table.add_row(
                 literal(clip(room.name or room.id, 20)),
-                Text(game_title(room.game, self.lang, short=True)),
+                Text(game_title(room.game, self.lang, short=True, fallback=self._titles.get(room.game, ""))),
                 Text(f"{taken}/{room.seats}"),
                 Text(str(room.spectators)),
                 Text(state),
