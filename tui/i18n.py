@@ -652,10 +652,13 @@ ZH: dict[str, str] = {
 }
 
 # the Sultans of Karaya table's keys ("sk.*") live beside its screen
+from tui.overlord.catalogue import OVERLORD_EN, OVERLORD_ZH  # noqa: E402
 from tui.sultans.catalogue import SULTANS_EN, SULTANS_ZH  # noqa: E402
 
 EN.update(SULTANS_EN)
 ZH.update(SULTANS_ZH)
+EN.update(OVERLORD_EN)
+ZH.update(OVERLORD_ZH)
 
 CATALOGUES: dict[Lang, dict[str, str]] = {"en": EN, "zh": ZH}
 

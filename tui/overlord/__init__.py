@@ -1,0 +1,1 @@
+"""The Kill the Overlord table screen (``tui.overlord.table.Table``)."""

@@ -1,0 +1,182 @@
+"""Choosing an action from ``room.legal()``: kinds, keys and a step-by-step picker.
+
+The legal actions (notation strings) are grouped by *kind* (a key each, see
+:data:`KIND_KEYS`); a :class:`Picker` narrows one kind's actions field by
+field -- the card, then the seat, then the direction (the General's
+Conspire), or the levy split -- asking only where more than one value is
+left, then waits for Enter. Nothing here knows a rule: every choice offered
+is one of the legal actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.overlord.notation import Action, OverlordIllegal, parse
+
+VERB_KIND: dict[str, str] = {
+    "order": "order",
+    "play": "play",
+    "pay": "pay",
+    "discard-pass": "outlaw",
+    "retaliate": "retaliate",
+    "plead-guilty": "plead",
+    "choose-card": "give_card",
+    "choose-gold": "gold",
+    "discard": "discard",
+    "give": "give",
+    "draw": "draw",
+    "ignore": "ignore",
+    "substitute": "substitute",
+    "levy": "levy",
+    "show": "show",
+    "name": "name",
+    "gift": "gift",
+    "pass": "pass",
+    "die": "die",
+}
+KIND_KEYS: dict[str, str] = {
+    "order": "o",
+    "play": "c",
+    "pay": "y",
+    "outlaw": "u",
+    "retaliate": "r",
+    "plead": "g",
+    "give_card": "k",
+    "gold": "m",
+    "discard": "x",
+    "give": "v",
+    "draw": "w",
+    "ignore": "i",
+    "substitute": "s",
+    "levy": "l",
+    "show": "e",
+    "name": "b",
+    "gift": "f",
+    "pass": "n",
+    "die": "d",
+}
+KIND_ORDER: list[str] = list(KIND_KEYS)
+FIELDS = ("card", "seat", "direction", "levy")
+
+Value = str | int | tuple[tuple[int, int], ...] | None
+
+
+def parse_legal(legal: list[str]) -> dict[str, list[Action]]:
+    """Legal actions grouped by kind, each kind's actions in the order given."""
+    out: dict[str, list[Action]] = {}
+    for text in legal:
+        try:
+            a = parse(text)
+        except OverlordIllegal:
+            continue
+        kind = VERB_KIND.get(a.verb)
+        if kind is not None:
+            out.setdefault(kind, []).append(a)
+    return out
+
+
+def kind_for_key(key: str, by_kind: dict[str, list[Action]]) -> str | None:
+    for kind, k in KIND_KEYS.items():
+        if k == key and kind in by_kind:
+            return kind
+    return None
+
+
+def value_of(a: Action, name: str) -> Value:
+    v: Value = getattr(a, name)
+    return v
+
+
+@dataclass
+class Picker:
+    kind: str
+    actions: list[Action]
+    chosen: dict[str, Value] = field(default_factory=dict)
+    step: str = "confirm"
+    cursor: int = 0
+
+    @classmethod
+    def start(cls, kind: str, actions: list[Action]) -> Picker:
+        p = cls(kind, list(actions))
+        p._next_step()
+        return p
+
+    def remaining(self) -> list[Action]:
+        return [a for a in self.actions if all(value_of(a, f) == v for f, v in self.chosen.items())]
+
+    def candidates(self, step: str | None = None) -> list[Value]:
+        step = step or self.step
+        if step == "confirm":
+            return []
+        out: list[Value] = []
+        for a in self.remaining():
+            v = value_of(a, step)
+            if v not in out:
+                out.append(v)
+        return out
+
+    def _next_step(self) -> None:
+        self.cursor = 0
+        for f in FIELDS:
+            if f in self.chosen:
+                continue
+            vals = self.candidates(f)
+            if len(vals) > 1:
+                self.step = f
+                return
+            self.chosen[f] = vals[0] if vals else None
+        self.step = "confirm"
+
+    def current(self) -> Value:
+        c = self.candidates()
+        return c[self.cursor] if c and 0 <= self.cursor < len(c) else None
+
+    def select(self, value: Value) -> bool:
+        c = self.candidates()
+        if value in c:
+            self.cursor = c.index(value)
+            return True
+        return False
+
+    def move(self, delta: int) -> None:
+        c = self.candidates()
+        if c:
+            self.cursor = (self.cursor + delta) % len(c)
+
+    def type_digit(self, digit: str) -> bool:
+        """A seat step picks the seat with that number; other steps the n-th choice (1-based)."""
+        n = int(digit)
+        if self.step == "seat":
+            return self.select(n)
+        c = self.candidates()
+        if 1 <= n <= len(c):
+            self.cursor = n - 1
+            return True
+        return False
+
+    def action(self) -> Action | None:
+        r = self.remaining()
+        return r[0] if self.step == "confirm" and len(r) == 1 else None
+
+    def preview(self) -> Action | None:
+        """The action the current choices lead to (the one under the cursor if one is left)."""
+        if self.step == "confirm":
+            return self.action()
+        cur = self.current()
+        r = [a for a in self.remaining() if value_of(a, self.step) == cur]
+        return r[0] if len(r) == 1 else None
+
+    def advance(self) -> str | None:
+        """Enter: fix the current choice; the action's text once nothing is left to choose."""
+        if self.step == "confirm":
+            a = self.action()
+            return str(a) if a is not None else None
+        self.chosen[self.step] = self.current()
+        self._next_step()
+        return None
+
+    def seat_candidates(self) -> set[int]:
+        if self.step != "seat":
+            return set()
+        return {v for v in self.candidates() if isinstance(v, int)}

@@ -1,0 +1,764 @@
+"""The Kill the Overlord table: the screen a seat (or a spectator) plays on.
+
+Found by :func:`tui.tables.table_screen_for` for game id ``"overlord"``.
+
+Layout (top to bottom): a header line (round, phase, coronation threshold,
+countdown); the seats in order (role and rank, gold, hand size, the order's
+holder, execution tokens, connection) beside your hand (each card's effect in
+words and, while you may play it, the seats it reaches); the order's path
+this phase; a prompt of up to four lines (the open decision or window, the
+same text for everyone asked; your options; the choice being made); the log,
+the last role exchange step by step, or the result, beside the room chat;
+the key bar.
+
+Keyboard first: a key per legal action kind (:data:`~tui.overlord.pick.KIND_KEYS`),
+then a card or seat by number or arrows, Enter sends, Escape backs out.
+Clicking a seat or a card starts or completes a choice. Only actions in
+``room.legal()`` are offered, and only what the player confirms is sent.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
+from textual.widgets import Input, RichLog, Static
+
+from engine.overlord.notation import Action
+from engine.overlord.views import Event, OverlordView, SeatView
+from tui.client import ClientError, RoomClient, SeatInfo
+from tui.i18n import error_text, game_title
+from tui.overlord.pick import KIND_KEYS, KIND_ORDER, Picker, Value, kind_for_key, parse_legal
+from tui.overlord.widgets import HandPanel, SeatsPanel
+from tui.overlord.words import (
+    Namer,
+    card_str,
+    describe,
+    describe_action,
+    effect_str,
+    event_text,
+    levy_parts,
+    role_str,
+)
+from tui.tables import TableScreen
+from tui.widgets import ChatPanel, KeyBar, KeySpec
+
+LETTERS = sorted(set(KIND_KEYS.values()))
+PANES = ("log", "exchange", "result")
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` cut or padded to ``width`` terminal cells (CJK counts 2)."""
+    return set_cell_size(text, width)
+
+
+class Table(TableScreen):
+    """A seat's (or a spectator's) Kill the Overlord table."""
+
+    CSS_PATH = "table.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(k, f"key('{k}')", show=False) for k in LETTERS),
+        *(Binding(str(d), f"key('{d}')", show=False) for d in range(10)),
+        Binding("up", "key('up')", show=False),
+        Binding("down", "key('down')", show=False),
+        Binding("left", "key('up')", show=False),
+        Binding("right", "key('down')", show=False),
+        Binding("enter", "key('enter')", show=False),
+        Binding("t", "chat", show=False),
+        Binding("tab", "pane", show=False),
+        Binding("pageup", "scroll_pane(-1)", show=False),
+        Binding("pagedown", "scroll_pane(1)", show=False),
+    ]
+
+    def __init__(self, room: RoomClient) -> None:
+        super().__init__(room)
+        self.ov: OverlordView | None = None
+        self.legal: list[str] = []
+        self.by_kind: dict[str, list[Action]] = {}
+        self.picker: Picker | None = None
+        self.pane = "log"
+        self.names: list[str] = []
+        self.message: Text = Text("")
+        self._ticker: Timer | None = None
+        self._log_viewer: int | None = -1
+        self._log_last = -1  # the last event number written to the log
+        self._decision: tuple[object, ...] = ()
+        self._shown: dict[str, Text] = {}
+        self._result_shown = False
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="ov-top"):
+            yield Static("", id="ov-head", markup=False)
+            yield Static("", id="ov-countdown", markup=False)
+        with Horizontal(id="ov-mid"):
+            yield SeatsPanel(id="ov-seats")
+            yield HandPanel(id="ov-hand")
+        yield Static("", id="ov-path", markup=False)
+        yield Static("", id="ov-prompt", markup=False)
+        with Horizontal(id="ov-bottom"):
+            with Vertical(id="ov-pane-box"):
+                yield Static("", id="ov-pane-title", markup=False)
+                yield RichLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
+                with VerticalScroll(id="ov-exchange-box"):
+                    yield Static("", id="ov-exchange", markup=False)
+                with VerticalScroll(id="ov-result-box"):
+                    yield Static("", id="ov-result", markup=False)
+            yield ChatPanel(id="ov-chat")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(SeatsPanel).can_focus = True
+        self.query_one(SeatsPanel).focus()
+        self._ticker = self.set_interval(1.0, self._tick)
+        super().on_mount()
+
+    @property
+    def watching(self) -> bool:
+        return self.throne.watching or self.room.my_seat is None
+
+    def namer(self) -> Namer:
+        viewer = None if self.watching or self.ov is None else self.ov.me
+        return Namer(self.names, viewer, self.lang)
+
+    # --------------------------------------------------------------- refresh
+    def apply_lang(self) -> None:
+        self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.room"))
+        self._log_viewer = -1  # re-phrase the log
+        super().apply_lang()
+
+    def update_table(self) -> None:
+        snap = self.snap
+        assert snap is not None
+        view = self.room.view()
+        self.names = list(snap.names) or [s.name for s in snap.seats]
+        if not isinstance(view, OverlordView):
+            self.ov = None
+            self._update("#ov-head", Text(self.tr("ov.no_view")))
+            return
+        self.ov = view
+        self._size_mid(view)
+        self.legal = [] if self.watching or snap.state != "playing" else self.room.legal()
+        self.by_kind = parse_legal(self.legal)
+        self._keep_picker()
+        pr = view.prompt
+        decision = (view.round, view.phase, view.transfers, pr.kind if pr else None, pr.actor if pr else None, tuple(pr.owed) if pr else ())
+        if decision != self._decision:
+            self._decision = decision
+            self.message = Text("")  # "Sent: ..." belongs to the decision it answered
+        if view.outcome is not None and not self._result_shown:
+            self._result_shown = True
+            self.pane = "result"
+        self._render_all()
+
+    def _size_mid(self, view: OverlordView) -> None:
+        """The seats/hand band: the seats, or the hand with its effects when the screen is tall enough."""
+        hand = len(view.hand or []) + sum(1 for sv in view.seats if sv.shown is not None)
+        want = max(view.players + 2, min(hand * 2 + 2, self.app.size.height - 16))
+        mid = self.query_one("#ov-mid")
+        if mid.styles.height is None or mid.styles.height.value != want:
+            mid.styles.height = want
+
+    def on_resize(self) -> None:
+        if self.ov is not None:
+            self._size_mid(self.ov)
+
+    def on_lines_panel_resized(self, event: SeatsPanel.Resized) -> None:
+        event.stop()
+        if self.ov is not None:
+            self._render_seats(self.ov)
+            self._render_hand(self.ov)
+
+    def _render_all(self) -> None:
+        ov = self.ov
+        if ov is None:
+            return
+        self._render_head(ov)
+        self._render_seats(ov)
+        self._render_hand(ov)
+        self._render_path(ov)
+        self._render_prompt(ov)
+        self._render_pane(ov)
+        self.query_one(ChatPanel).set_lines(self.room.chat_lines())
+        self._tick()
+        self.refresh_keys()
+
+    def _update(self, selector: str, text: Text, *, layout: bool = False) -> None:
+        """Update a Static only when its text changed (fixed size: no re-layout)."""
+        if self._shown.get(selector) == text:
+            return
+        self._shown[selector] = text
+        self.query_one(selector, Static).update(text, layout=layout)
+
+    # ------------------------------------------------------------------ head
+    def _render_head(self, ov: OverlordView) -> None:
+        namer = self.namer()
+        parts = [
+            game_title("overlord", self.lang, short=True),
+            self.tr("ov.head.round", n=ov.round, of=ov.round_limit),
+            self.tr(f"ov.phase.{ov.phase}"),
+            self.tr("ov.head.crown", gold=ov.coronation),
+        ]
+        if namer.viewer is None:
+            parts.append(self.tr("ov.head.watching"))
+        else:
+            parts.append(self.tr("ov.head.you", who=f"{namer.name(namer.viewer)} ({namer.viewer})"))
+        self._update("#ov-head", Text(" · ".join(parts), no_wrap=True, overflow="ellipsis", end=""))
+
+    # ----------------------------------------------------------------- seats
+    def _seat_state(self, sv: SeatView, info: SeatInfo | None, ov: OverlordView) -> str:
+        parts: list[str] = []
+        if ov.outcome is not None and ov.outcome.winner == sv.seat:
+            parts.append(self.tr("ov.state.winner"))
+        if sv.holds_order:
+            parts.append(self.tr("ov.state.order"))
+        if not sv.alive:
+            parts.append(self.tr("ov.state.dead", token=sv.token if sv.token is not None else "?"))
+        if info is not None:
+            if info.kind == "bot":
+                parts.append(self.tr("ov.state.bot"))
+            elif info.kind == "human" and info.autoplay:
+                parts.append(self.tr("ov.state.auto"))
+            elif info.kind == "human" and not info.connected:
+                parts.append(self.tr("ov.state.offline"))
+        return " ".join(parts)
+
+    def _render_seats(self, ov: OverlordView) -> None:
+        namer = self.namer()
+        seats_info = self.snap.seats if self.snap is not None else []
+        width = self.query_one(SeatsPanel).content_size.width or 46
+        name_w = max(6, min(14, width - 36))
+        role_w = 13
+        p = self.picker
+        cands = p.seat_candidates() if p is not None else set()
+        current = p.current() if p is not None and p.step == "seat" else None
+        head = Text(
+            "  # " + pad(self.tr("ov.col.name"), name_w) + " " + pad(self.tr("ov.col.role"), role_w)
+            + " " + pad(self.tr("ov.col.gold"), 4) + " " + pad(self.tr("ov.col.hand"), 4) + " " + self.tr("ov.col.state"),
+            style="dim", no_wrap=True, overflow="ellipsis", end="",
+        )
+        lines: list[Text] = [head]
+        values: list[object] = [None]
+        for sv in ov.seats:
+            i = sv.seat
+            info = seats_info[i] if i < len(seats_info) else None
+            mark = "▶" if sv.holds_order else ("♔" if sv.is_ruler and ov.phase != "over" else " ")
+            name = namer.name(i) + (" *" if i == namer.viewer else "")
+            role = f"{role_str(sv.role, self.lang)} {sv.rank}"
+            line = Text(no_wrap=True, overflow="ellipsis", end="")
+            line.append(f"{mark} {i} ")
+            line.append(pad(name, name_w), style="bold" if i == namer.viewer else "")
+            line.append(" " + pad(role, role_w), style="bold" if sv.is_ruler else "")
+            line.append(" " + pad(str(sv.gold), 4) + " " + pad(str(sv.hand_size), 4) + " ")
+            line.append(self._seat_state(sv, info, ov))
+            if p is not None and p.step == "seat":
+                if i == current:
+                    line.stylize("reverse")
+                elif i in cands:
+                    line.stylize("underline")
+                else:
+                    line.stylize("dim")
+            elif not sv.alive:
+                line.stylize("dim")
+            lines.append(line)
+            values.append(i)
+        info_parts = [self.tr("ov.info", deck=ov.deck_size, discard=len(ov.discard))]
+        if ov.centre:
+            info_parts.append(self.tr("ov.info.centre", roles=", ".join(role_str(r, self.lang) for r in ov.centre)))
+        if ov.banned:
+            info_parts.append(self.tr("ov.info.banned", card=card_str(ov.banned, self.lang)))
+        if ov.uprising_by is not None:
+            info_parts.append(
+                self.tr("ov.info.uprising", by=namer.seat(ov.uprising_by), named=namer.seat(ov.uprising_named))
+            )
+        lines.append(Text(" · ".join(info_parts), style="dim", no_wrap=True, overflow="ellipsis", end=""))
+        values.append(None)
+        for line in lines:
+            line.truncate(width, overflow="ellipsis")
+        self.query_one(SeatsPanel).set_lines(lines, values)
+
+    # ------------------------------------------------------------------ hand
+    def _play_targets(self) -> dict[str, list[int]]:
+        """Seats each card reaches now, from the legal actions (holder's turn)."""
+        out: dict[str, list[int]] = {}
+        for a in self.by_kind.get("play", []):
+            if a.card is None:
+                continue
+            seats = out.setdefault(a.card, [])
+            if a.seat is not None and a.seat not in seats:
+                seats.append(a.seat)
+        return out
+
+    def _render_hand(self, ov: OverlordView) -> None:
+        namer = self.namer()
+        panel = self.query_one(HandPanel)
+        width = panel.content_size.width or 34
+        rows = panel.content_size.height or 9
+        lines: list[Text] = []
+        values: list[object] = []
+        if ov.hand is None or ov.me is None:
+            lines.append(Text(self.tr("ov.hand.watching"), style="dim", end=""))
+            values.append(None)
+        else:
+            me = ov.seats[ov.me]
+            limit = me.hand_limit
+            title = (
+                self.tr("ov.hand.title", n=len(ov.hand), limit=limit)
+                if limit is not None
+                else self.tr("ov.hand.title_nolimit", n=len(ov.hand))
+            )
+            lines.append(Text(title, style="bold", no_wrap=True, overflow="ellipsis", end=""))
+            values.append(None)
+            if not ov.hand:
+                lines.append(Text(self.tr("ov.hand.empty"), style="dim", end=""))
+                values.append(None)
+            targets = self._play_targets()
+            reactive = {a.verb for kind in ("retaliate", "plead") for a in self.by_kind.get(kind, [])}
+            card_kinds = {a.card for kind in ("give_card", "discard", "give", "substitute", "outlaw") for a in self.by_kind.get(kind, [])}
+            turn = ov.prompt is not None and ov.prompt.kind == "turn" and ov.me in ov.prompt.owed
+            # the card, then its effect in words while there is room (playable cards first)
+            spare = rows - 1 - len(ov.hand) - (1 if not ov.hand else 0)
+            useful = [c for c in ov.hand if c in targets or c in reactive or c in card_kinds]
+            explain: dict[str, list[Text]] = {}
+            for c in [*useful, *ov.hand]:
+                if c in explain or spare <= 0:
+                    continue
+                wrapped = list(Text(effect_str(c, self.lang)).wrap(self.app.console, max(10, width - 2)))
+                explain[c] = wrapped[: max(1, min(len(wrapped), spare))]
+                spare -= len(explain[c])
+            p = self.picker
+            current = p.current() if p is not None and p.step == "card" else None
+            pcands = p.candidates() if p is not None and p.step == "card" else []
+            for n, c in enumerate(ov.hand, 1):
+                line = Text(no_wrap=True, overflow="ellipsis", end="")
+                line.append(f"{n} ")
+                line.append(card_str(c, self.lang), style="bold")
+                if c in targets:
+                    tg = targets[c]
+                    line.append(" " + (self.tr("ov.hand.targets", seats=" ".join(str(s) for s in tg)) if tg else self.tr("ov.hand.now")))
+                elif c in reactive or c in card_kinds:
+                    line.append(" " + self.tr("ov.hand.now"))
+                elif turn:
+                    line.append(" " + self.tr("ov.hand.not_now"), style="dim")
+                if p is not None and p.step == "card":
+                    if c == current:
+                        line.stylize("reverse")
+                    elif c not in pcands:
+                        line.stylize("dim")
+                lines.append(line)
+                values.append(c)
+                for eline in explain.pop(c, []):  # once per card name
+                    eline.stylize("dim italic")
+                    lines.append(Text("  ", end="") + eline)
+                    values.append(c)
+            if len(lines) < rows:
+                role = ov.seats[ov.me]
+                lines.append(
+                    Text(
+                        self.tr("ov.hand.role", role=role_str(role.role, self.lang), rank=role.rank, income=role.income),
+                        style="dim", no_wrap=True, overflow="ellipsis", end="",
+                    )
+                )
+                values.append(None)
+        for sv in ov.seats:  # hands the Soothsayer made public
+            if sv.shown is not None and len(lines) < max(rows, 3):
+                cards = " ".join(card_str(c, self.lang) for c in sv.shown.cards) or self.tr("ov.hand.empty")
+                text = self.tr("ov.hand.shown", who=namer.seat(sv.seat), cards=cards)
+                if sv.shown.stale:
+                    text += " " + self.tr("ov.hand.stale")
+                lines.append(Text(text, style="italic", no_wrap=True, overflow="ellipsis", end=""))
+                values.append(None)
+        for line in lines:
+            line.truncate(width, overflow="ellipsis")
+        panel.set_lines(lines, values)
+
+    # ------------------------------------------------------------------ path
+    def _render_path(self, ov: OverlordView) -> None:
+        namer = self.namer()
+        if not ov.path or ov.phase != "order":
+            if ov.phase == "order":
+                self._update("#ov-path", Text(self.tr("ov.path.none"), style="dim", end=""))
+            else:
+                self._update("#ov-path", Text("", end=""))
+            return
+        steps: list[str] = []
+        for st in ov.path:
+            how = card_str(st.card, self.lang) if st.card else self.tr(f"ov.path.how.{st.how}")
+            steps.append(f"={how}⇒ {namer.name(st.seat)}")
+        width = self.query_one("#ov-path").size.width or 78
+        head = self.tr("ov.path") + " "
+        body = " ".join(steps)
+        while cell_len(head + body) > width and len(steps) > 1:
+            steps.pop(0)
+            body = "… " + " ".join(steps)
+        self._update("#ov-path", Text(head + body, no_wrap=True, overflow="ellipsis", end=""))
+
+    # ---------------------------------------------------------------- prompt
+    def _render_prompt(self, ov: OverlordView) -> None:
+        namer = self.namer()
+        me = namer.viewer
+        lines: list[Text] = [self._status_line(ov, namer, me)]
+        pr = ov.prompt
+        if self.picker is not None:
+            lines.extend(self._picker_lines(namer))
+        elif pr is not None and me is not None and len(pr.asked) > 1:
+            # a window: the same text for every seat asked; options only for what it holds
+            if me in pr.asked and me in pr.owed:
+                lines.append(self._options_line(self._kinds()))
+            elif me in pr.asked:
+                lines.append(Text(self.tr("ov.win.answered"), style="dim", end=""))
+            else:
+                lines.append(Text(self.tr("ov.win.not_asked"), style="dim", end=""))
+        elif self._kinds() and me is not None:
+            lines.append(self._options_line(self._kinds()))
+        if self.message.plain:
+            lines.append(self.message)
+        self._update("#ov-prompt", Text("\n", end="").join(lines[:4]))
+
+    def _options_line(self, kinds: list[str]) -> Text:
+        out = Text(self.tr("ov.pick.options") + " ", style="bold", end="")
+        for k in kinds:
+            out.append(f" {KIND_KEYS[k]} ", style="reverse bold")
+            out.append(" " + self.tr(f"ov.key.{k}") + "  ")
+        return out
+
+    def _status_line(self, ov: OverlordView, namer: Namer, me: int | None) -> Text:
+        if ov.outcome is not None:
+            return Text(
+                "■ " + self.tr("ov.status.over", who=namer.seat(ov.outcome.winner), reason=self.tr(f"ov.reason.{ov.outcome.reason}")),
+                style="bold", end="",
+            )
+        pr = ov.prompt
+        if me is not None and not ov.seats[me].alive and (pr is None or me not in pr.asked):
+            return Text(self.tr("ov.status.dead", token=ov.seats[me].token), style="bold", end="")
+        if pr is None:
+            return Text(self.tr("ov.status.idle"), style="dim", end="")
+        mine = me is not None and me in pr.owed
+        actor = namer.seat(pr.actor)
+        if pr.kind == "turn":
+            if mine:
+                return Text(self.tr("ov.status.your_turn"), style="bold reverse", end="")
+            return Text(self.tr("ov.status.turn_of", who=actor), end="")
+        if pr.kind == "command":
+            if mine:
+                return Text(self.tr("ov.status.command"), style="bold reverse", end="")
+            return Text(self.tr("ov.status.command_of", who=actor), end="")
+        target = namer.seat(pr.target) if pr.target is not None else ""
+        card = card_str(pr.card, self.lang) if pr.card else ""
+        key = f"ov.win.{pr.kind}"
+        if key not in ("ov.win.plead", "ov.win.retaliate", "ov.win.coercion", "ov.win.conspire", "ov.win.victimize",
+                       "ov.win.captain", "ov.win.truant", "ov.win.substitute", "ov.win.advisor", "ov.win.levy",
+                       "ov.win.name", "ov.win.show", "ov.win.gift"):
+            key = "ov.win.other"
+        to = self.tr("ov.win.to", target=target) if pr.kind == "retaliate" and pr.target is not None else ""
+        text = Text(self.tr(key, actor=actor, target=target, card=card, to=to, kind=pr.kind), style="bold", end="")
+        if len(pr.asked) > 1:
+            text.append("  · " + self.tr("ov.win.waiting", n=len(pr.owed), of=len(pr.asked)), style="")
+        if mine:
+            text.stylize("reverse")
+        return text
+
+    def _picker_lines(self, namer: Namer) -> list[Text]:
+        p = self.picker
+        assert p is not None
+        head = Text(f"{self.tr('ov.key.' + p.kind)}: ", style="bold reverse", end="")
+        if p.step != "confirm":
+            head.append(" " + self.tr(f"ov.pick.what.{p.step}"), style="bold")
+        head.append("  " + self.tr("ov.pick.keys"), style="dim")
+        lines = [head]
+        if p.step != "confirm":
+            choice = Text(no_wrap=True, overflow="ellipsis", end="")
+            for n, c in enumerate(p.candidates(), 1):
+                sel = c == p.current()
+                choice.append(" ")
+                choice.append(self._cand_label(p.step, c, n, namer), style="reverse bold" if sel else "")
+            lines.append(choice)
+        preview = p.preview()
+        if preview is not None:
+            lines.append(Text("⏎ " + describe_action(preview, namer, self.lang), style="italic", no_wrap=True, overflow="ellipsis", end=""))
+        return lines
+
+    def _cand_label(self, step: str, c: Value, n: int, namer: Namer) -> str:
+        if step == "seat":
+            return f"{c}={namer.name(c)}" if isinstance(c, int) else "—"
+        if step == "card":
+            return f"{n}={card_str(str(c), self.lang)}" if c is not None else f"{n}=—"
+        if step == "direction":
+            return f"{n}={self.tr('ov.dir.' + str(c))}"
+        if step == "levy":
+            if isinstance(c, tuple) and c:
+                return f"{n}=" + levy_parts(c, namer)
+            return f"{n}=" + self.tr("ov.do.levy_none")
+        return str(c)
+
+    def _kinds(self) -> list[str]:
+        return [k for k in KIND_ORDER if k in self.by_kind]
+
+    # ------------------------------------------------------------------ panes
+    def _render_pane(self, ov: OverlordView) -> None:
+        namer = self.namer()
+        log = self.query_one("#ov-log", RichLog)
+        self._render_log(ov, namer, log)
+        pane = self.pane if self.pane != "result" or ov.outcome is not None else "log"
+        log.display = pane == "log"
+        self.query_one("#ov-exchange-box").display = pane == "exchange"
+        self.query_one("#ov-result-box").display = pane == "result"
+        self._update("#ov-pane-title", Text(self.tr(f"ov.pane.{pane}") + "  (Tab)", style="bold", end=""))
+        if pane == "exchange":
+            self._update("#ov-exchange", self._exchange_text(ov.log, namer), layout=True)
+        elif pane == "result":
+            self._update("#ov-result", self._result_text(ov, namer), layout=True)
+
+    def _exchange_text(self, events: list[Event], namer: Namer) -> Text:
+        """The last role exchange, step by step (from the exchange events)."""
+        last: list[Event] = []
+        rnd = 0
+        for ev in events:
+            if ev.kind == "exchange":
+                if ev.round != rnd:
+                    last, rnd = [], ev.round
+                last.append(ev)
+        if not last:
+            return Text(self.tr("ov.exchange.none"), style="dim", end="")
+        out = Text(self.tr("ov.exchange.title", n=rnd) + "\n", style="bold", end="")
+        for i, ev in enumerate(last, 1):
+            p = ev.params
+            seat = p.get("seat")
+            who = namer.seat(seat if isinstance(seat, int) else None)
+            took = role_str(str(p.get("took")), self.lang)
+            if p.get("gave") is None:
+                out.append(self.tr("ov.exchange.dead", i=i, who=who, took=took) + "\n")
+            else:
+                out.append(self.tr("ov.exchange.took", i=i, who=who, took=took, gave=role_str(str(p.get("gave")), self.lang)) + "\n")
+        return out
+
+    def _result_text(self, ov: OverlordView, namer: Namer) -> Text:
+        o = ov.outcome
+        if o is None:
+            return Text("")
+        out = Text(
+            self.tr("ov.result.title", who=namer.seat(o.winner), reason=self.tr(f"ov.reason.{o.reason}")) + "\n",
+            style="bold", end="",
+        )
+        order = sorted(range(len(o.gold)), key=lambda s: (-o.gold[s], -ov.seats[s].rank))
+        for s in order:
+            sv = ov.seats[s]
+            out.append(
+                self.tr(
+                    "ov.result.row", mark="★" if s == o.winner else " ", who=namer.seat(s),
+                    role=f"{role_str(sv.role, self.lang)} {sv.rank}", gold=o.gold[s],
+                ) + "\n"
+            )
+        out.append(self.tr("ov.result.again_host" if self.is_host else "ov.result.again_wait"), style="bold")
+        return out
+
+    def _render_log(self, ov: OverlordView, namer: Namer, log: RichLog) -> None:
+        if self._log_viewer != namer.viewer:
+            log.clear()
+            self._log_viewer = namer.viewer
+            self._log_last = -1
+        fresh = [ev for ev in ov.log if ev.n > self._log_last]
+        if ov.log and self._log_last == -1 and ov.log[0].kind != "round":
+            log.write(Text(self.tr("ov.log.round", n=ov.log[0].round), style="bold"))
+        for ev in fresh:
+            line = event_text(ev, namer, self.lang)
+            if ev.kind in ("draw", "reshuffle", "deck-refilled"):
+                line.stylize("dim")
+            log.write(line)
+        if fresh:
+            self._log_last = fresh[-1].n
+
+    # ------------------------------------------------------------- countdown
+    def _tick(self) -> None:
+        snap = self.snap
+        countdown = self.query_one("#ov-countdown", Static)
+        if snap is None or snap.deadline is None or snap.state != "playing":
+            countdown.update("", layout=False)
+            return
+        left = max(0, round(snap.deadline - time.time()))
+        countdown.update(Text(self.tr("ov.countdown", s=left), style="reverse bold" if left <= 5 else "bold"), layout=False)
+
+    # ------------------------------------------------------------------- keys
+    def refresh_keys(self) -> None:
+        if not self.is_attached:
+            return
+        keys: list[KeySpec] = []
+        if self.picker is not None:
+            keys.append(("⏎", "key('enter')", "ov.key.confirm"))
+            keys.append(("Esc", "back", "ov.key.cancel"))
+        else:
+            for k in self._kinds():
+                keys.append((KIND_KEYS[k], f"key('{KIND_KEYS[k]}')", f"ov.key.{k}"))
+        keys += [
+            ("p", "play_again", "ov.key.again"),
+            ("t", "chat", "ov.key.chat"),
+            ("Tab", "pane", "ov.key.pane"),
+            ("F2", "app.toggle_lang", "ov.key.lang"),
+        ]
+        if self.picker is None:
+            keys.append(("Esc", "back", "ov.key.leave"))
+        self.query_one(KeyBar).show(self, keys, self.lang)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action.startswith("key("):
+            return self._key_enabled(action[5:-2])
+        if action == "key" and parameters:
+            return self._key_enabled(str(parameters[0]))
+        return super().check_action(action, parameters)
+
+    def _key_enabled(self, key: str) -> bool:
+        if isinstance(self.focused, Input):
+            return False
+        if self.picker is not None:
+            return True
+        if key in ("enter", "up", "down") or key.isdigit():
+            return False
+        return kind_for_key(key, self.by_kind) is not None
+
+    def action_key(self, key: str) -> None:
+        p = self.picker
+        if p is None:
+            kind = kind_for_key(key, self.by_kind)
+            if kind is None:
+                return
+            self._start(kind, self.by_kind[kind])
+            return
+        if key == "enter":
+            text = p.advance()
+            if text is not None:
+                self._send(text)
+                return
+        elif key == "up":
+            p.move(-1)
+        elif key == "down":
+            p.move(1)
+        elif key.isdigit():
+            p.type_digit(key)
+        else:
+            kind = kind_for_key(key, self.by_kind)
+            if kind is not None and kind != p.kind:  # another kind: start over with it
+                self.picker = None
+                self._start(kind, self.by_kind[kind])
+                return
+        self._redraw_choice()
+
+    def _start(self, kind: str, actions: list[Action]) -> None:
+        self.picker = Picker.start(kind, actions)
+        self.message = Text("")
+        self._redraw_choice()
+
+    def _redraw_choice(self) -> None:
+        if self.ov is not None:
+            self._render_seats(self.ov)
+            self._render_hand(self.ov)
+            self._render_prompt(self.ov)
+        self.refresh_keys()
+
+    def _send(self, text: str) -> None:
+        namer = self.namer()
+        self.picker = None
+
+        if self.play(text):
+            self.message = Text(self.tr("ov.status.sent", what=describe(text, namer, self.lang)), style="dim", end="")
+        self._redraw_choice()
+
+    def on_refused(self, err: ClientError) -> None:
+        self.message = Text(self.tr("ov.status.refused", msg=error_text(err, self.lang)), style="bold", end="")
+
+    def _keep_picker(self) -> None:
+        """After a change: keep a choice in progress if its actions are still legal."""
+        p = self.picker
+        if p is None:
+            return
+        acts = self.by_kind.get(p.kind)
+        if not acts or any(a not in acts for a in p.actions):
+            self.picker = None
+
+    # ---------------------------------------------------------------- mouse
+    def on_seats_panel_seat_clicked(self, event: SeatsPanel.SeatClicked) -> None:
+        event.stop()
+        p = self.picker
+        if p is not None and p.step == "seat":
+            if p.current() == event.seat:
+                self.action_key("enter")
+                return
+            p.select(event.seat)
+            self._redraw_choice()
+            return
+        kinds = [k for k in self._kinds() if any(a.seat == event.seat for a in self.by_kind[k])]
+        namer = self.namer()
+        if len(kinds) == 1:
+            self._start(kinds[0], [a for a in self.by_kind[kinds[0]] if a.seat == event.seat])
+            return
+        if kinds:
+            keys = ", ".join(f"{KIND_KEYS[k]} {self.tr('ov.key.' + k)}" for k in kinds)
+            self.message = Text(self.tr("ov.pick.hint_seat", who=namer.seat(event.seat), keys=keys), end="")
+        else:
+            self.message = Text(self.tr("ov.status.click_none", who=namer.seat(event.seat)), style="dim", end="")
+        self._redraw_choice()
+
+    def on_hand_panel_card_clicked(self, event: HandPanel.CardClicked) -> None:
+        event.stop()
+        p = self.picker
+        if p is not None and p.step == "card":
+            if p.current() == event.card:
+                self.action_key("enter")
+                return
+            p.select(event.card)
+            self._redraw_choice()
+            return
+        kinds = [
+            k for k in self._kinds()
+            if any(a.card == event.card or (k in ("retaliate", "plead") and a.verb == event.card) for a in self.by_kind[k])
+        ]
+        if kinds:
+            k = kinds[0]
+            acts = [a for a in self.by_kind[k] if a.card == event.card] or self.by_kind[k]
+            self._start(k, acts)
+            return
+        self.message = Text(self.tr("ov.status.click_card_none"), style="dim", end="")
+        self._redraw_choice()
+
+    # ------------------------------------------------------------ other keys
+    def action_back(self) -> None:
+        if self.picker is not None:
+            self.picker = None
+            self._redraw_choice()
+            return
+        if isinstance(self.focused, Input):
+            self.query_one(SeatsPanel).focus()
+            self.refresh_keys()
+            return
+        super().action_back()
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).input.focus()
+        self.refresh_keys()
+
+    def action_pane(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one(SeatsPanel).focus()
+        order = [p for p in PANES if p != "result" or (self.ov is not None and self.ov.outcome is not None)]
+        self.pane = order[(order.index(self.pane) + 1) % len(order)] if self.pane in order else "log"
+        if self.ov is not None:
+            self._render_pane(self.ov)
+        self.refresh_keys()
+
+    def action_scroll_pane(self, direction: int) -> None:
+        box = {"log": "#ov-log", "exchange": "#ov-exchange-box", "result": "#ov-result-box"}.get(self.pane, "#ov-log")
+        widget = self.query_one(box)
+        if direction < 0:
+            widget.scroll_page_up()
+        else:
+            widget.scroll_page_down()
+
+    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        self.throne.guard(self.room.chat, event.text)
+        self.throne.host_changed()

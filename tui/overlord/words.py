@@ -1,0 +1,216 @@
+"""Kill the Overlord in words: names of seats, cards and roles, log lines, action previews.
+
+Pure functions of a view's parts and the language; user-provided names are
+always literal text (``rich.text.Text``), never markup.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from engine.overlord.notation import Action, OverlordIllegal, parse
+from engine.overlord.views import Event
+from tui.i18n import Lang, has_key, t
+
+
+def card_str(card: str, lang: Lang) -> str:
+    """A card as a value: its name in brackets (``[Sidestep]``)."""
+    key = f"ov.card.{card}"
+    return f"[{t(key, lang) if has_key(key) else card}]"
+
+
+def role_str(role: str, lang: Lang) -> str:
+    key = f"ov.role.{role}"
+    return t(key, lang) if has_key(key) else role
+
+
+def effect_str(card: str, lang: Lang) -> str:
+    key = f"ov.effect.{card}"
+    return t(key, lang) if has_key(key) else ""
+
+
+class Namer:
+    """Names seats for one viewer: ``bob (1)``, ``you (0)``."""
+
+    def __init__(self, names: list[str], viewer: int | None, lang: Lang) -> None:
+        self.names = names
+        self.viewer = viewer
+        self.lang = lang
+
+    def name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"#{seat}"
+
+    def seat(self, seat: int | None) -> str:
+        if seat is None:
+            return t("ov.nobody", self.lang)
+        if seat == self.viewer:
+            return t("ov.you", self.lang, n=seat)
+        return t("ov.seat", self.lang, name=self.name(seat), n=seat)
+
+
+def why_str(why: object, lang: Lang) -> str:
+    w = str(why)
+    if has_key(f"ov.why.{w}"):
+        return t(f"ov.why.{w}", lang)
+    if has_key(f"ov.card.{w}"):
+        return card_str(w, lang)
+    if has_key(f"ov.role.{w}"):
+        return role_str(w, lang)
+    return w
+
+
+def _int(v: object) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
+    """One log event as a line of text (every name literal)."""
+    p = ev.params
+    k = ev.kind
+
+    def who(key: str = "seat") -> str:
+        return namer.seat(_int(p.get(key)))
+
+    def card(key: str = "card") -> str:
+        v = p.get(key)
+        return card_str(str(v), lang) if isinstance(v, str) else ""
+
+    def cards(key: str = "cards") -> str:
+        v = p.get(key)
+        return " ".join(card_str(str(c), lang) for c in v) if isinstance(v, list) else ""
+
+    def tr(key: str, **kw: object) -> Text:
+        return Text(t(key, lang, **kw), end="")
+
+    if k == "round":
+        return Text(t("ov.log.round", lang, n=p.get("round")), style="bold", end="")
+    if k == "gain":
+        return tr("ov.log.gain", who=who(), gold=p.get("gold"), why=why_str(p.get("why"), lang))
+    if k == "gold":
+        dst = _int(p.get("dst"))
+        return tr(
+            "ov.log.gold", src=who("src"), dst=namer.seat(dst) if dst is not None else t("ov.treasury", lang),
+            gold=p.get("gold"), why=why_str(p.get("why"), lang),
+        )
+    if k in ("deck-refilled", "reshuffle"):
+        return tr(f"ov.log.{k}", cards=p.get("cards"))
+    if k == "draw":
+        return tr("ov.log.draw", who=who(), count=p.get("count"), why=why_str(p.get("why"), lang))
+    if k == "drew":
+        return tr("ov.log.drew", cards=cards())
+    if k == "discard":
+        return tr("ov.log.discard", who=who(), card=card(), why=why_str(p.get("why"), lang))
+    if k == "game-over":
+        return Text(
+            t("ov.log.game-over", lang, who=who("winner"), reason=t(f"ov.reason.{p.get('why')}", lang)),
+            style="bold", end="",
+        )
+    if k == "levy":
+        payers, amounts = p.get("payers"), p.get("amounts")
+        if isinstance(payers, list) and isinstance(amounts, list) and payers:
+            parts = ", ".join(f"{namer.seat(_int(s))} {a}" for s, a in zip(payers, amounts, strict=False))
+            return tr("ov.log.levy", who=who(), parts=parts)
+        return tr("ov.log.levy_none", who=who())
+    if k == "name":
+        return tr("ov.log.name", who=who(), card=card()) if p.get("card") else tr("ov.log.name_none", who=who())
+    if k == "show":
+        if p.get("target") is None:
+            return tr("ov.log.show_none", who=who())
+        return tr("ov.log.show", who=who(), target=who("target"), cards=cards() or t("ov.hand.empty", lang))
+    if k == "order-phase":
+        return Text(t("ov.log.order-phase", lang), style="bold", end="")
+    if k == "order-phase-end":
+        return tr("ov.log.order-phase-end", why=why_str(p.get("why"), lang))
+    if k == "gift":
+        return tr("ov.log.gift", who=who(), target=who("target")) if p.get("target") is not None else tr(
+            "ov.log.gift_none", who=who()
+        )
+    if k in ("command", "pay", "uprising"):
+        return tr(f"ov.log.{k}", who=who(), target=who("target" if k != "uprising" else "named"))
+    if k == "truant-pass" or k == "die" or k == "revenge-none":
+        return tr(f"ov.log.{k}", who=who())
+    if k == "order":
+        return Text(t("ov.log.order", lang, dst=who("dst")), style="bold", end="")
+    if k == "play":
+        if p.get("target") is not None:
+            return tr("ov.log.play_to", who=who(), card=card(), target=who("target"))
+        return tr("ov.log.play", who=who(), card=card())
+    if k in ("cancelled", "fizzled", "protected"):
+        return tr(f"ov.log.{k}", who=who(), card=card())
+    if k == "substitute":
+        return tr("ov.log.substitute", who=who(), card=card(), returned=card("returned"))
+    if k == "discard-pass":
+        return tr("ov.log.discard-pass", who=who(), card=card(), target=who("target"))
+    if k == "choose-gold":
+        return tr("ov.log.choose-gold", who=who())
+    if k == "give-card":
+        return tr("ov.log.give-card", src=who("src"), dst=who("dst"))
+    if k in ("gave-card", "passed-card"):
+        return Text(t(f"ov.log.{k}", lang, src=who("src"), dst=who("dst"), card=card()), style="italic", end="")
+    if k == "revolt":
+        return tr("ov.log.revolt" if p.get("swapped") else "ov.log.revolt_no", who=who(), target=who("target"))
+    if k == "conspire":
+        return tr("ov.log.conspire", dir=t(f"ov.dir.{p.get('direction')}", lang))
+    if k == "advisor-ignores":
+        return tr("ov.log.advisor-ignores", who=who(), card=card())
+    if k == "revolution":
+        return Text(t("ov.log.revolution", lang), style="bold", end="")
+    if k == "uprising-resolves":
+        victim = _int(p.get("victim"))
+        if victim is None:
+            return tr("ov.log.uprising-resolves_none")
+        return tr("ov.log.uprising-resolves", victim=namer.seat(victim))
+    if k == "execute":
+        killer = _int(p.get("killer"))
+        return Text(
+            t(
+                "ov.log.execute", lang, who=who(), token=p.get("token"), role=role_str(str(p.get("role")), lang),
+                killer=namer.seat(killer) if killer is not None else t("ov.nobody", lang),
+            ),
+            style="bold", end="",
+        )
+    if k == "actor":
+        return tr("ov.log.actor", who=who(), role=role_str(str(p.get("role")), lang), victim=who("victim"))
+    if k == "exchange":
+        gave = p.get("gave")
+        if gave is None:
+            return tr("ov.log.exchange_dead", who=who(), took=role_str(str(p.get("took")), lang))
+        return tr("ov.log.exchange", who=who(), took=role_str(str(p.get("took")), lang), gave=role_str(str(gave), lang))
+    return tr("ov.log.other", kind=k)
+
+
+def levy_parts(levy: tuple[tuple[int, int], ...], namer: Namer) -> str:
+    return ", ".join(f"{namer.seat(s)} {g}" for s, g in levy)
+
+
+def describe(text: str, namer: Namer, lang: Lang) -> str:
+    """What an action in notation will do, in words."""
+    try:
+        a = parse(text)
+    except OverlordIllegal:
+        return text
+    return describe_action(a, namer, lang)
+
+
+def describe_action(a: Action, namer: Namer, lang: Lang) -> str:
+    v = a.verb
+    card = card_str(a.card, lang) if a.card else ""
+    target = namer.seat(a.seat) if a.seat is not None else ""
+    if v == "play":
+        if a.card in ("retaliate", "plead-guilty"):
+            return t(f"ov.do.{a.card}", lang, card=card)
+        if a.direction is not None:
+            return t("ov.do.play_dir", lang, card=card, target=target, dir=t(f"ov.dir.{a.direction}", lang))
+        if a.seat is not None:
+            return t("ov.do.play_to", lang, card=card, target=target)
+        return t("ov.do.play", lang, card=card)
+    if v in ("retaliate", "plead-guilty"):
+        return t(f"ov.do.{v}", lang, card=card_str(v, lang))
+    if v == "levy":
+        if not a.levy:
+            return t("ov.do.levy_none", lang)
+        return t("ov.do.levy", lang, parts=levy_parts(a.levy, namer))
+    key = f"ov.do.{v}"
+    if has_key(key):
+        return t(key, lang, card=card, target=target)
+    return str(a)
