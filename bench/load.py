@@ -185,20 +185,18 @@ async def phase_burst(server: ServerUnderTest, key: asyncssh.SSHKey, n: int) -> 
 async def create_room(host: BenchClient, name: str, seats: int, bot_delay: float) -> None:
     """``c``, the dialog's fields one by one, Enter; again if the form was refused.
 
-    Keys go one at a time with pauses: keys that arrive in one burst right after
-    a Tab can land in the field that had the focus before (see the report)."""
+    Each key waits for the screen's answer: keys that arrive in one burst right
+    after a Tab can land in the field that had the focus before (see the report)."""
     for _attempt in range(3):
         mark = host.end
-        host.send("c")
-        await host.wait_for("New room", after=mark)
-        await asyncio.sleep(0.4)
-        host.send(name)
-        await asyncio.sleep(0.3)
+        await host.settled("c")
+        await host.wait_for("Room name", after=mark)
+        for ch in name:
+            await host.settled(ch, quiet=0.02)
         # seats, rounds, turn timer, reaction timer, bot delay (the dialog's focus order)
         for value in (seats, 15, 10, 5, f"{bot_delay:g}"):
-            await host.press("\t", "\x01", "\x0b", pause=0.25)
-            host.send(str(value))
-            await asyncio.sleep(0.25)
+            for key in ("\t", "\x01", "\x0b", *str(value)):
+                await host.settled(key, quiet=0.04)
         mark = host.end
         host.send("\r")
         try:
@@ -207,7 +205,7 @@ async def create_room(host: BenchClient, name: str, seats: int, bot_delay: float
         except BenchError:
             host.send("\x1b")  # close the dialog, try again
             await asyncio.sleep(1.0)
-    raise BenchError(f"{host.name}: could not create room {name}")
+    raise BenchError(f"{host.name}: could not create room {name}\n{host.screen()}")
 
 
 async def enter_room(player: Player, row: int, room_name: str, watch: bool) -> None:

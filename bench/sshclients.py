@@ -34,6 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 TAIL = 64 * 1024
 """Characters of decoded output a client keeps."""
 
+KEEP_ALL = bool(os.environ.get("BENCH_SCREENS"))
+"""``BENCH_SCREENS=1``: keep every client's whole output and show its screen
+(rendered with pyte) when something it waited for does not come."""
+
 
 class BenchError(RuntimeError):
     """Something the benchmark waited for did not happen."""
@@ -172,6 +176,7 @@ class BenchClient:
     _chan: asyncssh.SSHClientChannel[bytes] | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _decoder: Callable[[bytes], str] | None = None
+    _all: list[str] = field(default_factory=list)
 
     async def connect(self, port: int, key: asyncssh.SSHKey, *, lang: str = "C.UTF-8") -> None:
         import codecs
@@ -193,6 +198,8 @@ class BenchClient:
         assert self._decoder is not None
         chunk = self._decoder(data)
         self.received += len(data)
+        if KEEP_ALL:
+            self._all.append(chunk)
         start = self.offset + len(self.text)
         self.text += chunk
         if len(self.text) > TAIL:
@@ -227,15 +234,41 @@ class BenchClient:
                 raise BenchError(f"{self.name}: closed while waiting for {marker!r}")
             left = deadline - time.monotonic()
             if left <= 0:
-                tail = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", self.text[-1500:])
-                raise BenchError(f"{self.name}: no {marker!r} within {timeout}s; tail: {tail!r}")
+                raise BenchError(f"{self.name}: no {marker!r} within {timeout}s\n{self.screen()}")
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), timeout=min(left, 1.0))
 
+    def screen(self) -> str:
+        """The client's screen (all output rendered with pyte) with ``BENCH_SCREENS=1``,
+        else the printable end of its output."""
+        if not KEEP_ALL:
+            tail = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", self.text[-1500:])
+            return f"output tail: {tail!r} (BENCH_SCREENS=1 shows the screen)"
+        import pyte
+
+        screen = pyte.Screen(self.cols, self.rows)
+        pyte.Stream(screen).feed("".join(self._all))
+        return "\n".join("|" + line.rstrip() for line in screen.display)
+
     def send(self, keys: str) -> None:
         if self._chan is not None and not self.closed:
             self._chan.write(keys.encode("utf-8"))
+
+    async def settled(self, key: str, *, quiet: float = 0.08, timeout: float = 3.0) -> None:
+        """Send ``key``, wait for the screen to answer (any output after it), then
+        for a short quiet spell: keys typed into a form stay in step with the
+        server however busy it is."""
+        mark = self.end
+        self.send(key)
+        deadline = time.monotonic() + timeout
+        last, since = self.end, time.monotonic()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+            if self.end != last:
+                last, since = self.end, time.monotonic()
+            elif last > mark and time.monotonic() - since >= quiet:
+                return
 
     async def press(self, *keys: str, pause: float = 0.12) -> None:
         """Send keys one at a time with a pause (forms move focus between keys)."""
