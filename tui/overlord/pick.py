@@ -169,12 +169,11 @@ class Picker:
 
     def advance(self) -> str | None:
         """Enter: fix the current choice; the action's text once nothing is left to choose."""
-        if self.step == "confirm":
-            a = self.action()
-            return str(a) if a is not None else None
-        self.chosen[self.step] = self.current()
-        self._next_step()
-        return None
+        if self.step != "confirm":
+            self.chosen[self.step] = self.current()
+            self._next_step()
+        a = self.action()
+        return str(a) if a is not None else None
 
     def seat_candidates(self) -> set[int]:
         if self.step != "seat":

@@ -217,10 +217,10 @@ class Table(TableScreen):
         parts: list[str] = []
         if ov.outcome is not None and ov.outcome.winner == sv.seat:
             parts.append(self.tr("ov.state.winner"))
-        if sv.holds_order:
-            parts.append(self.tr("ov.state.order"))
         if not sv.alive:
             parts.append(self.tr("ov.state.dead", token=sv.token if sv.token is not None else "?"))
+        elif sv.holds_order:
+            parts.append(self.tr("ov.state.order"))
         if info is not None:
             if info.kind == "bot":
                 parts.append(self.tr("ov.state.bot"))
@@ -249,7 +249,7 @@ class Table(TableScreen):
         for sv in ov.seats:
             i = sv.seat
             info = seats_info[i] if i < len(seats_info) else None
-            mark = "▶" if sv.holds_order else ("♔" if sv.is_ruler and ov.phase != "over" else " ")
+            mark = "▶" if sv.holds_order and sv.alive else ("♔" if sv.is_ruler and ov.phase != "over" else " ")
             name = namer.name(i) + (" *" if i == namer.viewer else "")
             role = f"{role_str(sv.role, self.lang)} {sv.rank}"
             line = Text(no_wrap=True, overflow="ellipsis", end="")
@@ -685,6 +685,9 @@ class Table(TableScreen):
     def on_seats_panel_seat_clicked(self, event: SeatsPanel.SeatClicked) -> None:
         event.stop()
         p = self.picker
+        if p is not None and p.step == "confirm" and (a := p.action()) is not None and a.seat == event.seat:
+            self.action_key("enter")  # a second click on the chosen seat sends
+            return
         if p is not None and p.step == "seat":
             if p.current() == event.seat:
                 self.action_key("enter")
@@ -707,6 +710,9 @@ class Table(TableScreen):
     def on_hand_panel_card_clicked(self, event: HandPanel.CardClicked) -> None:
         event.stop()
         p = self.picker
+        if p is not None and p.step == "confirm" and (a := p.action()) is not None and a.card == event.card:
+            self.action_key("enter")  # a second click on the chosen card sends
+            return
         if p is not None and p.step == "card":
             if p.current() == event.card:
                 self.action_key("enter")

@@ -20,6 +20,7 @@ from tui.widgets import TickBox
 GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max players)
 
 ROUNDS_GAMES = {"sultans"}  # games whose options take a round count
+OVERLORD_FIELDS = ("round_limit", "coronation", "expansion")  # Kill the Overlord's options (engine/overlord/spec.py)
 
 
 class ConfirmDialog(HostModal[bool]):
@@ -116,7 +117,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         Binding("escape", "cancel", show=False),
     ]
 
-    FIELDS = ("game", "name", "seats", "rounds", "turn_timer", "window_timer", "bot_delay", "private", "code")
+    FIELDS = ("game", "name", "seats", "rounds", *OVERLORD_FIELDS, "turn_timer", "window_timer", "bot_delay", "private", "code")
 
     def __init__(self, games: list[GameInfo], initial: RoomSettings | None) -> None:
         super().__init__(classes="dialog-screen")
@@ -130,6 +131,10 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         if init.game not in self._games:
             init = init.model_copy(update={"game": self._game_order[0]})
         rounds = init.options.get("rounds", 5)
+        round_limit = init.options.get("round_limit", 30)
+        coronation = init.options.get("coronation") or 40
+        expansion = init.options.get("expansion_ranks") or []
+        expansion_text = " ".join(str(r) for r in expansion) if isinstance(expansion, list) else ""
         with Vertical(classes="dialog wide", id="settings-dialog"):
             yield Static("", id="settings-title", classes="dialog-title", markup=False)
             with Vertical(id="settings-grid"):
@@ -146,6 +151,9 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                     ("name", Input(init.name, id="name", max_length=40)),
                     ("seats", Input(str(init.seats), id="seats", type="integer", max_length=2)),
                     ("rounds", Input(str(rounds), id="rounds", type="integer", max_length=2)),
+                    ("round_limit", Input(str(round_limit), id="round_limit", type="integer", max_length=3)),
+                    ("coronation", Input(str(coronation), id="coronation", type="integer", max_length=3)),
+                    ("expansion", Input(expansion_text, id="expansion", max_length=20)),
                     ("turn_timer", Input(str(init.turn_timer), id="turn_timer", type="integer", max_length=4)),
                     ("window_timer", Input(str(init.window_timer), id="window_timer", type="integer", max_length=4)),
                     ("bot_delay", Input(f"{init.bot_delay:g}", id="bot_delay", type="number", max_length=5)),
@@ -178,6 +186,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         self.query_one("#private", TickBox).label = self.tr("field.private.box")
         self.query_one("#code", Input).placeholder = self.tr("field.code.hint")
         self.query_one("#name", Input).placeholder = self.tr("field.name.hint")
+        self.query_one("#expansion", Input).placeholder = self.tr("field.expansion.hint")
         self._game_changed()
 
     def _game(self) -> GameInfo:
@@ -189,6 +198,8 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         self.query_one("#lbl-seats", Static).update(self.tr("field.seats.range", lo=lo, hi=hi))
         has_rounds = gid in ROUNDS_GAMES
         self.query_one("#row-rounds").display = has_rounds
+        for field in OVERLORD_FIELDS:
+            self.query_one(f"#row-{field}").display = gid == "overlord"
         seats = self.query_one("#seats", Input)
         try:
             n = int(seats.value)
@@ -230,6 +241,13 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         options: dict[str, object] = dict(self._initial.options) if self._initial is not None else {}
         if gid in ROUNDS_GAMES:
             options["rounds"] = self._int("rounds", 1, 15)
+        if gid == "overlord":
+            options["round_limit"] = self._int("round_limit", 1, 200)
+            options["coronation"] = self._int("coronation", 1, 999)
+            raw = self.query_one("#expansion", Input).value.replace(",", " ").split()
+            if not all(r.isdigit() and 1 <= int(r) <= 8 for r in raw):
+                raise _FormError(self.tr("form.range", field=self.tr("field.expansion"), lo=1, hi=8))
+            options["expansion_ranks"] = sorted({int(r) for r in raw})
         base = self._initial or RoomSettings()
         return base.model_copy(
             update={

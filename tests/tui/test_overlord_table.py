@@ -1,0 +1,543 @@
+"""Pilot tests of the Kill the Overlord table (issue 5): one test per screen state,
+with real engine games (``Game.new`` with explicit roles, hands and deck) behind
+a fake room client.
+
+Card values always appear bracketed (``[Sidestep]``, ``[閃避]``), so "the screen
+shows a card" is checked by looking for those forms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Literal
+
+import pytest
+from fakes import screen_text, settle
+from overlord_fakes import OverlordClient, OverlordLobby, OverlordRoom
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from engine.overlord import Game
+from tui.app import ThroneApp
+from tui.overlord.catalogue import CARDS_EN
+from tui.overlord.table import Table
+from tui.overlord.widgets import HandPanel, SeatsPanel
+from tui.overlord.words import card_str
+from tui.tables import table_screen_for
+
+SIZES = [(80, 24), (120, 40)]
+Lang = Literal["en", "zh"]
+ALL_CARDS = list(CARDS_EN)
+ROLES4 = ["overlord", "captain", "squire", "peasant"]
+ROLES5 = ["overlord", "captain", "squire", "peasant", "general"]
+# a deck without reaction cards, so that windows hold only what the hands hold
+QUIET_DECK = ["victimize"] * 5 + ["capitalize"] * 4 + ["extortion"] * 3 + ["sidestep"] * 4 + ["make-an-example"] * 4
+
+
+def new_game(
+    roles: Sequence[str] = ROLES4,
+    hands: Sequence[Sequence[str]] | None = None,
+    *,
+    deck: Sequence[str] = QUIET_DECK,
+    gold: Sequence[int] | None = None,
+    round_limit: int = 30,
+) -> Game:
+    return Game.new(
+        roles=list(roles), hands=hands, gold=gold, deck=list(deck), seed=1, round_limit=round_limit
+    )
+
+
+def pass_all(g: Game, *, but: Sequence[int] = ()) -> None:
+    """Every pending seat (except ``but``) answers ``pass`` (or its first option if it must choose)."""
+    for s in sorted(g.pending()):
+        if s not in but:
+            legal = g.legal(s)
+            g.play(s, "pass" if "pass" in legal else legal[0])
+
+
+@asynccontextmanager
+async def table(
+    room: OverlordRoom,
+    seat: int | None,
+    *,
+    size: tuple[int, int] = (80, 24),
+    lang: Lang = "en",
+) -> AsyncIterator[tuple[ThroneApp, Pilot[None], OverlordClient]]:
+    name = room.names[seat] if seat is not None else "zoe"
+    client = OverlordClient(room, seat, name)
+    app = ThroneApp(OverlordLobby(client, name, lang))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        if seat is None:
+            app.enter_room(client, watching=True)
+            await settle(pilot)
+        assert isinstance(app.screen, Table)
+        await settle(pilot)
+        yield app, pilot, client
+
+
+def prompt(app: ThroneApp) -> str:
+    return str(app.screen.query_one("#ov-prompt", Static).render())
+
+
+def status(app: ThroneApp) -> str:
+    return prompt(app).splitlines()[0]
+
+
+def hand(app: ThroneApp) -> str:
+    return str(app.screen.query_one(HandPanel).render())
+
+
+def seats(app: ThroneApp) -> str:
+    return str(app.screen.query_one(SeatsPanel).render())
+
+
+def log_text(app: ThroneApp) -> str:
+    """The whole log pane (also the lines scrolled out of view)."""
+    log = app.screen.query_one("#ov-log", RichLog)
+    return "\n".join(strip.text for strip in log.lines)
+
+
+def cards_on(text: str, lang: Lang = "en") -> set[str]:
+    return {c for c in ALL_CARDS if card_str(c, lang) in text}
+
+
+def test_the_table_is_registered_for_overlord() -> None:
+    assert table_screen_for("overlord") is Table
+
+
+# ------------------------------------------------------------ the ruler's command
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_rulers_command_offers_only_the_order_key(size: tuple[int, int], lang: Lang) -> None:
+    """K-ORD-1: the ruler gives the order with no card; the screen offers exactly that."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,), deadline_in=20)
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, client):
+        text = screen_text(app)
+        for name in ("alice", "bob", "carol", "dave"):
+            assert name in text
+        if lang == "en":
+            assert "Give the order to a player." in text
+            assert "Overlord 8" in text and "Captain 5" in text and "Squire 3" in text
+            assert " o  Order" in text
+            assert "Play card" not in text and "Die" not in text
+            assert "Round 1/30" in text
+        else:
+            assert "把指示物交給一位玩家。" in text and "領主 8" in text and "命令" in text
+        assert "⏱" in text  # the countdown of snapshot.deadline
+        assert cards_on(text, lang) <= set(g.hands[0])  # own hand only (K-VIEW-1)
+        assert cards_on(hand(app), lang) == set(g.hands[0])
+        await pilot.press("o")
+        await settle(pilot)
+        assert client.sent == []  # a key alone never plays
+        await pilot.press("2")
+        await settle(pilot)
+        if lang == "en":
+            assert "give the order to carol (2)" in prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent == [("order 2", 1)]
+        assert room.acts[-1] == (0, "order 2")
+        assert g.holder == 2
+
+
+async def test_arrows_pick_and_escape_backs_out_of_a_choice() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0) as (app, pilot, client):
+        await pilot.press("o", "down", "down")
+        await settle(pilot)
+        assert "give the order to dave (3)" in prompt(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, Table)  # Escape left the choice, not the table
+        assert "Order:" not in prompt(app).splitlines()[1]
+        assert client.sent == []
+
+
+async def test_clicking_a_seat_starts_the_order_and_a_second_click_sends() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=(100, 30)) as (app, pilot, client):
+        panel = app.screen.query_one(SeatsPanel)
+        row = panel.values.index(3)
+        await pilot.click(SeatsPanel, offset=(4, row))
+        await settle(pilot)
+        assert "give the order to dave (3)" in prompt(app)
+        assert client.sent == []
+        await pilot.click(SeatsPanel, offset=(4, row))
+        await settle(pilot)
+        assert client.sent == [("order 3", 1)]
+
+
+# ------------------------------------------------- holding the order, with shields
+def captain_holds() -> Game:
+    g = new_game(hands=[["capitalize"], ["sidestep", "coercion"], ["extortion"], ["extortion"]])
+    g.play(0, "order 1")
+    pass_all(g)  # the Plead Guilty window
+    return g
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_holding_the_order_with_shields_shows_targets_per_card(size: tuple[int, int], lang: Lang) -> None:
+    g = captain_holds()
+    assert g.pending() == {1}
+    room = OverlordRoom(g, humans=(1,), deadline_in=30)
+    async with table(room, 1, size=size, lang=lang) as (app, pilot, client):
+        h = hand(app)
+        targets: dict[str, list[str]] = {}  # the seats each card reaches, from legal()
+        for a in g.legal(1):
+            w = a.split()
+            if w[0] == "play" and w[2] not in targets.setdefault(w[1], []):
+                targets[w[1]].append(w[2])
+        lines = h.splitlines()
+        assert set(targets) == {"sidestep", "victimize", "coercion"}
+        for card, seats_ in targets.items():
+            line = next(ln for ln in lines if card_str(card, lang) in ln)
+            assert line.split("→", 1)[1].split() == seats_
+        text = screen_text(app)
+        if lang == "en":
+            assert "You hold the order" in text
+            assert " c  Play card" in text and " d  Die" in text
+            assert "Order: =command⇒ bob" in text  # the path this phase
+            assert "◆order" in seats(app)
+            assert "Order to a player 1-2" in h  # the effect in words
+        else:
+            assert "你持有指示物" in text and "打牌" in text and "死亡" in text
+            assert "◆持令" in seats(app)
+        await pilot.press("c")
+        await settle(pilot)
+        assert client.sent == []
+        await pilot.press("2")  # the second card in the choice
+        await settle(pilot)
+        await pilot.press("enter")  # card chosen; now the seat
+        await settle(pilot)
+        second = g.view(1).hand
+        assert second is not None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent and client.sent[-1][0].startswith("play ")
+        assert room.acts[-1][0] == 1
+
+
+async def test_clicking_a_card_starts_playing_it() -> None:
+    g = captain_holds()
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, size=(100, 30)) as (app, pilot, client):
+        panel = app.screen.query_one(HandPanel)
+        row = panel.values.index("coercion")
+        await pilot.click(HandPanel, offset=(3, row))
+        await settle(pilot)
+        p = prompt(app)
+        assert "Play card:" in p and "to whom?" in p
+        assert "[Coercion]" in p  # the preview names the card being played
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0].startswith("play coercion ")
+
+
+# ------------------------------------------------------- a desperation-only hand
+async def test_desperation_only_hand_offers_desperation_cards_and_die() -> None:
+    """K-ORD-3 (c): no shield card at all, so desperation cards are playable."""
+    g = new_game(
+        hands=[["capitalize"], ["martyrdom", "revenge", "uprising", "retaliate"], ["extortion"], ["extortion"]],
+    )
+    g.play(0, "order 1")
+    pass_all(g)
+    legal = g.legal(1)
+    assert "play martyrdom" in legal and "die" in legal
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1) as (app, pilot, client):
+        text = screen_text(app)
+        assert " c  Play card" in text and " d  Die" in text
+        h = hand(app)
+        assert "[Martyrdom] can play now" in h and "[Revenge] can play now" in h
+        assert "[Retaliate] not playable now" in h
+        await pilot.press("d")
+        await settle(pilot)
+        assert "die: you are executed" in prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent == [("die", 1)]
+
+
+# -------------------------------------------------------- the Plead Guilty window
+@pytest.mark.parametrize("size", SIZES)
+async def test_plead_window_same_screen_for_who_has_the_card_and_who_does_not(size: tuple[int, int]) -> None:
+    """K-ORD-5: everyone but the holder is asked; the options differ, nothing else."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    g.play(0, "order 1")
+    assert g.prompt() is not None and g.prompt().kind == "plead"  # type: ignore[union-attr]
+    room = OverlordRoom(g, humans=(2, 3), deadline_in=20)
+    shots: dict[int, tuple[str, str, str]] = {}
+    for seat in (2, 3):
+        async with table(room, seat, size=size) as (app, pilot, client):
+            lines = prompt(app).splitlines()
+            shots[seat] = (lines[0], lines[1], str(app.screen.query_one("#ov-path", Static).render()))
+            if seat == 3:
+                await pilot.press("g")  # no Plead Guilty key for a seat without the card
+                await settle(pilot)
+                assert client.sent == []
+    assert shots[2][0] == shots[3][0]  # the same prompt for all asked
+    assert "Plead Guilty window: bob (1) holds the order." in shots[2][0]
+    assert "3 of 3 still to answer" in shots[2][0]
+    assert shots[2][2] == shots[3][2]
+    assert " g  Plead guilty" in shots[2][1] and " n  Pass" in shots[2][1]
+    assert " g " not in shots[3][1] and " n  Pass" in shots[3][1]
+
+
+async def test_plead_guilty_is_answered_only_by_keys_and_then_shows_answered() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    g.play(0, "order 1")
+    room = OverlordRoom(g, humans=(3,), deadline_in=20)
+    async with table(room, 3) as (app, pilot, client):
+        await pilot.pause(0.3)
+        assert client.sent == []  # never auto-answered
+        await pilot.press("n", "enter")
+        await settle(pilot)
+        assert client.sent == [("pass", 1)]
+        assert "You answered; waiting for the others." in prompt(app)
+        assert "2 of 3 still to answer" in status(app)
+
+
+async def test_plead_window_in_chinese() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    g.play(0, "order 1")
+    room = OverlordRoom(g, humans=(2,))
+    async with table(room, 2, lang="zh") as (app, _pilot, _client):
+        p = prompt(app)
+        assert "認罪時機：bob（1） 持有指示物。" in p
+        assert " g  認罪" in p and " n  不回應" in p
+
+
+# ------------------------------------------------------------ the Retaliate window
+async def test_retaliate_window_names_the_card_and_offers_retaliate_to_its_holder() -> None:
+    g = new_game(hands=[["retaliate"], ["sidestep", "coercion"], ["extortion"], ["extortion"]])
+    g.play(0, "order 1")
+    pass_all(g)
+    g.play(1, "play sidestep 0")
+    pr = g.prompt()
+    assert pr is not None and pr.kind == "retaliate"
+    room = OverlordRoom(g, humans=(0, 2))
+    async with table(room, 0) as (app, pilot, client):
+        p = prompt(app)
+        assert "bob (1) plays [Sidestep] → you (0): Retaliate window." in p
+        assert " r  Retaliate" in p and " n  Pass" in p
+        await pilot.press("r")
+        await settle(pilot)
+        assert "cancel the card" in prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent == [("retaliate", 1)]
+    async with table(room, 2) as (app, _pilot, _client):
+        p = prompt(app)
+        assert "Retaliate window" in p and " r " not in p.splitlines()[1]
+
+
+# ---------------------------------------------------------------- Coercion choice
+async def test_coercion_target_chooses_card_or_gold() -> None:
+    g = new_game(hands=[["capitalize"], ["coercion"], ["extortion", "victimize"], ["extortion"]])
+    g.play(0, "order 1")
+    pass_all(g)
+    g.play(1, "play coercion 2")
+    pass_all(g)  # the Retaliate window
+    pr = g.prompt()
+    assert pr is not None and pr.kind == "coercion" and g.pending() == {2}
+    room = OverlordRoom(g, humans=(2,))
+    async with table(room, 2) as (app, pilot, client):
+        p = prompt(app)
+        assert "you (2) chooses: give bob (1) a card, or bob (1) takes 2 gold." in p
+        assert " k  Give a card" in p and " m  They take gold" in p
+        await pilot.press("k")
+        await settle(pilot)
+        assert "which card?" in prompt(app)
+        await pilot.press("down")
+        await settle(pilot)
+        assert "⏎ give [" in prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0].startswith("choose card ")
+        # bob is the Captain: then the receiver discards a card of its choice (K-ROLE-CAPTAIN)
+        assert "you (2) discards a card (the Captain bob (1) gave the order)." in prompt(app)
+        assert " x  Discard" in prompt(app)
+    # the giver now sees the card he received in his notes and log; nobody else does
+    given = client.sent[-1][0].split()[-1]
+    async with table(room, 1) as (app, _pilot, _client):
+        assert card_str(given, "en") in screen_text(app)
+    async with table(room, 3) as (app, _pilot, _client):
+        log = screen_text(app)
+        assert "bob (1) gives" not in log
+
+
+# --------------------------------------------------------------- dead / executed
+async def test_executed_seat_shows_its_token_and_waits() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["extortion"], ["extortion"]])
+    g.play(0, "order 1")
+    pass_all(g)
+    g.play(1, "die")
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, size=(100, 40)) as (app, _pilot, _client):
+        text = screen_text(app)
+        assert "You were executed (token 1)" in text
+        row = next(ln for ln in seats(app).splitlines() if " 1 bob" in ln)
+        assert "†1" in row
+        assert "you (1) is executed (token 1, Captain); killer: alice (0)." in log_text(app)
+        assert "Centre: Captain" in seats(app)
+
+
+# ------------------------------------------------------------- the role exchange
+def exchange_game(round_limit: int = 30) -> Game:
+    """Round 1: the ruler commands bob, bob sidesteps back to the ruler, the ruler dies."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["extortion"], ["extortion"]], round_limit=round_limit)
+    g.play(0, "order 1")
+    pass_all(g)
+    g.play(1, "play sidestep 0")
+    while not (g.pending() == {0} and "die" in g.legal(0)):
+        pass_all(g)  # Retaliate window, the Captain's discard, Plead Guilty window
+    g.play(0, "die")
+    return g
+
+
+async def test_role_exchange_step_by_step() -> None:
+    """K-RND-6: survivors by rank take the best centre role, then the executed."""
+    g = exchange_game()
+    assert g.round == 2 and g.roles == ["peasant", "overlord", "captain", "squire"]
+    room = OverlordRoom(g, humans=(2,))
+    async with table(room, 2, size=(100, 30)) as (app, pilot, _client):
+        assert "Exchange: bob (1) takes Overlord, leaves Captain." in log_text(app)
+        await pilot.press("tab")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Role exchange after round 1, step by step:" in text
+        lines = [ln.strip() for ln in text.splitlines()]
+        steps = [ln for ln in lines if ln[:3] in ("1. ", "2. ", "3. ", "4. ")]
+        assert steps == [
+            "1. bob (1) gives up Captain and takes Overlord",
+            "2. you (2) gives up Squire and takes Captain",
+            "3. dave (3) gives up Peasant and takes Squire",
+            "4. alice (0) (executed) takes Peasant",
+        ]
+        assert "Round 2/30" in text
+
+
+async def test_role_exchange_in_chinese() -> None:
+    g = exchange_game()
+    room = OverlordRoom(g, humans=(2,))
+    async with table(room, 2, size=(100, 30), lang="zh") as (app, pilot, _client):
+        await pilot.press("tab")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "第 1 回合後的交換角色" in text
+        assert "bob（1） 放下 船長，拿取 領主" in text
+
+
+# ------------------------------------------------------------------- game end
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
+    """K-END-2: after the last round, the most gold wins."""
+    g = exchange_game(round_limit=1)
+    out = g.outcome()
+    assert out is not None and out.reason == "round-limit"
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, lang=lang) as (app, _pilot, _client):
+        text = screen_text(app)
+        winner = room.names[out.winner]
+        if lang == "en":
+            assert f"Game over: {winner} ({out.winner}) wins (round limit, most gold)." in text
+            assert "Result" in text
+            assert f"★ {winner} ({out.winner})" in text
+            assert "Press p to play again" in text  # alice hosts
+        else:
+            assert "遊戲結束" in text and "回合上限" in text
+            assert f"★ {winner}（{out.winner}）" in text
+        result = str(app.screen.query_one("#ov-result", Static).render())
+        rows = [ln for ln in result.splitlines() if "(" in ln or "（" in ln][1:]
+        assert len(rows) == 4  # the gold table: one row per seat, most gold first
+        golds = [int(ln.split()[-2]) for ln in rows]
+        assert golds == sorted(out.gold, reverse=True)
+        for s, gold in enumerate(out.gold):
+            row = next(ln for ln in rows if f"({s})" in ln or f"（{s}）" in ln)
+            assert row.split()[-2] == str(gold)
+        assert "★" in seats(app)
+
+
+async def test_game_end_play_again_is_the_hosts() -> None:
+    g = exchange_game(round_limit=1)
+    room = OverlordRoom(g, humans=(0, 1))
+    async with table(room, 1) as (app, pilot, client):
+        assert "the host may start another game" in screen_text(app)
+        await pilot.press("p")
+        await settle(pilot)
+        assert client.again == 0
+    async with table(room, 0) as (app, pilot, client):
+        await pilot.press("p")
+        await settle(pilot)
+        assert client.again == 1
+
+
+# ------------------------------------------------------------------ spectator
+@pytest.mark.parametrize("size", SIZES)
+async def test_spectator_sees_no_hand_and_no_options(size: tuple[int, int]) -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    g.play(0, "order 1")
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, None, size=size) as (app, pilot, client):
+        text = screen_text(app)
+        assert "Watching" in text and "hands are hidden" in text
+        assert "Your options" not in text
+        assert cards_on(text) == set()  # nothing played yet: no card is public
+        assert "Plead Guilty window: bob (1) holds the order." in text  # the same public prompt
+        await pilot.press("n")
+        await settle(pilot)
+        assert client.sent == []
+
+
+# ------------------------------------------------------------ chat and names
+async def test_names_and_chat_are_literal_never_markup() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,), names=["alice", "[/b]x[red]", "carol", "dave"])
+    async with table(room, 0) as (app, pilot, _client):
+        assert "[/b]x[red]" in seats(app)
+        await pilot.press("t")
+        await pilot.press(*"[b]hi")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "[b]hi" in screen_text(app)
+
+
+async def test_language_switch_rephrases_the_table() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0) as (app, pilot, _client):
+        assert "Give the order to a player." in screen_text(app)
+        await pilot.press("f2")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "把指示物交給一位玩家。" in text and "抽" in text
+
+
+async def test_refused_action_is_shown_translated() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0) as (app, pilot, client):
+        await pilot.press("o")
+        room.version += 1  # someone else acted first: this screen's version is stale
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent and "Refused" in prompt(app)
+
+
+async def test_eight_players_fit_at_80x24_with_the_log_visible() -> None:
+    roles = ["overlord", "advisor", "general", "captain", "knight", "squire", "peasant", "truant"]
+    g = new_game(roles=roles, hands=[["capitalize"]] * 8, deck=QUIET_DECK * 2)
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0) as (app, _pilot, _client):
+        s = seats(app)
+        for i, name in enumerate(room.names):
+            assert f"{i} {name}" in s
+        text = screen_text(app)
+        assert "Log" in text and "Give the order" in text
+        assert app.screen.query_one("#ov-log").size.height >= 3
