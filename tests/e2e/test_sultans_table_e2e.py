@@ -132,7 +132,7 @@ def box_card_line(text: str, name: str) -> str:
         m = re.search(r"[ ▶●]\s?\d+ " + re.escape(name) + r"\b", line)
         if m:
             start = m.start()
-            return lines[i + 1][start : start + 14].strip()
+            return lines[i + 1][start : start + 22].split("│")[0].strip()
     raise AssertionError(f"no seat box for {name}:\n{text}")
 
 
