@@ -1,0 +1,74 @@
+"""The lobby offers Kill the Overlord and the create-room dialog its options
+(K-XROLE-1 expansion ranks, K-RND-4 coronation 40/30, K-END-2 round limit)."""
+
+from __future__ import annotations
+
+from fakes import FakeHub, screen_text, settle
+from textual.widgets import Input, Select
+
+from engine.overlord.spec import OverlordOptions
+from engine.registry import games
+from tui.app import ThroneApp
+from tui.screens.dialogs import RoomSettingsDialog
+from tui.screens.room import RoomScreen
+
+
+def test_the_host_offers_kill_the_overlord() -> None:
+    spec = games()["overlord"]
+    assert (spec.title, spec.min_players, spec.max_players) == ("Kill the Overlord", 4, 8)
+
+
+async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: FakeHub) -> None:
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RoomSettingsDialog)
+        assert not dialog.query_one("#row-round_limit").display  # Sultans first: no Overlord rows
+        dialog.query_one("#game", Select).value = "overlord"
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Kill the Overlord" in text
+        assert "Round limit" in text and "Coronation gold (40/30)" in text and "Expansion role ranks" in text
+        assert not dialog.query_one("#row-rounds").display
+        assert dialog.query_one("#seats", Input).value == "5"  # kept within 4-8
+        dialog.query_one("#seats", Input).value = "6"
+        dialog.query_one("#round_limit", Input).value = "3"
+        dialog.query_one("#coronation", Input).value = "30"
+        dialog.query_one("#expansion", Input).value = "9"
+        dialog.query_one("#bot_delay", Input).value = "0"
+        await pilot.click("#ok")
+        await settle(pilot)
+        assert app.screen is dialog  # rank 9 does not exist
+        assert "Expansion role ranks: a number from 1 to 8" in screen_text(app)
+        dialog.query_one("#expansion", Input).value = "6, 3 6"
+        await pilot.pause(0.3)  # the button ignores a second press while it still shows the first
+        await pilot.click("#ok")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        room = next(r for r in hub.rooms.values() if r.host == "alice")
+        assert room.settings.game == "overlord" and room.settings.seats == 6
+        assert room.settings.options == {"round_limit": 3, "coronation": 30, "expansion_ranks": [3, 6]}
+        o = OverlordOptions.model_validate(room.settings.options)  # what the host's spec reads
+        assert (o.round_limit, o.coronation, o.expansion_ranks) == (3, 30, [3, 6])
+
+
+async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    lobby.set_lang("zh")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        if app.lang != "zh":
+            await pilot.press("f2")
+            await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RoomSettingsDialog)
+        dialog.query_one("#game", Select).value = "overlord"
+        await settle(pilot)
+        text = screen_text(app)
+        assert "刺殺領主" in text and "回合上限" in text and "加冕金額" in text and "擴充角色階級" in text
