@@ -283,7 +283,7 @@ async def test_plead_window_same_screen_for_who_has_the_card_and_who_does_not(si
                 assert client.sent == []
     assert shots[2][0] == shots[3][0]  # the same prompt for all asked
     assert "Plead Guilty window: bob (1) holds the order." in shots[2][0]
-    assert "3 of 3 still to answer" in shots[2][0]
+    assert "3/3 to answer" in shots[2][0]
     assert shots[2][2] == shots[3][2]
     assert " g  Plead guilty" in shots[2][1] and " n  Pass" in shots[2][1]
     assert " g " not in shots[3][1] and " n  Pass" in shots[3][1]
@@ -300,7 +300,7 @@ async def test_plead_guilty_is_answered_only_by_keys_and_then_shows_answered() -
         await settle(pilot)
         assert client.sent == [("pass", 1)]
         assert "You answered; waiting for the others." in prompt(app)
-        assert "2 of 3 still to answer" in status(app)
+        assert "2/3 to answer" in status(app)
 
 
 async def test_plead_window_in_chinese() -> None:
@@ -541,3 +541,73 @@ async def test_eight_players_fit_at_80x24_with_the_log_visible() -> None:
         text = screen_text(app)
         assert "Log" in text and "Give the order" in text
         assert app.screen.query_one("#ov-log").size.height >= 3
+
+
+# ------------------------------------------------- expansion roles' prompts
+async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
+    """K-XROLE-TYRANT, -BUREAUCRAT, -SOOTHSAYER, -MERCHANT: each asks its role alone, by keys."""
+    g = new_game(
+        roles=["tyrant", "soothsayer", "merchant", "bureaucrat"],
+        hands=[["capitalize"], ["sidestep"], ["extortion"], ["victimize"]],
+    )
+    room = OverlordRoom(g, humans=(0, 1, 2, 3))
+    async with table(room, 0, size=(100, 30)) as (app, pilot, client):
+        p = prompt(app)
+        assert "you (0) levies up to 4 gold (Tyrant)." in p and " l  Levy" in p and " n  Pass" in p
+        await pilot.press("l", "3")  # the third split offered
+        await settle(pilot)
+        third = [a for a in g.legal(0) if a.startswith("levy")][2]
+        assert "⏎ levy " in prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == third
+    async with table(room, 3, size=(100, 30)) as (app, pilot, client):
+        p = prompt(app)
+        assert "you (3) may name a card to ban this round (Bureaucrat)." in p
+        await pilot.press("b", "2")
+        await settle(pilot)
+        assert "⏎ ban [Victimize] this round" in prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "name victimize"
+        assert "Banned: [Victimize]" in seats(app)
+    async with table(room, 1, size=(100, 30)) as (app, pilot, client):
+        assert "you (1) may make a player show their hand (Soothsayer)." in prompt(app)
+        await pilot.press("e", "2", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "show 2"
+    shown = list(g.hands[2])
+    async with table(room, 0, size=(100, 30)) as (app, _pilot, _client):
+        h = " ".join(hand(app).split())
+        assert "carol (2) showed: " + " ".join(card_str(c, "en") for c in shown) in h  # public now
+    async with table(room, 2, size=(100, 30)) as (app, pilot, client):
+        assert "you (2) may give 2 gold to a player and draw 2 (Merchant)." in prompt(app)
+        await pilot.press("f", "0", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "gift 0"
+        assert "you (2) gives alice (0) 2 gold." in log_text(app)
+
+
+async def test_general_conspire_asks_the_direction() -> None:
+    """K-ROLE-GENERAL: with Conspire he names the direction (``play conspire 3 left``)."""
+    g = new_game(roles=ROLES5, hands=[["capitalize"], ["extortion"], ["extortion"], ["extortion"], ["conspire"]])
+    g.play(0, "order 4")
+    pass_all(g)
+    conspire = [a for a in g.legal(4) if a.startswith("play conspire")]
+    assert any(a.endswith((" left", " right")) for a in conspire)
+    room = OverlordRoom(g, humans=(4,))
+    async with table(room, 4, size=(100, 30)) as (app, pilot, client):
+        panel = app.screen.query_one(HandPanel)
+        row = panel.values.index("conspire")
+        await pilot.click(HandPanel, offset=(3, row))
+        await settle(pilot)
+        await pilot.press("enter")  # the first seat offered
+        await settle(pilot)
+        p = prompt(app)
+        if "which way?" in p:
+            await pilot.press("2")
+            await settle(pilot)
+            assert "cards go" in prompt(app)
+            await pilot.press("enter")
+            await settle(pilot)
+        assert client.sent[-1][0] in conspire

@@ -169,6 +169,7 @@ class Table(TableScreen):
     def on_resize(self) -> None:
         if self.ov is not None:
             self._size_mid(self.ov)
+            self.call_after_refresh(self._render_all)
 
     def on_lines_panel_resized(self, event: SeatsPanel.Resized) -> None:
         event.stop()
@@ -303,6 +304,13 @@ class Table(TableScreen):
         rows = panel.content_size.height or 9
         lines: list[Text] = []
         values: list[object] = []
+        shown: list[Text] = []  # hands the Soothsayer made public (wrapped: every card matters)
+        for sv in ov.seats:
+            if sv.shown is not None:
+                cards = " ".join(card_str(c, self.lang) for c in sv.shown.cards) or self.tr("ov.hand.empty")
+                text = self.tr("ov.hand.shown", who=namer.seat(sv.seat), cards=cards)
+                text += " " + self.tr("ov.hand.stale") if sv.shown.stale else ""
+                shown.extend(Text(text, style="italic").wrap(self.app.console, max(10, width)))
         if ov.hand is None or ov.me is None:
             lines.append(Text(self.tr("ov.hand.watching"), style="dim", end=""))
             values.append(None)
@@ -324,7 +332,7 @@ class Table(TableScreen):
             card_kinds = {a.card for kind in ("give_card", "discard", "give", "substitute", "outlaw") for a in self.by_kind.get(kind, [])}
             turn = ov.prompt is not None and ov.prompt.kind == "turn" and ov.me in ov.prompt.owed
             # the card, then its effect in words while there is room (playable cards first)
-            spare = rows - 1 - len(ov.hand) - (1 if not ov.hand else 0)
+            spare = rows - 1 - len(ov.hand) - (1 if not ov.hand else 0) - len(shown)
             useful = [c for c in ov.hand if c in targets or c in reactive or c in card_kinds]
             explain: dict[str, list[Text]] = {}
             for c in [*useful, *ov.hand]:
@@ -358,7 +366,7 @@ class Table(TableScreen):
                     eline.stylize("dim italic")
                     lines.append(Text("  ", end="") + eline)
                     values.append(c)
-            if len(lines) < rows:
+            if len(lines) + len(shown) < rows:
                 role = ov.seats[ov.me]
                 lines.append(
                     Text(
@@ -367,14 +375,9 @@ class Table(TableScreen):
                     )
                 )
                 values.append(None)
-        for sv in ov.seats:  # hands the Soothsayer made public
-            if sv.shown is not None and len(lines) < max(rows, 3):
-                cards = " ".join(card_str(c, self.lang) for c in sv.shown.cards) or self.tr("ov.hand.empty")
-                text = self.tr("ov.hand.shown", who=namer.seat(sv.seat), cards=cards)
-                if sv.shown.stale:
-                    text += " " + self.tr("ov.hand.stale")
-                lines.append(Text(text, style="italic", no_wrap=True, overflow="ellipsis", end=""))
-                values.append(None)
+        for sline in shown:
+            lines.append(sline)
+            values.append(None)
         for line in lines:
             line.truncate(width, overflow="ellipsis")
         panel.set_lines(lines, values)
@@ -420,7 +423,11 @@ class Table(TableScreen):
             lines.append(self._options_line(self._kinds()))
         if self.message.plain:
             lines.append(self.message)
-        self._update("#ov-prompt", Text("\n", end="").join(lines[:4]))
+        width = self.query_one("#ov-prompt").content_size.width or 78
+        lines = [ln.copy() for ln in lines[:4]]
+        for ln in lines:
+            ln.truncate(width, overflow="ellipsis")  # a fixed box: one screen line per line
+        self._update("#ov-prompt", Text("\n", end="").join(lines))
 
     def _options_line(self, kinds: list[str]) -> Text:
         out = Text(self.tr("ov.pick.options") + " ", style="bold", end="")
@@ -471,7 +478,9 @@ class Table(TableScreen):
         head = Text(f"{self.tr('ov.key.' + p.kind)}: ", style="bold reverse", end="")
         if p.step != "confirm":
             head.append(" " + self.tr(f"ov.pick.what.{p.step}"), style="bold")
-        head.append("  " + self.tr("ov.pick.keys"), style="dim")
+            head.append("  " + self.tr("ov.pick.keys"), style="dim")
+        else:
+            head.append("  " + self.tr("ov.pick.confirm"), style="dim")
         lines = [head]
         if p.step != "confirm":
             choice = Text(no_wrap=True, overflow="ellipsis", end="")
