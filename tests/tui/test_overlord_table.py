@@ -611,3 +611,41 @@ async def test_general_conspire_asks_the_direction() -> None:
             await pilot.press("enter")
             await settle(pilot)
         assert client.sent[-1][0] in conspire
+
+
+async def test_conspire_asks_every_holder_of_a_card_to_give_one_on() -> None:
+    """K-CARD-CONSPIRE: everyone holding a card secretly picks one; the same prompt for all."""
+    g = new_game(hands=[["capitalize"], ["conspire", "sidestep"], ["extortion"], ["extortion", "victimize"]])
+    g.play(0, "order 1")
+    pass_all(g)
+    g.play(1, "play conspire 2")
+    pass_all(g)  # the Retaliate window
+    pr = g.prompt()
+    assert pr is not None and pr.kind == "conspire" and len(pr.seats) > 1
+    room = OverlordRoom(g, humans=(1, 3))
+    texts: dict[int, str] = {}
+    for seat in (3, 1):
+        async with table(room, seat, size=(100, 30)) as (app, pilot, client):
+            texts[seat] = status(app)
+            assert " v  Give on" in prompt(app)
+            await pilot.press("v")
+            await settle(pilot)
+            assert "which card?" in prompt(app) or "⏎ give [" in prompt(app)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert client.sent[-1][0].startswith("give ")
+    assert texts[1].split("·")[0] == texts[3].split("·")[0]
+    assert texts[3].startswith("Conspire: every player holding a card gives one on.")
+
+
+async def test_seats_show_connection_state() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0, 1, 2))
+    room.seats[1].connected = False
+    room.seats[2].autoplay = True
+    async with table(room, 0) as (app, _pilot, _client):
+        rows = {ln[2]: ln for ln in seats(app).splitlines()[1:5]}
+        assert rows["1"].rstrip().endswith("away")
+        assert rows["2"].rstrip().endswith("auto")
+        assert rows["3"].rstrip().endswith("bot")
+        assert not rows["0"].rstrip().endswith(("away", "auto", "bot"))
