@@ -609,6 +609,7 @@ class Table(TableScreen):
             ("p", "play_again", "ov.key.again"),
             ("t", "chat", "ov.key.chat"),
             ("Tab", "pane", "ov.key.pane"),
+            ("F1", "app.help", "key.help"),
             ("F2", "app.toggle_lang", "ov.key.lang"),
         ]
         if self.picker is None:
