@@ -46,6 +46,7 @@ import asyncio
 import json
 import re
 import sqlite3
+import subprocess
 import sys
 import time
 from collections.abc import Awaitable
@@ -187,34 +188,47 @@ async def create_room(host: BenchClient, name: str, seats: int, bot_delay: float
 
     Each key waits for the screen's answer: keys that arrive in one burst right
     after a Tab can land in the field that had the focus before (see the report)."""
-    for _attempt in range(3):
-        mark = host.end
-        await host.settled("c")
-        await host.wait_for("Room name", after=mark)
-        for ch in name:
-            await host.settled(ch, quiet=0.02)
-        # seats, rounds, turn timer, reaction timer, bot delay (the dialog's focus order)
-        for value in (seats, 15, 10, 5, f"{bot_delay:g}"):
-            for key in ("\t", "\x01", "\x0b", *str(value)):
-                await host.settled(key, quiet=0.04)
-        mark = host.end
-        host.send("\r")
+    for attempt in range(3):
         try:
+            mark = host.end
+            await host.settled("c")
+            await host.wait_for("Room name", after=mark, timeout=10)
+            for ch in name:
+                await host.settled(ch, quiet=0.02)
+            # seats, rounds, turn timer, reaction timer, bot delay (the dialog's focus order)
+            for value in (seats, 15, 10, 5, f"{bot_delay:g}"):
+                for key in ("\t", "\x01", "\x0b", *str(value)):
+                    await host.settled(key, quiet=0.04)
+            mark = host.end
+            host.send("\r")
             await host.wait_for(f"Seats 1/{seats}", after=mark, timeout=10)
+            if attempt:
+                print(f"{host.name}: room {name} made at attempt {attempt + 1}", flush=True)
             return
-        except BenchError:
-            host.send("\x1b")  # close the dialog, try again
+        except BenchError as err:
+            print(f"{host.name}: attempt {attempt + 1} to make room {name} failed: {str(err).splitlines()[0]}",
+                  flush=True)
+            host.send("\x1b")  # close the dialog if it is open, try again
             await asyncio.sleep(1.0)
     raise BenchError(f"{host.name}: could not create room {name}\n{host.screen()}")
 
 
+ROOMS_TITLE = re.compile(r"Rooms \((\d+)\)")
+
+
 async def enter_room(player: Player, row: int, room_name: str, watch: bool) -> None:
+    """From the lobby: the cursor down to ``row`` (rooms are listed in the order
+    they were made), then Enter (join, then ``r``) or ``w`` (watch)."""
     client = player.client
-    await client.wait_for(room_name, timeout=30)
-    await asyncio.sleep(0.3)
-    for _ in range(row):
-        await client.press("\x1b[B", pause=0.06)
+
+    def listed() -> bool:
+        counts = [int(m.group(1)) for m in ROOMS_TITLE.finditer(client.text)]
+        return bool(counts) and counts[-1] > row
+
+    await client.wait_until(listed, what=f"{row + 1} rooms listed", timeout=30)
     await asyncio.sleep(0.2)
+    for _ in range(row):
+        await client.settled("\x1b[B", quiet=0.03)
     mark = client.end
     if watch:
         client.send("w")
@@ -222,6 +236,9 @@ async def enter_room(player: Player, row: int, room_name: str, watch: bool) -> N
     else:
         client.send("\r")
         await client.wait_for("Press r when you are ready", after=mark, timeout=20)
+    if not re.search(re.escape(room_name) + r"(?:\x1b\[[0-9;]*m)*\s*·", client.since(mark)):
+        raise BenchError(f"{client.name}: entered another room than {room_name}\n{client.screen()}")
+    if not watch:
         mark = client.end
         client.send("r")
         await client.wait_for("You are ready.", after=mark, timeout=20)
@@ -402,6 +419,40 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
 # -- main ------------------------------------------------------------------------------
 
 
+def start_py_spy(pid: int, out: str, seconds: float) -> subprocess.Popen[bytes]:
+    """Sample the server with py-spy (``pip install py-spy`` into .venv; a profiling
+    aid, not a dependency) for ``seconds``, raw collapsed stacks into ``out``."""
+    exe = Path(sys.executable).with_name("py-spy")
+    return subprocess.Popen(
+        [str(exe if exe.exists() else "py-spy"), "record", "-p", str(pid), "-o", out, "-f", "raw",
+         "-r", "100", "-d", str(max(1, int(seconds))), "--nonblocking"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def top_functions(path: Path, count: int = 30) -> str:
+    """Inclusive share of samples per function (file:function) from py-spy's raw output."""
+    inclusive: dict[str, int] = {}
+    total = 0
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit() or "_worker (" in stack:
+            continue  # idle executor threads
+        samples = int(count_text)
+        total += samples
+        seen: set[str] = set()
+        for frame in stack.split(";"):
+            m = re.match(r"(.*?) \((?:.*/)?([^/:]+)(?::\d+)?\)$", frame)
+            key = f"{m.group(2)}:{m.group(1)}" if m else frame
+            if key not in seen:
+                seen.add(key)
+                inclusive[key] = inclusive.get(key, 0) + samples
+    lines = [f"py-spy: {total} samples of the server's main thread, inclusive share:"]
+    for key, hits in sorted(inclusive.items(), key=lambda kv: -kv[1])[:count]:
+        lines.append(f"  {hits / max(total, 1) * 100:5.1f}%  {key}")
+    return "\n".join(lines)
+
+
 def load_average() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text(encoding="ascii").split()[:3])
@@ -462,6 +513,7 @@ async def run(args: argparse.Namespace) -> int:
         cpu0, t0, wall0 = server.cpu_seconds(), time.monotonic(), time.time()
         tasks = [asyncio.create_task(seated_loop(p, actions, stop)) for p in players if p.role in ("host", "seated")]
         tasks += [asyncio.create_task(typer_loop(p, stop, args.rate)) for p in players if p.typer]
+        spy = start_py_spy(server.pid, args.py_spy, min(args.seconds, 20.0)) if args.py_spy else None
         await asyncio.sleep(args.seconds)
         rss_play = server.rss_kib()
         cpu = (server.cpu_seconds() - cpu0) / (time.monotonic() - t0)
@@ -469,6 +521,9 @@ async def run(args: argparse.Namespace) -> int:
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.sleep(1.0)  # the last actions' screens
         play_lag = list(lag)
+        if spy is not None:
+            spy.wait(timeout=30)
+            print(top_functions(Path(args.py_spy)), flush=True)
         db = server.folder / "data" / "throneroom.db"
         result = score_actions(actions, rooms, db)
         logged = [a for a in logged_actions(db) if wall0 <= a[3] <= wall0 + args.seconds]
@@ -521,6 +576,9 @@ async def run(args: argparse.Namespace) -> int:
         rows.append((f"  ... p50 / p99 of the {args.burst}",
                      f"{fmt_ms(percentile(burst, 50))} / {fmt_ms(percentile(burst, 99))}", "", ""))
         print(f"burst: {args.burst} logins, slowest {fmt_ms(worst)}, wall {fmt_ms(wall)}", flush=True)
+    except BaseException:
+        print("--- server log tail ---\n" + server.log_tail(40), file=sys.stderr)
+        raise
     finally:
         stop_lag.set()
         await lag_task
@@ -554,6 +612,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-delay", type=float, default=1.0)
     parser.add_argument("--single", type=int, default=5, help="one-at-a-time logins")
     parser.add_argument("--burst", type=int, default=100, help="simultaneous logins")
+    parser.add_argument("--py-spy", metavar="FILE", default="",
+                        help="sample the server with py-spy during play (raw stacks to FILE; prints a summary)")
     parser.add_argument("--quick", action="store_true", help="2 rooms of 6, 10 s, burst of 20 (a smoke run)")
     args = parser.parse_args(argv)
     if args.quick:

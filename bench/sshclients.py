@@ -239,6 +239,19 @@ class BenchClient:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), timeout=min(left, 1.0))
 
+    async def wait_until(self, predicate: Callable[[], bool], *, what: str, timeout: float = 20.0) -> None:
+        """Wait until ``predicate()`` holds (checked after each output chunk)."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BenchError(f"{self.name}: {what}: not within {timeout}s\n{self.screen()}")
+            if self.closed:
+                raise BenchError(f"{self.name}: closed while waiting: {what}")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout=min(left, 1.0))
+
     def screen(self) -> str:
         """The client's screen (all output rendered with pyte) with ``BENCH_SCREENS=1``,
         else the printable end of its output."""
