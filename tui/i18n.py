@@ -715,6 +715,15 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
     rounds = settings.options.get("rounds")
     if isinstance(rounds, int):
         parts.append(t("summary.rounds", lang, n=rounds))
+    if settings.game == "overlord":  # Kill the Overlord's options (keys in tui/overlord/catalogue.py)
+        limit, crown = settings.options.get("round_limit"), settings.options.get("coronation")
+        ranks = settings.options.get("expansion_ranks")
+        if isinstance(limit, int):
+            parts.append(t("summary.round_limit", lang, n=limit))
+        if isinstance(crown, int):
+            parts.append(t("summary.coronation", lang, n=crown))
+        if isinstance(ranks, list) and ranks:
+            parts.append(t("summary.expansion", lang, ranks=" ".join(str(r) for r in ranks)))
     if settings.turn_timer:
         parts.append(t("summary.turn_timer", lang, s=settings.turn_timer))
     else:

@@ -53,6 +53,8 @@ async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: Fa
         assert room.settings.options == {"round_limit": 3, "coronation": 30, "expansion_ranks": [3, 6]}
         o = OverlordOptions.model_validate(room.settings.options)  # what the host's spec reads
         assert (o.round_limit, o.coronation, o.expansion_ranks) == (3, 30, [3, 6])
+        text = screen_text(app)  # the waiting room shows the options
+        assert "at most 3 rounds" in text and "crowned at 30 gold" in text and "expansion roles at ranks 3 6" in text
 
 
 async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: FakeHub) -> None:
