@@ -649,3 +649,24 @@ async def test_seats_show_connection_state() -> None:
         assert rows["2"].rstrip().endswith("auto")
         assert rows["3"].rstrip().endswith("bot")
         assert not rows["0"].rstrip().endswith(("away", "auto", "bot"))
+
+
+async def test_truant_may_draw_when_the_giver_holds_more_cards() -> None:
+    """K-ROLE-TRUANT: given the order by a player holding more cards, he may draw 1 (``draw``/``pass``)."""
+    roles = ["overlord", "general", "captain", "knight", "squire", "peasant", "truant"]
+    hands = [["capitalize"] * 4, ["sidestep"], ["extortion"], ["extortion"], ["victimize"], ["victimize"], []]
+    g = new_game(roles=roles, hands=hands, deck=QUIET_DECK * 2)
+    g.play(0, "order 6")
+    pr = g.prompt()
+    assert pr is not None and pr.kind == "truant" and g.pending() == {6}
+    room = OverlordRoom(g, humans=(6, 2))
+    async with table(room, 2) as (app, _pilot, _client):
+        p = prompt(app)
+        assert "grace (6) may draw a card (Truant)." in p and "Your options" not in p
+    async with table(room, 6) as (app, pilot, client):
+        p = prompt(app)
+        assert "you (6) may draw a card (Truant)." in p and " w  Draw" in p and " n  Pass" in p
+        await pilot.press("w", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "draw"
+        assert "you (6) draws 1 (Truant)." in log_text(app)
