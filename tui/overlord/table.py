@@ -557,12 +557,14 @@ class Table(TableScreen):
             style="bold", end="",
         )
         order = sorted(range(len(o.gold)), key=lambda s: (-o.gold[s], -ov.seats[s].rank))
-        for s in order:
-            sv = ov.seats[s]
+        who_w = max(cell_len(namer.seat(s)) for s in order)
+        roles = {s: f"{role_str(ov.seats[s].role, self.lang)} {ov.seats[s].rank}" for s in order}
+        role_w = max(cell_len(r) for r in roles.values())
+        for s in order:  # a CJK-aligned gold table, most gold first
             out.append(
                 self.tr(
-                    "ov.result.row", mark="★" if s == o.winner else " ", who=namer.seat(s),
-                    role=f"{role_str(sv.role, self.lang)} {sv.rank}", gold=o.gold[s],
+                    "ov.result.row", mark="★" if s == o.winner else " ", who=pad(namer.seat(s), who_w),
+                    role=pad(roles[s], role_w), gold=f"{o.gold[s]:>3}",
                 ) + "\n"
             )
         out.append(self.tr("ov.result.again_host" if self.is_host else "ov.result.again_wait"), style="bold")
