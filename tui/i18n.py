@@ -94,6 +94,14 @@ EN: dict[str, str] = {
     "field.seats": "Seats",
     "field.seats.range": "Seats ({lo}-{hi})",
     "field.rounds": "Rounds",
+    "field.match": "Match",
+    "field.match.rounds": "a set number of rounds",
+    "field.match.first_to": "first to N points",
+    "field.first_to": "Points to win (15 rounds max)",
+    "field.first_to.hint": "1-{hi}",
+    "field.turn_limit": "Turn limit per round (min 50)",
+    "field.notebook": "Notebook",
+    "field.notebook.box": "shows what you have seen",
     "field.turn_timer": "Turn timer (s, 0 = off)",
     "field.window_timer": "Reaction timer (s, 0 = off)",
     "field.bot_delay": "Bot delay (s)",
@@ -103,6 +111,8 @@ EN: dict[str, str] = {
     "field.code.hint": "the code friends type to join",
     "form.range": "{field}: a number from {lo} to {hi}, please.",
     "form.code_needed": "A private room needs a code.",
+    "form.first_to_needed": "First to N points: how many points win? A number from 1 to {hi}, please.",
+    "form.turn_limit_min": "Turn limit per round: at least {lo} turns (house rule).",
     "confirm.quit": "Leave throneroom?",
     "confirm.kick": "Remove {name} from the room?",
     "confirm.leave_room": "Leave this room?",
@@ -169,6 +179,10 @@ EN: dict[str, str] = {
     # settings summary
     "summary.seats": "{n} seats",
     "summary.rounds": "{n} rounds",
+    "summary.first_to": "first to {n} points (at most {cap} rounds)",
+    "summary.turn_limit": "turn limit {n}",
+    "summary.notebook_on": "notebook on",
+    "summary.notebook_off": "notebook off",
     "summary.turn_timer": "turn {s} s",
     "summary.turn_timer_off": "no turn timer",
     "summary.window_timer": "reactions {s} s",
@@ -418,6 +432,14 @@ ZH: dict[str, str] = {
     "field.seats": "座位數",
     "field.seats.range": "座位數（{lo}-{hi}）",
     "field.rounds": "局數",
+    "field.match": "比賽方式",
+    "field.match.rounds": "固定局數",
+    "field.match.first_to": "先到 N 分",
+    "field.first_to": "獲勝分數（最多 15 局）",
+    "field.first_to.hint": "1-{hi}",
+    "field.turn_limit": "每局回合上限（至少 50）",
+    "field.notebook": "筆記本",
+    "field.notebook.box": "顯示你看過的角色卡",
     "field.turn_timer": "回合計時（秒，0 = 不限）",
     "field.window_timer": "回應計時（秒，0 = 不限）",
     "field.bot_delay": "電腦思考（秒）",
@@ -427,6 +449,8 @@ ZH: dict[str, str] = {
     "field.code.hint": "朋友加入時輸入的密碼",
     "form.range": "{field}：請輸入 {lo} 到 {hi} 之間的數字。",
     "form.code_needed": "私人房間需要設定密碼。",
+    "form.first_to_needed": "先到 N 分：幾分獲勝？請輸入 1 到 {hi} 之間的數字。",
+    "form.turn_limit_min": "每局回合上限：至少 {lo} 回合（房規）。",
     "confirm.quit": "要離開 throneroom 嗎？",
     "confirm.kick": "要把 {name} 請出房間嗎？",
     "confirm.leave_room": "要離開這個房間嗎？",
@@ -489,6 +513,10 @@ ZH: dict[str, str] = {
     "err.other": "被拒絕：{msg}",
     "summary.seats": "{n} 個座位",
     "summary.rounds": "{n} 局",
+    "summary.first_to": "先到 {n} 分（最多 {cap} 局）",
+    "summary.turn_limit": "回合上限 {n}",
+    "summary.notebook_on": "筆記本開啟",
+    "summary.notebook_off": "筆記本關閉",
     "summary.turn_timer": "回合 {s} 秒",
     "summary.turn_timer_off": "回合不限時",
     "summary.window_timer": "回應 {s} 秒",
@@ -710,10 +738,21 @@ def error_text(err: ClientError, lang: Lang) -> str:
     return t(key, lang, msg=str(err))
 
 
+SULTANS_FIRST_TO_CAP = 15
+"""S-MATCH-1: a first-to-N Sultans match ends after 15 rounds at most
+(``engine.sultans.match.FIRST_TO_CAP``; a test keeps the two equal)."""
+
+
 def settings_summary(settings: RoomSettings, lang: Lang) -> str:
+    """The waiting room's line of settings: seats, the game's options, timers.
+
+    Sultans of Karaya options missing from ``settings.options`` are the
+    engine's defaults (the create dialog leaves them out)."""
     parts = [t("summary.seats", lang, n=settings.seats)]
-    rounds = settings.options.get("rounds")
-    if isinstance(rounds, int):
+    rounds, first_to = settings.options.get("rounds"), settings.options.get("first_to")
+    if settings.game == "sultans" and isinstance(first_to, int):
+        parts.append(t("summary.first_to", lang, n=first_to, cap=SULTANS_FIRST_TO_CAP))
+    elif isinstance(rounds, int):
         parts.append(t("summary.rounds", lang, n=rounds))
     if settings.game == "overlord":  # Kill the Overlord's options (keys in tui/overlord/catalogue.py)
         limit, crown = settings.options.get("round_limit"), settings.options.get("coronation")
@@ -733,6 +772,11 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
     else:
         parts.append(t("summary.window_timer_off", lang))
     parts.append(t("summary.bot_delay", lang, s=f"{settings.bot_delay:g}"))
+    if settings.game == "sultans":  # turn limit (S-WIN-4) and notebook (S-VIEW-2)
+        limit = settings.options.get("turn_limit")
+        parts.append(t("summary.turn_limit", lang, n=limit if isinstance(limit, int) else 200))
+        notebook = settings.options.get("notebook", True) is not False
+        parts.append(t("summary.notebook_on" if notebook else "summary.notebook_off", lang))
     if settings.private:
         parts.append(t("summary.code", lang))
     return " · ".join(parts)

@@ -21,6 +21,9 @@ GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max pla
 
 ROUNDS_GAMES = {"sultans"}  # games whose options take a round count
 OVERLORD_FIELDS = ("round_limit", "coronation", "expansion")  # Kill the Overlord's options (engine/overlord/spec.py)
+SULTANS_FIELDS = ("match", "first_to", "turn_limit", "notebook")  # Sultans of Karaya's (engine/sultans/options.py)
+SULTANS_FIRST_TO_MAX = 2 * 15  # S-MATCH-1 caps first-to-N at 15 rounds; a seat scores at most 2 a round (S-SCORE-1)
+SULTANS_TURN_LIMIT = (50, 10000, 200)  # S-WIN-4: least, most, default
 
 
 class ConfirmDialog(HostModal[bool]):
@@ -117,7 +120,13 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         Binding("escape", "cancel", show=False),
     ]
 
-    FIELDS = ("game", "name", "seats", "rounds", *OVERLORD_FIELDS, "turn_timer", "window_timer", "bot_delay", "private", "code")
+    # The focus (Tab) order is the order of the rows. The end-to-end tests fill
+    # name, seats, rounds, turn timer, reaction timer and bot delay with Tab, so
+    # the Sultans rows beyond the round count come after the bot delay.
+    FIELDS = (
+        "game", "name", "seats", "rounds", *OVERLORD_FIELDS, "turn_timer", "window_timer", "bot_delay",
+        *SULTANS_FIELDS, "private", "code",
+    )
 
     def __init__(self, games: list[GameInfo], initial: RoomSettings | None) -> None:
         super().__init__(classes="dialog-screen")
@@ -135,6 +144,9 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         coronation = init.options.get("coronation") or 40
         expansion = init.options.get("expansion_ranks") or []
         expansion_text = " ".join(str(r) for r in expansion) if isinstance(expansion, list) else ""
+        first_to = init.options.get("first_to")
+        turn_limit = init.options.get("turn_limit", SULTANS_TURN_LIMIT[2])
+        notebook = init.options.get("notebook", True) is not False
         with Vertical(classes="dialog wide", id="settings-dialog"):
             yield Static("", id="settings-title", classes="dialog-title", markup=False)
             with Vertical(id="settings-grid"):
@@ -157,6 +169,16 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                     ("turn_timer", Input(str(init.turn_timer), id="turn_timer", type="integer", max_length=4)),
                     ("window_timer", Input(str(init.window_timer), id="window_timer", type="integer", max_length=4)),
                     ("bot_delay", Input(f"{init.bot_delay:g}", id="bot_delay", type="number", max_length=5)),
+                    ("match", Select(
+                        self._match_modes(),
+                        value="first_to" if isinstance(first_to, int) else "rounds",
+                        allow_blank=False,
+                        id="match_mode",
+                    )),
+                    ("first_to", Input(str(first_to) if isinstance(first_to, int) else "", id="first_to",
+                                       type="integer", max_length=2)),
+                    ("turn_limit", Input(str(turn_limit), id="turn_limit", type="integer", max_length=5)),
+                    ("notebook", TickBox("", notebook, id="notebook")),
                     ("private", TickBox("", init.private, id="private")),
                     ("code", Input(init.code, id="code", max_length=40)),
                 ):
@@ -187,7 +209,19 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         self.query_one("#code", Input).placeholder = self.tr("field.code.hint")
         self.query_one("#name", Input).placeholder = self.tr("field.name.hint")
         self.query_one("#expansion", Input).placeholder = self.tr("field.expansion.hint")
+        self.query_one("#notebook", TickBox).label = self.tr("field.notebook.box")
+        self.query_one("#first_to", Input).placeholder = self.tr("field.first_to.hint", hi=SULTANS_FIRST_TO_MAX)
+        mode = self.query_one("#match_mode", Select)
+        value = mode.value
+        mode.set_options(self._match_modes())
+        mode.value = value
         self._game_changed()
+
+    def _match_modes(self) -> list[tuple[Text, str]]:
+        return [(Text(self.tr(f"field.match.{m}")), m) for m in ("rounds", "first_to")]
+
+    def _first_to_mode(self) -> bool:
+        return self.query_one("#match_mode", Select).value == "first_to"
 
     def _game(self) -> GameInfo:
         value = self.query_one("#game", Select).value
@@ -196,10 +230,13 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
     def _game_changed(self) -> None:
         gid, _title, lo, hi = self._game()
         self.query_one("#lbl-seats", Static).update(self.tr("field.seats.range", lo=lo, hi=hi))
-        has_rounds = gid in ROUNDS_GAMES
-        self.query_one("#row-rounds").display = has_rounds
+        sultans = gid == "sultans"
+        first_to = sultans and self._first_to_mode()
+        self.query_one("#row-rounds").display = gid in ROUNDS_GAMES and not first_to
         for field in OVERLORD_FIELDS:
             self.query_one(f"#row-{field}").display = gid == "overlord"
+        for field in SULTANS_FIELDS:
+            self.query_one(f"#row-{field}").display = sultans and (field != "first_to" or first_to)
         seats = self.query_one("#seats", Input)
         try:
             n = int(seats.value)
@@ -208,7 +245,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         seats.value = str(min(max(n, lo), hi))
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        event.stop()
+        event.stop()  # the game or the match mode: both change which rows show
         self._game_changed()
 
     # ------------------------------------------------------------ submitting
@@ -239,7 +276,9 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         if private and not code:
             raise _FormError(self.tr("form.code_needed"))
         options: dict[str, object] = dict(self._initial.options) if self._initial is not None else {}
-        if gid in ROUNDS_GAMES:
+        if gid == "sultans":
+            self._sultans_options(options)
+        elif gid in ROUNDS_GAMES:
             options["rounds"] = self._int("rounds", 1, 15)
         if gid == "overlord":
             options["round_limit"] = self._int("round_limit", 1, 200)
@@ -262,6 +301,32 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                 "options": options,
             }
         )
+
+    def _sultans_options(self, options: dict[str, object]) -> None:
+        """Match mode, turn limit and notebook (S-MATCH-1, S-WIN-4, S-VIEW-2) into
+        ``options``. Options left at the engine's default are not sent (the host
+        fills them in), so a plain room sends only its round count."""
+        if self._first_to_mode():
+            if not self.query_one("#first_to", Input).value.strip():
+                raise _FormError(self.tr("form.first_to_needed", hi=SULTANS_FIRST_TO_MAX))
+            options["first_to"] = self._int("first_to", 1, SULTANS_FIRST_TO_MAX)
+            options.pop("rounds", None)  # a first-to match ignores the round count
+        else:
+            options["rounds"] = self._int("rounds", 1, 15)
+            options.pop("first_to", None)
+        least, most, default = SULTANS_TURN_LIMIT
+        raw = self.query_one("#turn_limit", Input).value.strip()
+        if raw.isdigit() and int(raw) < least:
+            raise _FormError(self.tr("form.turn_limit_min", lo=least))
+        limit = self._int("turn_limit", least, most)
+        if limit == default:
+            options.pop("turn_limit", None)
+        else:
+            options["turn_limit"] = limit
+        if self.query_one("#notebook", TickBox).value:
+            options.pop("notebook", None)
+        else:
+            options["notebook"] = False
 
     def _submit(self) -> None:
         try:

@@ -64,6 +64,7 @@ class RoomScreen(HostScreen):
         self.room = room
         self.snap: RoomSnapshot | None = None
         self._seat_rows: list[SeatInfo] = []
+        self._summary = ""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="room-head", classes="head", markup=False)
@@ -146,9 +147,9 @@ class RoomScreen(HostScreen):
         summary = settings_summary(s, self.lang)
         if s.private and s.code and self.is_host:  # the host shares it with friends
             summary = self.tr("room.code_is", code=s.code) + " · " + summary
-        self.query_one("#room-settings", Static).update(
-            Text(summary, no_wrap=True, overflow="ellipsis"), layout=False
-        )
+        if summary != self._summary:  # may wrap to a second line: a layout only when it changes
+            self._summary = summary
+            self.query_one("#room-settings", Static).update(Text(summary, overflow="ellipsis"))
         self._show_seats(snap)
         spectators = ", ".join(snap.spectators) if snap.spectators else "—"
         self.query_one("#spectators", Static).update(

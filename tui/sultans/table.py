@@ -132,6 +132,7 @@ class Table(TableScreen):
             self.query_one("#sk-head", Static).update(Text(self.tr("sk.no_view")), layout=False)
             return
         self.mv = view
+        self._notebook = view.round.notebook  # the match's own option (S-VIEW-2), even if the settings changed since
         legal = [] if self.watching or snap.state != "playing" else self.room.legal()
         self.legal = legal
         self.by_kind = parse_legal(legal)

@@ -1,0 +1,204 @@
+"""The create-room dialog offers the Sultans of Karaya room options and the
+waiting room names them: match mode (S-MATCH-1: rounds, or first to N points
+with a 15-round cap), turn limit (S-WIN-4: default 200, at least 50) and the
+notebook (S-VIEW-2), in English and Traditional Chinese."""
+
+from __future__ import annotations
+
+import re
+
+from fakes import FakeHub, screen_text, settle
+from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+from textual.widgets import Input, Select, Static
+
+from engine.sultans import SultansOptions
+from engine.sultans.match import FIRST_TO_CAP
+from tui.app import ThroneApp
+from tui.client import RoomSettings
+from tui.i18n import SULTANS_FIRST_TO_CAP, settings_summary
+from tui.screens.dialogs import SULTANS_FIRST_TO_MAX, RoomSettingsDialog
+from tui.screens.room import RoomScreen
+from tui.sultans.table import Table
+from tui.widgets import TickBox
+
+
+def test_the_first_to_cap_is_the_engines() -> None:
+    """S-MATCH-1: the screens' cap is the engine's; a seat scores at most 2 a round (S-SCORE-1)."""
+    assert SULTANS_FIRST_TO_CAP == FIRST_TO_CAP
+    assert SULTANS_FIRST_TO_MAX == 2 * FIRST_TO_CAP
+
+
+async def open_dialog(app: ThroneApp, pilot: object) -> RoomSettingsDialog:
+    await settle(pilot)
+    await pilot.press("c")  # type: ignore[attr-defined]
+    await settle(pilot)
+    dialog = app.screen
+    assert isinstance(dialog, RoomSettingsDialog)
+    return dialog
+
+
+async def submit(dialog: RoomSettingsDialog, pilot: object) -> None:
+    await pilot.pause(0.3)  # type: ignore[attr-defined]  # a button ignores a second press while it shows the first
+    await pilot.click("#ok")  # type: ignore[attr-defined]
+    await settle(pilot)
+
+
+async def test_dialog_first_to_turn_limit_and_notebook_are_checked_and_sent(hub: FakeHub) -> None:
+    """S-MATCH-1, S-WIN-4, S-VIEW-2 from the dialog to the waiting room's line."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        text = screen_text(app)
+        assert "Match" in text and "a set number of rounds" in text
+        assert "Turn limit per round (min 50)" in text and "Notebook" in text and "[X] shows what you have seen" in text
+        assert dialog.query_one("#row-rounds").display and not dialog.query_one("#row-first_to").display
+        assert dialog.query_one("#turn_limit", Input).value == "200"
+        # first to N points: the round count gives way to the points to win
+        dialog.query_one("#match_mode", Select).value = "first_to"
+        await settle(pilot)
+        assert not dialog.query_one("#row-rounds").display and dialog.query_one("#row-first_to").display
+        assert "Points to win (15 rounds max)" in screen_text(app)
+        dialog.query_one("#bot_delay", Input).value = "0"
+        await submit(dialog, pilot)
+        assert app.screen is dialog and not hub.rooms
+        assert f"First to N points: how many points win? A number from 1 to {SULTANS_FIRST_TO_MAX}" in screen_text(app)
+        dialog.query_one("#first_to", Input).value = "31"  # unreachable in 15 rounds
+        await submit(dialog, pilot)
+        assert app.screen is dialog and "Points to win (15 rounds max): a number from 1 to 30, please." in screen_text(app)
+        dialog.query_one("#first_to", Input).value = "12"
+        dialog.query_one("#turn_limit", Input).value = "49"
+        await submit(dialog, pilot)
+        assert app.screen is dialog and "Turn limit per round: at least 50 turns (house rule)." in screen_text(app)
+        dialog.query_one("#turn_limit", Input).value = "120"
+        dialog.query_one("#notebook", TickBox).value = False
+        await submit(dialog, pilot)
+        assert isinstance(app.screen, RoomScreen)
+        room = next(r for r in hub.rooms.values() if r.host == "alice")
+        assert room.settings.options == {"first_to": 12, "turn_limit": 120, "notebook": False}
+        o = SultansOptions.model_validate(room.settings.options)  # what the host's spec reads
+        assert (o.first_to, o.turn_limit, o.notebook) == (12, 120, False)
+        text = screen_text(app)
+        assert "first to 12 points (at most 15 rounds)" in text and "turn limit 120" in text
+        assert "notebook off" in text and not re.search(r"\d+ rounds ·", text)  # no round count beside first-to
+
+
+async def test_dialog_defaults_send_only_the_round_count(hub: FakeHub) -> None:
+    """Options left at the engine's defaults are not sent; the line still names them."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        dialog.query_one("#rounds", Input).value = "4"
+        dialog.query_one("#first_to", Input).value = "9"  # hidden in rounds mode: ignored
+        await submit(dialog, pilot)
+        assert isinstance(app.screen, RoomScreen)
+        room = next(r for r in hub.rooms.values() if r.host == "alice")
+        assert room.settings.options == {"rounds": 4}
+        assert "5 seats · 4 rounds · " in screen_text(app)
+        assert "turn limit 200 · notebook on" in screen_text(app)
+
+
+async def test_tab_order_keeps_the_round_count_before_the_timers(hub: FakeHub) -> None:
+    """The end-to-end tests fill name, seats, rounds, timers and bot delay with Tab:
+    the new Sultans rows come after the bot delay."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_dialog(app, pilot)
+        order = []
+        for _ in range(9):
+            assert app.focused is not None
+            order.append(app.focused.id)
+            await pilot.press("tab")
+            await settle(pilot)
+        assert order == [
+            "name", "seats", "rounds", "turn_timer", "window_timer", "bot_delay", "match_mode", "turn_limit", "notebook",
+        ]
+
+
+async def test_change_dialog_starts_from_the_rooms_options(hub: FakeHub) -> None:
+    """The host's own options (as the host normalised them) fill the change dialog."""
+    options = SultansOptions(first_to=10, turn_limit=300, notebook=False).model_dump(mode="json")
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(RoomSettingsDialog(hub.lobby("alice").games(), RoomSettings(seats=6, options=options)))
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RoomSettingsDialog)
+        assert dialog.query_one("#match_mode", Select).value == "first_to"
+        assert dialog.query_one("#first_to", Input).value == "10"
+        assert dialog.query_one("#turn_limit", Input).value == "300"
+        assert dialog.query_one("#notebook", TickBox).value is False
+        # back to a set number of rounds: first_to goes, the rest stays
+        dialog.query_one("#match_mode", Select).value = "rounds"
+        await settle(pilot)
+        dialog.query_one("#rounds", Input).value = "3"
+        dialog.query_one("#notebook", TickBox).value = True
+        settings = dialog._collect()
+        assert settings.options == {"rounds": 3, "turn_limit": 300}
+
+
+async def test_dialog_and_summary_in_chinese(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    lobby.set_lang("zh")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        if app.lang != "zh":
+            await pilot.press("f2")
+            await settle(pilot)
+        dialog = await open_dialog(app, pilot)
+        dialog.query_one("#match_mode", Select).value = "first_to"
+        await settle(pilot)
+        text = screen_text(app)
+        assert "比賽方式" in text and "先到 N 分" in text and "獲勝分數（最多 15 局）" in text
+        assert "每局回合上限（至少 50）" in text and "筆記本" in text and "顯示你看過的角色卡" in text
+        dialog.query_one("#bot_delay", Input).value = "0"
+        dialog.query_one("#first_to", Input).value = "40"
+        await submit(dialog, pilot)
+        assert app.screen is dialog and "獲勝分數（最多 15 局）：請輸入 1 到 30 之間的數字。" in screen_text(app)
+        dialog.query_one("#first_to", Input).value = "8"
+        dialog.query_one("#turn_limit", Input).value = "20"
+        await submit(dialog, pilot)
+        assert app.screen is dialog and "每局回合上限：至少 50 回合（房規）。" in screen_text(app)
+
+
+def test_summary_names_the_sultans_options() -> None:
+    """S-MATCH-1, S-WIN-4, S-VIEW-2: the waiting room's settings line, both languages."""
+    plain = RoomSettings(seats=7, bot_delay=0, options=SultansOptions(rounds=3).model_dump(mode="json"))
+    assert settings_summary(plain, "en") == (
+        "7 seats · 3 rounds · no turn timer · reactions 20 s · bots think 0 s · turn limit 200 · notebook on"
+    )
+    purist = RoomSettings(
+        seats=5, turn_timer=30, bot_delay=1,
+        options=SultansOptions(first_to=9, turn_limit=80, notebook=False).model_dump(mode="json"),
+    )
+    assert settings_summary(purist, "en") == (
+        "5 seats · first to 9 points (at most 15 rounds) · turn 30 s · reactions 20 s · bots think 1 s"
+        " · turn limit 80 · notebook off"
+    )
+    assert settings_summary(purist, "zh") == (
+        "5 個座位 · 先到 9 分（最多 15 局） · 回合 30 秒 · 回應 20 秒 · 電腦思考 1 秒 · 回合上限 80 · 筆記本關閉"
+    )
+    # another game's options are not read as the Sultans' ones
+    other = RoomSettings(game="tokens", seats=3, options={"rounds": 2, "first_to": 4, "notebook": False})
+    text = settings_summary(other, "en")
+    assert "2 rounds" in text and "first to" not in text and "notebook" not in text
+
+
+async def test_the_table_follows_the_views_notebook_not_the_settings() -> None:
+    """S-VIEW-2: the match's own option (in its views) decides; room settings
+    changed after the start (or missing) do not bring the notebook back."""
+    room = SultansRoom(5, deal=["guard", "assassin", "slave", "sultan", "slave"], first=0, humans=(0,), notebook=False)
+    room.settings.options.pop("notebook")  # the settings say nothing: the default would be on
+    client = SultansClient(room, 0, room.names[0])
+    app = ThroneApp(SultansLobby(client, room.names[0], "en"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, Table)
+        await pilot.press("p", "1", "enter")  # a peek: something to note
+        await settle(pilot)
+        for _ in range(3):
+            await pilot.press("tab")
+            await settle(pilot)
+            assert str(app.screen.query_one("#sk-pane-title", Static).render()) != "Notebook"
+            assert "Notebook" not in screen_text(app)
