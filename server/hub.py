@@ -331,7 +331,7 @@ class LobbySession:
         for session in [s for s in room.sessions if s.role == "player" and name_key(s.identity.name) == name_key(self._identity.name)]:
             room.sessions.remove(session)
             session._closed = True
-        room._free_seat(room.seats[idx], f"{self._identity.name} left")
+        room._free_seat(room.seats[idx], "sys.left")
         room._maybe_close()
 
     def _open(self, room: Room, role: Literal["player", "spectator"]) -> RoomSession:

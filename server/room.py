@@ -55,6 +55,7 @@ from tui.client import (
     RoomSummary,
     SeatInfo,
 )
+from tui.i18n import t
 
 log = logging.getLogger("throneroom.room")
 
@@ -331,7 +332,7 @@ class Room:
                     seat.grace = None
                 if seat.autoplay:
                     seat.autoplay = False
-                    self.system(f"{seat.name} is back")
+                    self.system("sys.back", name=seat.name)
         self._changed(lobby=True)
 
     def detach(self, session: RoomSession, *, leaving: bool = False) -> None:
@@ -346,9 +347,9 @@ class Room:
                 seat.sessions = max(0, seat.sessions - 1)
                 if seat.sessions == 0:
                     if leaving and self.state == "playing":
-                        self._set_autoplay(seat, f"{seat.name} left; a bot plays their seat")
+                        self._set_autoplay(seat, "sys.left_autoplay")
                     elif leaving:
-                        self._free_seat(seat, f"{seat.name} left")
+                        self._free_seat(seat, "sys.left")
                     else:
                         self._start_grace(seat)
         self._changed(lobby=True)
@@ -365,24 +366,26 @@ class Room:
         if self.closed or seat.kind != "human" or seat.sessions > 0:
             return
         if self.state == "playing":
-            self._set_autoplay(seat, f"{seat.name} is away; a bot plays their seat")
+            self._set_autoplay(seat, "sys.away_autoplay")
         else:
-            self._free_seat(seat, f"{seat.name} left")
+            self._free_seat(seat, "sys.left")
             self._maybe_close()
         self._changed(lobby=True)
 
     def _set_autoplay(self, seat: Seat, why: str) -> None:
+        """A bot plays ``seat`` while its owner is away; ``why`` is the chat line's key."""
         if seat.autoplay:
             return
         seat.autoplay = True
-        self.system(why)
+        self.system(why, name=seat.name)
         self._wake_bots()
         self._changed()
 
     def _free_seat(self, seat: Seat, why: str) -> None:
+        """Empty ``seat``; ``why`` is the chat line's key (its param: the name)."""
         name = seat.name
         seat.clear()
-        self.system(why)
+        self.system(why, name=name)
         if name_key(name) == name_key(self.host):
             self._pass_host()
         self._changed(lobby=True)
@@ -394,7 +397,7 @@ class Room:
         if picks:
             pick = picks[0]
             self.host = pick.name
-            self.system(f"{pick.name} is now the host")
+            self.system("sys.new_host", name=pick.name)
             self._save_room()
 
     def _maybe_close(self) -> None:
@@ -444,8 +447,13 @@ class Room:
             self.env.on_lobby_change()
         self.env.notify(self.sessions)
 
-    def system(self, text: str) -> None:
-        self.chat.append(ChatLine(at=self.env.clock(), name="", text=text, system=True))
+    def system(self, key: str, /, **params: str) -> None:
+        """A system line in the room's chat: a catalogue key (``tui.i18n``,
+        ``"sys.*"``) and its params, which screens show in each player's
+        language; ``text`` is its English rendering. A ``game`` param is a game id."""
+        english = {**params, "game": self.spec.title} if "game" in params else params
+        text = t(key, "en", **english)
+        self.chat.append(ChatLine(at=self.env.clock(), name="", text=text, system=True, key=key, params=params))
         self._changed()
 
     def say(self, name: str, text: str) -> None:
@@ -484,7 +492,7 @@ class Room:
                 raise ClientError("seat-taken", f"seat {index + 1} is taken")
         seat.kind, seat.name, seat.guest = "human", who.name, who.guest
         seat.ready = seat.autoplay = False
-        self.system(f"{who.name} sat down")
+        self.system("sys.sat_down", name=who.name)
         self._changed(lobby=True)
         return seat.index
 
@@ -557,7 +565,7 @@ class Room:
             self._wake_bots()
         else:
             seat.clear()
-        self.system(f"{name} was removed by the host")
+        self.system("sys.kicked", name=name)
         self._changed(lobby=True)
 
     def update_settings(self, who: Identity, settings: RoomSettings, specs: dict[str, GameSpec]) -> None:
@@ -584,7 +592,7 @@ class Room:
         for s in self.seats:
             s.ready = False
         self._save_room()
-        self.system("the host changed the settings")
+        self.system("sys.settings_changed")
         self._changed(lobby=True)
 
     def _save_room(self) -> None:
@@ -632,7 +640,7 @@ class Room:
         self._pending = set()
         self._legal = [[] for _ in self.seats]
         self._legal_changed = [self.version for _ in self.seats]
-        self.system(f"a match of {self.spec.title} begins")
+        self.system("sys.match_begins", game=self.spec.id)
         self._ensure_bot_loop()
         self._after_change(actor=None)
         self.env.on_lobby_change()
@@ -654,7 +662,7 @@ class Room:
         self._legal_changed = [0 for _ in self.seats]
         for seat in self.humans():
             self._start_grace(seat)
-        self.system("the server restarted; the match goes on")
+        self.system("sys.restarted")
         self._ensure_bot_loop()
         self._after_change(actor=None)
 
@@ -829,8 +837,10 @@ class Room:
         except Exception:
             log.exception("room %s: cannot record the results of match %s", self.id, self.match_id)
         self.state = "finished"
-        names = ", ".join(self.seats[w].display() for w in sorted(winners)) or "nobody"
-        self.system(f"the match is over; won by {names}")
+        if winners:
+            self.system("sys.match_over", names=", ".join(self.seats[w].display() for w in sorted(winners)))
+        else:
+            self.system("sys.match_over_nobody")
         for seat in self.humans():
             seat.autoplay = False
             if seat.sessions == 0 and seat.grace is None:

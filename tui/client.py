@@ -37,10 +37,18 @@ class Identity(BaseModel):
 
 
 class ChatLine(BaseModel):
+    """One chat line. A system line (``system``) may carry ``key``, a message
+    catalogue key (``tui.i18n``, ``"sys.*"``), and its ``params``; screens then
+    show it in the player's language, ``text`` being its English rendering (for
+    logs, and for screens that do not know the key). Params are literal text
+    (names are never markup); a param named ``game`` holds a game id."""
+
     at: float  # unix time
     name: str  # sanitised sender name; "" for system lines
     text: str  # sanitised; never markup
     system: bool = False
+    key: str | None = None
+    params: dict[str, str] = Field(default_factory=dict)
 
 
 class RoomSettings(BaseModel):

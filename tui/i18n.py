@@ -9,6 +9,7 @@ catalogue string as markup: screens render results as literal text.
 from __future__ import annotations
 
 import string
+from collections.abc import Mapping
 from typing import Literal
 
 from tui.client import ClientError, RoomSettings
@@ -76,6 +77,19 @@ EN: dict[str, str] = {
     "lobby.private": "private",
     "chat.placeholder.lobby": "Say something to everyone in the lobby (t)",
     "chat.placeholder.room": "Say something to this room (t)",
+    # the host's system lines in chat (tui.client.ChatLine.key; names are literal)
+    "sys.sat_down": "{name} sat down",
+    "sys.back": "{name} is back",
+    "sys.left": "{name} left",
+    "sys.left_autoplay": "{name} left; a bot plays their seat",
+    "sys.away_autoplay": "{name} is away; a bot plays their seat",
+    "sys.new_host": "{name} is now the host",
+    "sys.kicked": "{name} was removed by the host",
+    "sys.settings_changed": "the host changed the settings",
+    "sys.match_begins": "a match of {game} begins",
+    "sys.restarted": "the server restarted; the match goes on",
+    "sys.match_over": "the match is over; won by {names}",
+    "sys.match_over_nobody": "the match is over; won by nobody",
     # dialogs
     "button.ok": "OK",
     "button.cancel": "Cancel",
@@ -415,6 +429,18 @@ ZH: dict[str, str] = {
     "lobby.private": "私人",
     "chat.placeholder.lobby": "對大廳裡的所有人說話（t）",
     "chat.placeholder.room": "對這個房間說話（t）",
+    "sys.sat_down": "{name} 入座了",
+    "sys.back": "{name} 回來了",
+    "sys.left": "{name} 離開了",
+    "sys.left_autoplay": "{name} 離開了；由電腦代打他的座位",
+    "sys.away_autoplay": "{name} 暫時離線；由電腦代打他的座位",
+    "sys.new_host": "{name} 成為新房主",
+    "sys.kicked": "{name} 被房主請出房間",
+    "sys.settings_changed": "房主更改了設定",
+    "sys.match_begins": "{game} 比賽開始",
+    "sys.restarted": "伺服器重新啟動了；比賽繼續進行",
+    "sys.match_over": "比賽結束；獲勝者：{names}",
+    "sys.match_over_nobody": "比賽結束；沒有人獲勝",
     "button.ok": "確定",
     "button.cancel": "取消",
     "button.yes": "是",
@@ -720,6 +746,27 @@ def game_title(game: str, lang: Lang, *, short: bool = False, fallback: str = ""
     catalogue does not know yet shows ``fallback`` (its English title) or its id."""
     key = f"game.short.{game}" if short else f"game.{game}"
     return t(key, lang) if has_key(key) else (fallback or game)
+
+
+def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
+    """A host system chat line (``ChatLine.key``/``params``) in ``lang``, or None
+    when the catalogue cannot say it (an unknown key, a missing param, a game it
+    does not know): the screen then shows the line's English ``text``.
+
+    A ``game`` param is a game id and shows as the game's title; every other
+    param is put in literally (names are never markup: screens render the
+    result as plain text)."""
+    if not key.startswith("sys.") or not has_key(key):
+        return None
+    values: dict[str, object] = dict(params)
+    game = params.get("game")
+    if game is not None:
+        if not has_key(f"game.{game}"):
+            return None
+        values["game"] = game_title(game, lang)
+    if not params_of(EN[key]) <= values.keys():
+        return None
+    return t(key, lang, **values)
 
 
 def field_label(name: str, lang: Lang) -> str:

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widgets import Checkbox, Input, RichLog, Static
 
 from tui.client import ChatLine
-from tui.i18n import Lang, t
+from tui.i18n import LANGS, Lang, system_line, t
 from tui.text import clock
 
 # (key as shown, action to run, catalogue key of its label)
@@ -99,10 +99,12 @@ class KeyBar(Static):
                 return
 
 
-def chat_text(line: ChatLine) -> Text:
-    """One chat line, every user-provided part literal."""
+def chat_text(line: ChatLine, lang: Lang = "en") -> Text:
+    """One chat line, every user-provided part literal. A system line the
+    catalogue knows (``line.key``) is said in ``lang``, else its English text."""
     if line.system:
-        return Text.assemble((clock(line.at), "dim"), " ", ("* " + line.text, "italic"))
+        said = system_line(line.key, line.params, lang) if line.key else None
+        return Text.assemble((clock(line.at), "dim"), " ", ("* " + (said or line.text), "italic"))
     return Text.assemble((clock(line.at), "dim"), " ", (line.name, "bold"), ": ", line.text)
 
 
@@ -128,6 +130,7 @@ class ChatPanel(Vertical):
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._last: tuple[float, str, str, bool] | None = None
+        self._lang: Lang | None = None  # the language the shown lines are in
 
     def compose(self) -> ComposeResult:
         yield RichLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
@@ -144,10 +147,20 @@ class ChatPanel(Vertical):
     def set_placeholder(self, text: str) -> None:
         self.input.placeholder = text
 
-    def set_lines(self, lines: list[ChatLine]) -> None:
-        """Show ``lines`` (the host's whole recent chat), writing only new ones."""
+    def set_lines(self, lines: list[ChatLine], lang: Lang | None = None) -> None:
+        """Show ``lines`` (the host's whole recent chat), writing only new ones;
+        system lines in ``lang`` (default: the app's language). A new language
+        writes every line again."""
+        if lang is None:
+            app_lang = getattr(self.app, "lang", "en")
+            lang = app_lang if app_lang in LANGS else "en"
         keys = [(ln.at, ln.name, ln.text, ln.system) for ln in lines]
         start = 0
+        if lang != self._lang:
+            self._lang = lang
+            if self._last is not None:
+                self.log_widget.clear()
+                self._last = None
         if self._last is not None:
             try:
                 start = len(keys) - 1 - keys[::-1].index(self._last) + 1
@@ -155,7 +168,7 @@ class ChatPanel(Vertical):
                 self.log_widget.clear()
                 start = 0
         for line in lines[start:]:
-            self.log_widget.write(chat_text(line))
+            self.log_widget.write(chat_text(line, lang))
         if keys:
             self._last = keys[-1]
 
