@@ -475,7 +475,7 @@ class Room:
 
     def _seat(self, index: int) -> Seat:
         if not 0 <= index < len(self.seats):
-            raise ClientError("bad-seat", f"there is no seat {index + 1}")
+            raise ClientError("bad-seat", f"there is no seat {index} (seats 0-{len(self.seats) - 1})")
         return self.seats[index]
 
     def seat_human(self, who: Identity, index: int | None = None) -> int:
@@ -489,7 +489,7 @@ class Room:
         else:
             seat = self._seat(index)
             if seat.kind != "empty":
-                raise ClientError("seat-taken", f"seat {index + 1} is taken")
+                raise ClientError("seat-taken", f"seat {index} is taken")
         seat.kind, seat.name, seat.guest = "human", who.name, who.guest
         seat.ready = seat.autoplay = False
         self.system("sys.sat_down", name=who.name)
@@ -500,7 +500,7 @@ class Room:
         self._require_setup()
         target = self._seat(index)
         if target.kind != "empty":
-            raise ClientError("seat-taken", f"seat {index + 1} is taken")
+            raise ClientError("seat-taken", f"seat {index} is taken")
         old = self.seat_of(who.name)
         if old is None:
             raise ClientError("not-seated", "you have no seat in this room")
@@ -532,7 +532,7 @@ class Room:
         else:
             seat = self._seat(index)
             if seat.kind != "empty":
-                raise ClientError("seat-taken", f"seat {index + 1} is taken")
+                raise ClientError("seat-taken", f"seat {index} is taken")
         seat.clear()
         seat.kind = "bot"
         self._changed(lobby=True)
@@ -542,7 +542,7 @@ class Room:
         self._require_setup()
         seat = self._seat(index)
         if seat.kind != "bot":
-            raise ClientError("bad-seat", f"seat {index + 1} has no bot")
+            raise ClientError("bad-seat", f"seat {index} has no bot")
         seat.clear()
         self._changed(lobby=True)
 
@@ -551,7 +551,7 @@ class Room:
         self._require_host(who)
         seat = self._seat(index)
         if seat.kind != "human":
-            raise ClientError("bad-seat", f"seat {index + 1} has no player")
+            raise ClientError("bad-seat", f"seat {index} has no player")
         if name_key(seat.name) == name_key(who.name):
             raise ClientError("bad-seat", "the host cannot kick themselves; leave instead")
         name = seat.name
