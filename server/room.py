@@ -693,7 +693,7 @@ class Room:
         try:
             table.play(seat, text)
         except IllegalAction as err:
-            raise ClientError("illegal", str(err)) from err
+            raise ClientError("illegal", str(err), reason=err.code) from err
         except Exception as err:
             log.exception("room %s: engine failed on seat %s %r", self.id, seat, text)
             self._rebuild()

@@ -23,11 +23,15 @@ Listener = Callable[[], None]
 class ClientError(Exception):
     """A request the host refused. ``code`` is stable (``"room-full"``,
     ``"stale"``, ``"illegal"``, ``"not-host"``, ``"bad-code"``...) and
-    translatable; ``str(err)`` is a readable English message."""
+    translatable; ``str(err)`` is a readable English message. ``reason``
+    (optional) refines the code: for ``"illegal"`` it is the engine's
+    ``IllegalAction.code`` (``"parse"``, ``"not-pending"``, ``"illegal"``,
+    ``"round-over"``...), so screens can say why in the player's language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, reason: str = "") -> None:
         super().__init__(message)
         self.code = code
+        self.reason = reason
 
 
 class Identity(BaseModel):

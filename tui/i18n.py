@@ -170,6 +170,13 @@ EN: dict[str, str] = {
     "err.room-full": "That room is full.",
     "err.stale": "The table changed before your action arrived: look again and choose.",
     "err.illegal": "Not allowed now: {msg}",
+    # an illegal action, by the engine's reason (ClientError.reason); the engine's English detail follows
+    "err.illegal.illegal": "That move is not allowed now ({msg}).",
+    "err.illegal.not-pending": "Nothing is asked of you right now: wait for your turn or a question ({msg}).",
+    "err.illegal.parse": "That is not an action of this game ({msg}).",
+    "err.illegal.round-over": "The round is over ({msg}).",
+    "err.illegal.game-over": "The game is over ({msg}).",
+    "err.illegal.bad-seat": "There is no such seat ({msg}).",
     "err.not-host": "Only the room's host can do that.",
     "err.bad-code": "Wrong code for that private room.",
     "err.no-room": "That room no longer exists.",
@@ -517,6 +524,12 @@ ZH: dict[str, str] = {
     "err.room-full": "那個房間已經滿了。",
     "err.stale": "你的動作送到前牌局已經變了：請再看一次再選。",
     "err.illegal": "現在不能這樣做：{msg}",
+    "err.illegal.illegal": "現在不能這樣做（{msg}）。",
+    "err.illegal.not-pending": "現在沒有需要你回應的事：請等輪到你或有人詢問你（{msg}）。",
+    "err.illegal.parse": "這不是這個遊戲的動作（{msg}）。",
+    "err.illegal.round-over": "這一局已經結束了（{msg}）。",
+    "err.illegal.game-over": "遊戲已經結束了（{msg}）。",
+    "err.illegal.bad-seat": "沒有那個座位（{msg}）。",
     "err.not-host": "只有房主可以這樣做。",
     "err.bad-code": "私人房間的密碼不對。",
     "err.no-room": "那個房間已經不存在了。",
@@ -778,9 +791,16 @@ def field_label(name: str, lang: Lang) -> str:
 
 
 def error_text(err: ClientError, lang: Lang) -> str:
-    """A host refusal in the player's language (its English message when the code is new)."""
+    """A host refusal in the player's language (its English message when the code is new).
+
+    A refusal with a ``reason`` the catalogue knows (``err.<code>.<reason>``,
+    e.g. an illegal action the engine refused as ``not-pending``) says that
+    reason; the English detail follows in parentheses."""
     key = f"err.{err.code}"
-    if not has_key(key):
+    reason = getattr(err, "reason", "")
+    if reason and has_key(f"{key}.{reason}"):
+        key = f"{key}.{reason}"
+    elif not has_key(key):
         key = "err.other"
     return t(key, lang, msg=str(err))
 

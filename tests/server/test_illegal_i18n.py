@@ -1,0 +1,112 @@
+"""An action the engine refuses reaches the player in their language: the host
+passes the engine's reason (``IllegalAction.code``) with ``ClientError("illegal")``
+and the catalogue says it (Traditional Chinese here), the engine's English
+detail in parentheses."""
+
+from __future__ import annotations
+
+import pytest
+from games import COUNT_SPEC, until
+from textual.pilot import Pilot
+
+from engine.registry import games
+from server.hub import Hub
+from server.room import RoomSession
+from server.storage import Storage
+from tui.app import ThroneApp
+from tui.client import ClientError, Identity, RoomSettings
+from tui.i18n import error_text
+from tui.sultans.table import Table as SultansTable
+
+
+def new_hub() -> Hub:
+    return Hub(
+        Storage(":memory:"),
+        host_fingerprint="SHA256:test",
+        bot_delay=0.0,
+        intermission=0.0,
+        games={"count": COUNT_SPEC, "sultans": games()["sultans"]},
+        time_scale=0.001,
+    )
+
+
+def refusal(rc: RoomSession, text: str) -> ClientError:
+    with pytest.raises(ClientError) as err:
+        rc.act(text, rc.snapshot().version)
+    return err.value
+
+
+async def test_sultans_refusals_in_chinese() -> None:
+    hub = new_hub()
+    await hub.start()
+    try:
+        lobby = hub.connect(Identity(name="alice", lang="zh"))
+        rc = lobby.create_room(RoomSettings(game="sultans", seats=5, turn_timer=0, window_timer=0))
+        assert isinstance(rc, RoomSession)
+        rc.start()  # four bots; with no timers the table waits for alice sooner or later
+        await until(rc.pending)
+        err = refusal(rc, "fly to the moon")
+        assert (err.code, err.reason) == ("illegal", "parse")
+        zh = error_text(err, "zh")
+        assert zh == f"這不是這個遊戲的動作（{err}）。"
+        assert error_text(err, "en") == f"That is not an action of this game ({err})."
+        err = refusal(rc, "peek 0")  # well-formed, but never hers to play: she is seat 0
+        assert (err.code, err.reason) == ("illegal", "illegal")
+        assert error_text(err, "zh") == f"現在不能這樣做（{err}）。"
+    finally:
+        await hub.stop()
+
+
+async def test_not_pending_in_chinese() -> None:
+    hub = new_hub()
+    await hub.start()
+    try:
+        rc = hub.connect(Identity(name="alice")).create_room(
+            RoomSettings(game="count", seats=2, turn_timer=0, window_timer=0)
+        )
+        bob = hub.connect(Identity(name="bob", lang="zh")).join(rc.room_id)
+        bob.set_ready(True)
+        rc.start()
+        waiting, idle = (rc, bob) if rc.pending() else (bob, rc)
+        assert waiting.pending() and not idle.pending()
+        err = refusal(idle, "add 1")
+        assert (err.code, err.reason) == ("illegal", "not-pending")
+        assert error_text(err, "zh").startswith("現在沒有需要你回應的事：請等輪到你或有人詢問你（")
+        assert str(err) in error_text(err, "zh")
+    finally:
+        await hub.stop()
+
+
+def test_refusals_without_a_known_reason_keep_the_general_sentence() -> None:
+    assert error_text(ClientError("illegal", "x"), "zh") == "現在不能這樣做：x"
+    assert error_text(ClientError("illegal", "x", reason="from-a-newer-engine"), "zh") == "現在不能這樣做：x"
+    assert error_text(ClientError("stale", "x", reason="parse"), "zh").startswith("你的動作送到前牌局已經變了")
+
+
+async def settle(pilot: Pilot[None], n: int = 3) -> None:
+    for _ in range(n):
+        await pilot.pause()
+
+
+async def test_the_sultans_table_shows_the_refusal_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ThroneApp, "flush_interval", 0.0)
+    hub = new_hub()
+    await hub.start()
+    try:
+        first = hub.connect(Identity(name="alice", lang="zh"))
+        rc = first.create_room(RoomSettings(game="sultans", seats=5, turn_timer=0, window_timer=0))
+        rc.start()
+        await until(rc.pending)
+        hub.disconnect(first)
+        app = ThroneApp(hub.connect(Identity(name="alice", lang="zh")))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            table = app.screen
+            assert isinstance(table, SultansTable)
+            assert not table.play("fly to the moon")  # what a stale or mistyped action meets
+            table.refresh_data()
+            await settle(pilot)
+            prompt = "".join(str(table.query_one("#sk-prompt").render()).split())
+            assert "這不是這個遊戲的動作（" in prompt, prompt
+    finally:
+        await hub.stop()
