@@ -20,6 +20,7 @@ import asyncio
 import codecs
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -53,6 +54,11 @@ SYNC_QUERY = "\x1b[?2026$p"
 """Ask whether the terminal supports synchronised output (Textual uses it if so)."""
 
 DEFAULT_SIZE = (80, 24)
+
+SETTLE_POLL = 0.002
+"""Seconds between checks whether the App has finished with the previous input event."""
+SETTLE_MAX = 0.25
+"""Longest wait for the App to settle before the next input event is posted anyway."""
 
 INPUT_RATE = 32 * 1024
 """Input bytes per second a session may send, sustained (typing is a few bytes)."""
@@ -194,6 +200,11 @@ class SSHDriver(Driver):
         self._escape_timer: asyncio.TimerHandle | None = None
         self._input_enabled = False
         self._started = False
+        # Input events wait here and reach the App one at a time (see _pump).
+        self._inbox: deque[Message] = deque()
+        self._pump_handle: asyncio.TimerHandle | None = None
+        self._last_post = 0.0  # monotonic time the last input event was posted
+        self._settled_checks = 0
 
     # -- Driver API ------------------------------------------------------------
 
@@ -230,6 +241,10 @@ class SSHDriver(Driver):
     def disable_input(self) -> None:
         self._input_enabled = False
         self._cancel_escape_timer()
+        self._inbox.clear()
+        if self._pump_handle is not None:
+            self._pump_handle.cancel()
+            self._pump_handle = None
 
     def stop_application_mode(self) -> None:
         self.disable_input()
@@ -270,12 +285,51 @@ class SSHDriver(Driver):
 
     def _deliver(self, messages: Iterable[Message]) -> None:
         try:
-            for message in messages:
-                if self._input_enabled:
-                    self.process_message(message)
+            self._inbox.extend(messages)
         except Exception:
             log.exception("input parse error; input state reset")
             self._parser = XTermParser()
+        if self._pump_handle is None:
+            self._pump()
+
+    def _pump(self) -> None:
+        """Post queued input events to the App, each only once the App has
+        finished with the one before.
+
+        Several keys often arrive in one SSH packet (fast typing, a laggy
+        link). Posted together, Textual forwards them all to the widget that
+        has focus *now*: in ``Tab Tab 8`` the ``8`` would land in the field the
+        Tabs were leaving. So an event that follows another within SETTLE_MAX
+        waits until the message queues of the App, the screen and the focused
+        widget's chain are drained (at most until SETTLE_MAX after the previous
+        one, so a busy App never stalls input; a lone key goes straight through).
+        """
+        self._pump_handle = None
+        while self._inbox and self._input_enabled:
+            if time.monotonic() - self._last_post < SETTLE_MAX:
+                # Textual's queues keep no count of messages being handled, so
+                # "settled" must be seen on two loop turns in a row.
+                self._settled_checks = self._settled_checks + 1 if self._app_settled() else 0
+                if self._settled_checks < 2:
+                    self._pump_handle = self._loop.call_later(SETTLE_POLL, self._pump)
+                    return
+            self._settled_checks = 0
+            self._last_post = time.monotonic()
+            self.process_message(self._inbox.popleft())
+
+    def _app_settled(self) -> bool:
+        """True when nothing is queued along the path an input event takes:
+        the focused widget, its ancestors, the screen, the App."""
+        app = self._app
+        pumps: list[Any] = [app]
+        try:
+            screen = app.screen
+        except Exception:  # no screen yet
+            screen = None
+        if screen is not None:
+            focused = screen.focused
+            pumps.extend(focused.ancestors_with_self if focused is not None else (screen,))
+        return all(p._message_queue.empty() and not p._next_callbacks for p in pumps)
 
     def _arm_escape_timer(self) -> None:
         """A lone Escape (or a cut-off sequence) is only reported when the

@@ -238,3 +238,33 @@ async def test_normal_typing_and_a_long_paste_get_through(running: Running) -> N
     await until(lambda: bool(running.app.pastes))
     assert running.app.pastes == [text]
     assert running.term.dropped_input == 0
+
+
+class ThreeFields(App[None]):
+    def __init__(self, driver_class: type[SSHDriver]) -> None:
+        super().__init__(driver_class=driver_class)
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Input
+
+        yield Input(id="a")
+        yield Input(id="b")
+        yield Input(id="c", type="integer")
+
+
+async def test_keys_in_one_packet_follow_the_focus_they_move() -> None:
+    """Fast typing over a laggy link arrives as one packet: ``Tab Tab BS 8``
+    must edit the third field, not the one the Tabs left (Textual alone would
+    forward every key to the widget focused when they were posted)."""
+    from textual.widgets import Input
+
+    out = bytearray()
+    term = SessionTerminal(out.extend, (80, 24))
+    app = ThreeFields(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    await until(lambda: app.is_running and app.focused is not None)
+    term.feed(b"\t\t\x7f8\t\tx9")
+    await until(lambda: app.query_one("#b", Input).value == "x9")
+    assert [w.value for w in app.query(Input)] == ["", "x9", "8"]
+    app.exit()
+    await asyncio.wait_for(task, 5)
