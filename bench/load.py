@@ -183,7 +183,9 @@ async def phase_burst(server: ServerUnderTest, key: asyncssh.SSHKey, n: int) -> 
     return [s for _, s in results], wall
 
 
-async def create_room(host: BenchClient, name: str, seats: int, bot_delay: float) -> None:
+async def create_room(
+    host: BenchClient, name: str, seats: int, bot_delay: float, turn_timer: int = 10, window_timer: int = 5
+) -> None:
     """``c``, the dialog's fields one by one, Enter; again if the form was refused.
 
     Each key waits for the screen's answer: keys that arrive in one burst right
@@ -196,7 +198,7 @@ async def create_room(host: BenchClient, name: str, seats: int, bot_delay: float
             for ch in name:
                 await host.settled(ch, quiet=0.02)
             # seats, rounds, turn timer, reaction timer, bot delay (the dialog's focus order)
-            for value in (seats, 15, 10, 5, f"{bot_delay:g}"):
+            for value in (seats, 15, turn_timer, window_timer, f"{bot_delay:g}"):
                 for key in ("\t", "\x01", "\x0b", *str(value)):
                     await host.settled(key, quiet=0.04)
             mark = host.end
@@ -255,7 +257,7 @@ async def setup_room(
     host = Player(host_client, index, "host")
     if previous is not None:
         await previous.wait()
-    await create_room(host_client, name, args.per_room, args.bot_delay)
+    await create_room(host_client, name, args.per_room, args.bot_delay, args.turn_timer, args.window_timer)
     created.set()
     others: list[Player] = []
     logins = await asyncio.gather(
@@ -610,6 +612,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=2.0, help="keys per second per typer")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the play phase")
     parser.add_argument("--bot-delay", type=float, default=1.0)
+    parser.add_argument("--turn-timer", type=int, default=10, help="room turn timer, s (0: off)")
+    parser.add_argument("--window-timer", type=int, default=5, help="room reaction timer, s (0: off)")
     parser.add_argument("--single", type=int, default=5, help="one-at-a-time logins")
     parser.add_argument("--burst", type=int, default=100, help="simultaneous logins")
     parser.add_argument("--py-spy", metavar="FILE", default="",

@@ -239,3 +239,12 @@ def log_tail_has(path: Path, text: str) -> bool:
         return text in path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False
+
+
+def assert_no_traceback(server: ServerProcess) -> None:
+    """The server log has no traceback (a crashed session or task); shows it if it has."""
+    text = server.log_text()
+    at = text.find("Traceback")
+    if at >= 0:
+        start = text.rfind("\n", 0, max(0, at - 300)) + 1
+        raise AssertionError("traceback in the server log:\n" + text[start : at + 4000])
