@@ -96,7 +96,8 @@ class Player:
     key: tuple[int, int] = (0, 0)
     key_at: float = 0.0
     acted_key: tuple[int, int] | None = None
-    pending_echo: tuple[str, int, float] | None = None
+    pending_echoes: list[tuple[str, int, float]] = field(default_factory=list)
+    """(text typed so far, output index when sent, time sent) of keys not echoed yet."""
     echoes: list[float] = field(default_factory=list)
     lost_echoes: int = 0
 
@@ -114,12 +115,16 @@ class Player:
         if found:
             last_now = found[-1]
             self.now_line, self.now_at = last_now.group(0), at
-        pending = self.pending_echo
-        if pending is not None:
-            typed, index, sent = pending
-            if typed in client.since(index):
-                self.echoes.append(at - sent)
-                self.pending_echo = None
+        if self.pending_echoes:
+            # a key is echoed when the line shows the text typed up to it (or further:
+            # a busy server may draw several keys in one frame)
+            still = []
+            for typed, index, sent in self.pending_echoes:
+                if typed in client.since(index):
+                    self.echoes.append(at - sent)
+                else:
+                    still.append((typed, index, sent))
+            self.pending_echoes = still
 
 
 @dataclass
@@ -319,7 +324,8 @@ async def seated_loop(player: Player, actions: list[Action], stop: asyncio.Event
 
 
 async def typer_loop(player: Player, stop: asyncio.Event, rate: float) -> None:
-    """Type into the chat line at ``rate`` keys/s; each key's echo is timed."""
+    """Type into the chat line at ``rate`` keys/s; each key's echo is timed (keys
+    whose echo has not come 3 s after the last key of a word count as lost)."""
     client = player.client
     client.send("t")
     await asyncio.sleep(0.5)
@@ -330,19 +336,16 @@ async def typer_loop(player: Player, stop: asyncio.Event, rate: float) -> None:
         typed = "ZX"
         for ch in letters:
             if stop.is_set():
-                return
-            if player.pending_echo is not None:
-                player.lost_echoes += 1
-                player.pending_echo = None
+                break
             typed += ch
-            player.pending_echo = (typed, client.end, time.monotonic())
+            player.pending_echoes.append((typed, client.end, time.monotonic()))
             client.send(ch)
             await asyncio.sleep(1.0 / rate)
-        if player.pending_echo is not None:
-            await asyncio.sleep(0.5)
-            if player.pending_echo is not None:
-                player.lost_echoes += 1
-                player.pending_echo = None
+        deadline = time.monotonic() + 3.0
+        while player.pending_echoes and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        player.lost_echoes += len(player.pending_echoes)
+        player.pending_echoes = []
         for _ in range(len(typed)):
             client.send("\x7f")
             await asyncio.sleep(0.03)
@@ -540,7 +543,7 @@ async def run(args: argparse.Namespace) -> int:
                          f"p99 <= {fmt_ms(TARGETS['echo'])}", "ok" if p99 <= TARGETS["echo"] else "MISSED"))
         else:
             rows.append(("echo", "no echo measured", "", "MISSED"))
-        rows.append(("  ... keys whose echo was not seen before the next key", str(lost), "", ""))
+        rows.append(("  ... keys whose echo did not come within 3 s (not in the p50/p99)", str(lost), "", ""))
         if result.per_screen:
             p99 = percentile(result.per_screen, 99)
             rows.append((f"action -> all screens p99, per screen ({len(result.per_screen)})", fmt_ms(p99),
