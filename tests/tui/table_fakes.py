@@ -1,0 +1,254 @@
+"""The shared part of the fake hosts that run a *real* game for the table screens' tests.
+
+``FakeTableRoom`` holds seat infos and names, a version counter, a deadline,
+chat and the clients' listeners; a game's room (``OverlordRoom``,
+``SultansRoom``) subclasses it and says how its engine object answers
+(``is_over``, ``pending_seats``, ``engine_play``, ``view``, ``legal``).
+``FakeTableClient`` is one session's ``RoomClient`` on such a room (a seat or
+a spectator); ``FakeTableLobby`` is the smallest ``LobbyClient`` that brings
+the app straight to the client's table (``current_room``).
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Sequence
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel
+
+from tui.client import (
+    ChatLine,
+    ClientError,
+    Identity,
+    LeaderRow,
+    Listener,
+    RoomSettings,
+    RoomSnapshot,
+    RoomSummary,
+    SeatInfo,
+)
+
+
+class FakeTableRoom(ABC):
+    """One room playing a real game; the subclass owns the engine object."""
+
+    def __init__(
+        self,
+        n: int,
+        settings: RoomSettings,
+        *,
+        humans: Sequence[int],
+        names: Sequence[str],
+        deadline_in: float | None,
+        host: str,
+    ) -> None:
+        self.names = list(names)
+        self.seats = [
+            SeatInfo(index=i, kind="human" if i in humans else "bot", name=self.names[i], connected=True, ready=True)
+            for i in range(n)
+        ]
+        self.settings = settings
+        self.host = host
+        self.version = 1
+        self.deadline_in = deadline_in
+        self.deadline: float | None = time.time() + deadline_in if deadline_in else None
+        self.chat: list[ChatLine] = []
+        self.clients: list[FakeTableClient[Any]] = []
+        self.state: Literal["waiting", "playing", "finished"] = "finished" if self.is_over() else "playing"
+        self.acts: list[tuple[int, str]] = []
+
+    # ------------------------------------------- the engine (set it before __init__)
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def pending_seats(self) -> Collection[int]: ...
+
+    @abstractmethod
+    def engine_play(self, seat: int, text: str) -> None: ...
+
+    @abstractmethod
+    def view(self, seat: int | None) -> BaseModel: ...
+
+    @abstractmethod
+    def legal(self, seat: int) -> list[str]: ...
+
+    # ------------------------------------------------------------- host side
+    def changed(self) -> None:
+        self.version += 1
+        if self.is_over():
+            self.state = "finished"
+        self.deadline = time.time() + self.deadline_in if self.deadline_in and self.pending_seats() else None
+        for c in list(self.clients):
+            if c.listener is not None:
+                c.listener()
+
+    def play(self, seat: int, text: str) -> None:
+        self.engine_play(seat, text)
+        self.acts.append((seat, text))
+        self.changed()
+
+    def snapshot(self) -> RoomSnapshot:
+        return RoomSnapshot(
+            id="r1",
+            settings=self.settings,
+            host=self.host,
+            state=self.state,
+            seats=[s.model_copy() for s in self.seats],
+            spectators=[],
+            version=self.version,
+            deadline=self.deadline,
+            names=list(self.names),
+        )
+
+
+R = TypeVar("R", bound=FakeTableRoom)
+
+
+class FakeTableClient(Generic[R]):
+    """One session's RoomClient on a FakeTableRoom."""
+
+    ON: ClassVar[str] = "the game is on"  # the refusal of room changes while playing
+
+    def __init__(self, room: R, seat: int | None, name: str) -> None:
+        self.room = room
+        self._seat = seat
+        self.name = name
+        self.listener: Listener | None = None
+        self.sent: list[tuple[str, int]] = []
+        self.again = 0
+        room.clients.append(self)
+
+    @property
+    def room_id(self) -> str:
+        return "r1"
+
+    @property
+    def my_seat(self) -> int | None:
+        return self._seat
+
+    def snapshot(self) -> RoomSnapshot:
+        return self.room.snapshot()
+
+    def view(self) -> BaseModel | None:
+        return self.room.view(self._seat)
+
+    def legal(self) -> list[str]:
+        if self._seat is None or self.room.state != "playing":
+            return []
+        return self.room.legal(self._seat)
+
+    def pending(self) -> bool:
+        return self._seat is not None and self._seat in self.room.pending_seats()
+
+    def act(self, text: str, version: int) -> None:
+        self.sent.append((text, version))
+        if self._seat is None:
+            raise ClientError("not-seated", "you have no seat here")
+        if version != self.room.version:
+            raise ClientError("stale", f"version {version} is old (now {self.room.version})")
+        try:
+            self.room.play(self._seat, text)
+        except ValueError as err:
+            raise ClientError("illegal", str(err)) from err
+
+    def chat(self, text: str) -> None:
+        self.room.chat.append(ChatLine(at=time.time(), name=self.name, text=text))
+        self.room.changed()
+
+    def chat_lines(self) -> list[ChatLine]:
+        return list(self.room.chat)
+
+    def set_ready(self, ready: bool) -> None:
+        raise ClientError("playing", self.ON)
+
+    def take_seat(self, index: int) -> None:
+        raise ClientError("playing", self.ON)
+
+    def add_bot(self, index: int | None = None) -> None:
+        raise ClientError("playing", self.ON)
+
+    def remove_bot(self, index: int) -> None:
+        raise ClientError("playing", self.ON)
+
+    def kick(self, index: int) -> None:
+        raise ClientError("not-host", "no")
+
+    def update_settings(self, settings: RoomSettings) -> None:
+        raise ClientError("playing", self.ON)
+
+    def start(self) -> None:
+        raise ClientError("playing", self.ON)
+
+    def play_again(self) -> None:
+        if self.room.host != self.name:
+            raise ClientError("not-host", "only the host can do that")
+        self.again += 1
+
+    def leave(self) -> None:
+        self.listener = None
+
+    def set_listener(self, listener: Listener | None) -> None:
+        self.listener = listener
+
+
+C = TypeVar("C", bound=FakeTableClient[Any])
+
+
+class FakeTableLobby(Generic[C]):
+    """The smallest LobbyClient: the app goes straight to ``client``'s table."""
+
+    GAME: ClassVar[tuple[str, str, int, int]]  # the one game this fake offers
+
+    def __init__(self, client: C | None, name: str = "alice", lang: Literal["en", "zh"] = "en") -> None:
+        self.client = client
+        self._identity = Identity(name=name, lang=lang)
+        self.listener: Listener | None = None
+
+    @property
+    def identity(self) -> Identity:
+        return self._identity
+
+    @property
+    def host_fingerprint(self) -> str:
+        return "SHA256:fake"
+
+    def games(self) -> list[tuple[str, str, int, int]]:
+        return [self.GAME]
+
+    def online(self) -> list[str]:
+        return [self._identity.name]
+
+    def rooms(self) -> list[RoomSummary]:
+        return []
+
+    def create_room(self, settings: RoomSettings) -> C:
+        raise ClientError("other", "not in this fake")
+
+    def join(self, room_id: str, code: str = "") -> C:
+        raise ClientError("other", "not in this fake")
+
+    def watch(self, room_id: str, code: str = "") -> C:
+        raise ClientError("other", "not in this fake")
+
+    def current_room(self) -> C | None:
+        if self.client is not None and self.client.my_seat is not None:
+            return self.client
+        return None
+
+    def chat(self, text: str) -> None:
+        pass
+
+    def chat_lines(self) -> list[ChatLine]:
+        return []
+
+    def leaderboard(self) -> list[LeaderRow]:
+        return []
+
+    def set_lang(self, lang: Literal["en", "zh"]) -> None:
+        self._identity = self._identity.model_copy(update={"lang": lang})
+
+    def set_listener(self, listener: Listener | None) -> None:
+        self.listener = listener
