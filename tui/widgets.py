@@ -131,18 +131,22 @@ class ChatPanel(Vertical):
         super().__init__(**kw)
         self._last: tuple[float, str, str, bool] | None = None
         self._lang: Lang | None = None  # the language the shown lines are in
+        # Made here, not in compose, so a screen may fill the panel (placeholder,
+        # lines) in its own on_mount before the panel's children are mounted.
+        self._log = RichLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
+        self._input = Input(max_length=300, id=f"{self.id or 'chat'}-input")
 
     def compose(self) -> ComposeResult:
-        yield RichLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
-        yield Input(max_length=300, id=f"{self.id or 'chat'}-input")
+        yield self._log
+        yield self._input
 
     @property
     def log_widget(self) -> RichLog:
-        return self.query_one(RichLog)
+        return self._log
 
     @property
     def input(self) -> Input:
-        return self.query_one(Input)
+        return self._input
 
     def set_placeholder(self, text: str) -> None:
         self.input.placeholder = text

@@ -1,0 +1,34 @@
+"""ChatPanel can be filled before its children are mounted (a table screen
+sets its placeholder in on_mount: that used to crash a session with
+NoMatches at match start, now and then, under load)."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import Input, RichLog
+
+from tui.client import ChatLine
+from tui.widgets import ChatPanel
+
+
+class EarlyFill(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.panel = ChatPanel(id="chat")
+
+    def compose(self) -> ComposeResult:
+        yield self.panel
+
+
+async def test_chat_panel_filled_before_mount() -> None:
+    app = EarlyFill()
+    panel = app.panel
+    # before the app (and so the panel's children) exist at all
+    panel.set_placeholder("say [b]something[/b]")
+    async with app.run_test(size=(60, 12)) as pilot:
+        panel.set_lines([ChatLine(at=1.0, name="[/b]", text="hi [red]x[/red]")], lang="en")
+        await pilot.pause()
+        assert panel.query_one(Input).placeholder == "say [b]something[/b]"
+        log = panel.query_one(RichLog)
+        text = "\n".join(strip.text for strip in log.lines)
+        assert "[/b]" in text and "[red]x[/red]" in text
