@@ -190,7 +190,7 @@ class Seat:
 
     def display(self) -> str:
         if self.kind == "bot":
-            return f"Bot {self.index + 1}"
+            return f"Bot {self.index}"  # seats count from 0 on every screen
         return self.name
 
     def bot_plays(self) -> bool:

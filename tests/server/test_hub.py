@@ -185,7 +185,7 @@ async def test_restart_restores_the_match_from_the_log(tmp_path: Path) -> None:
         table = room.table
         assert table is not None
         assert [table.view(s).model_dump() for s in [None, *range(table.players)]] == before
-        assert [s.name for s in room.snapshot().seats] == ["alice", "bob", "Bot 3"]
+        assert [s.name for s in room.snapshot().seats] == ["alice", "bob", "Bot 2"]
         assert all(not s.connected for s in room.snapshot().seats if s.kind == "human")
         # players reconnect to their seats
         b2 = h2.connect(Identity(name="bob")).current_room()
