@@ -19,7 +19,6 @@ Clicking a seat or a card starts or completes a choice. Only actions in
 
 from __future__ import annotations
 
-import time
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -27,13 +26,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.timer import Timer
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
-from tui.client import ClientError, RoomClient, SeatInfo
-from tui.i18n import error_text, game_title
+from tui.client import RoomClient, SeatInfo
+from tui.i18n import game_title
 from tui.overlord.pick import KIND_KEYS, KIND_ORDER, Picker, Value, kind_for_key, parse_legal
 from tui.overlord.widgets import HandPanel, SeatsPanel
 from tui.overlord.words import (
@@ -46,8 +44,8 @@ from tui.overlord.words import (
     levy_parts,
     role_str,
 )
-from tui.tables import TableScreen
-from tui.widgets import ChatPanel, KeyBar, KeySpec
+from tui.table_common import GameTableScreen
+from tui.widgets import ChatPanel, KeyBar
 
 LETTERS = sorted(set(KIND_KEYS.values()))
 PANES = ("log", "exchange", "result")
@@ -58,39 +56,26 @@ def pad(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
-class Table(TableScreen):
+class Table(GameTableScreen[Picker]):
     """A seat's (or a spectator's) Kill the Overlord table."""
 
     CSS_PATH = "table.tcss"
+    PREFIX = "ov"
+    HOME = SeatsPanel
+    PANES = PANES
+    KIND_KEYS = KIND_KEYS
+    HELP_KEY = ("F1", "app.help", "key.help")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(k, f"key('{k}')", show=False) for k in LETTERS),
-        *(Binding(str(d), f"key('{d}')", show=False) for d in range(10)),
-        Binding("up", "key('up')", show=False),
-        Binding("down", "key('down')", show=False),
-        Binding("left", "key('up')", show=False),
-        Binding("right", "key('down')", show=False),
-        Binding("enter", "key('enter')", show=False),
-        Binding("t", "chat", show=False),
-        Binding("tab", "pane", show=False),
-        Binding("pageup", "scroll_pane(-1)", show=False),
-        Binding("pagedown", "scroll_pane(1)", show=False),
     ]
 
     def __init__(self, room: RoomClient) -> None:
         super().__init__(room)
         self.ov: OverlordView | None = None
-        self.legal: list[str] = []
         self.by_kind: dict[str, list[Action]] = {}
-        self.picker: Picker | None = None
-        self.pane = "log"
-        self.names: list[str] = []
-        self.message: Text = Text("")
-        self._ticker: Timer | None = None
         self._log_viewer: int | None = -1
         self._log_last = -1  # the last event number written to the log
-        self._decision: tuple[object, ...] = ()
-        self._shown: dict[str, Text] = {}
         self._result_shown = False
 
     # ------------------------------------------------------------------ layout
@@ -116,13 +101,7 @@ class Table(TableScreen):
 
     def on_mount(self) -> None:
         self.query_one(SeatsPanel).can_focus = True
-        self.query_one(SeatsPanel).focus()
-        self._ticker = self.set_interval(1.0, self._tick)
         super().on_mount()
-
-    @property
-    def watching(self) -> bool:
-        return self.throne.watching or self.room.my_seat is None
 
     def namer(self) -> Namer:
         viewer = None if self.watching or self.ov is None else self.ov.me
@@ -130,7 +109,6 @@ class Table(TableScreen):
 
     # --------------------------------------------------------------- refresh
     def apply_lang(self) -> None:
-        self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.room"))
         self._log_viewer = -1  # re-phrase the log
         super().apply_lang()
 
@@ -190,13 +168,6 @@ class Table(TableScreen):
         self.query_one(ChatPanel).set_lines(self.room.chat_lines())
         self._tick()
         self.refresh_keys()
-
-    def _update(self, selector: str, text: Text, *, layout: bool = False) -> None:
-        """Update a Static only when its text changed (fixed size: no re-layout)."""
-        if self._shown.get(selector) == text:
-            return
-        self._shown[selector] = text
-        self.query_one(selector, Static).update(text, layout=layout)
 
     # ------------------------------------------------------------------ head
     def _render_head(self, ov: OverlordView) -> None:
@@ -586,53 +557,9 @@ class Table(TableScreen):
         if fresh:
             self._log_last = fresh[-1].n
 
-    # ------------------------------------------------------------- countdown
-    def _tick(self) -> None:
-        snap = self.snap
-        countdown = self.query_one("#ov-countdown", Static)
-        if snap is None or snap.deadline is None or snap.state != "playing":
-            countdown.update("", layout=False)
-            return
-        left = max(0, round(snap.deadline - time.time()))
-        countdown.update(Text(self.tr("ov.countdown", s=left), style="reverse bold" if left <= 5 else "bold"), layout=False)
-
     # ------------------------------------------------------------------- keys
-    def refresh_keys(self) -> None:
-        if not self.is_attached:
-            return
-        keys: list[KeySpec] = []
-        if self.picker is not None:
-            keys.append(("⏎", "key('enter')", "ov.key.confirm"))
-            keys.append(("Esc", "back", "ov.key.cancel"))
-        else:
-            for k in self._kinds():
-                keys.append((KIND_KEYS[k], f"key('{KIND_KEYS[k]}')", f"ov.key.{k}"))
-        keys += [
-            ("p", "play_again", "ov.key.again"),
-            ("t", "chat", "ov.key.chat"),
-            ("Tab", "pane", "ov.key.pane"),
-            ("F1", "app.help", "key.help"),
-            ("F2", "app.toggle_lang", "ov.key.lang"),
-        ]
-        if self.picker is None:
-            keys.append(("Esc", "back", "ov.key.leave"))
-        self.query_one(KeyBar).show(self, keys, self.lang)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action.startswith("key("):
-            return self._key_enabled(action[5:-2])
-        if action == "key" and parameters:
-            return self._key_enabled(str(parameters[0]))
-        return super().check_action(action, parameters)
-
-    def _key_enabled(self, key: str) -> bool:
-        if isinstance(self.focused, Input):
-            return False
-        if self.picker is not None:
-            return True
-        if key in ("enter", "up", "down") or key.isdigit():
-            return False
-        return kind_for_key(key, self.by_kind) is not None
+    def kind_for_key(self, key: str) -> str | None:
+        return kind_for_key(key, self.by_kind)
 
     def action_key(self, key: str) -> None:
         p = self.picker
@@ -673,16 +600,8 @@ class Table(TableScreen):
             self._render_prompt(self.ov)
         self.refresh_keys()
 
-    def _send(self, text: str) -> None:
-        namer = self.namer()
-        self.picker = None
-
-        if self.play(text):
-            self.message = Text(self.tr("ov.status.sent", what=describe(text, namer, self.lang)), style="dim", end="")
-        self._redraw_choice()
-
-    def on_refused(self, err: ClientError) -> None:
-        self.message = Text(self.tr("ov.status.refused", msg=error_text(err, self.lang)), style="bold", end="")
+    def _describe_sent(self, text: str) -> str:
+        return describe(text, self.namer(), self.lang)
 
     def _keep_picker(self) -> None:
         """After a change: keep a choice in progress if its actions are still legal."""
@@ -745,38 +664,9 @@ class Table(TableScreen):
         self._redraw_choice()
 
     # ------------------------------------------------------------ other keys
-    def action_back(self) -> None:
-        if self.picker is not None:
-            self.picker = None
-            self._redraw_choice()
-            return
-        if isinstance(self.focused, Input):
-            self.query_one(SeatsPanel).focus()
-            self.refresh_keys()
-            return
-        super().action_back()
+    def _pane_order(self) -> list[str]:
+        return [p for p in PANES if p != "result" or (self.ov is not None and self.ov.outcome is not None)]
 
-    def action_chat(self) -> None:
-        self.query_one(ChatPanel).input.focus()
-        self.refresh_keys()
-
-    def action_pane(self) -> None:
-        if isinstance(self.focused, Input):
-            self.query_one(SeatsPanel).focus()
-        order = [p for p in PANES if p != "result" or (self.ov is not None and self.ov.outcome is not None)]
-        self.pane = order[(order.index(self.pane) + 1) % len(order)] if self.pane in order else "log"
+    def _render_current_pane(self) -> None:
         if self.ov is not None:
             self._render_pane(self.ov)
-        self.refresh_keys()
-
-    def action_scroll_pane(self, direction: int) -> None:
-        box = {"log": "#ov-log", "exchange": "#ov-exchange-box", "result": "#ov-result-box"}.get(self.pane, "#ov-log")
-        widget = self.query_one(box)
-        if direction < 0:
-            widget.scroll_page_up()
-        else:
-            widget.scroll_page_down()
-
-    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
-        self.throne.guard(self.room.chat, event.text)
-        self.throne.host_changed()

@@ -16,20 +16,18 @@ what the player confirms is sent (``act(text, snapshot.version)``).
 
 from __future__ import annotations
 
-import time
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.timer import Timer
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from engine.sultans.actions import Action
 from engine.sultans.views import MatchView, RoundView
-from tui.client import ClientError, RoomClient
-from tui.i18n import error_text, game_title
+from tui.client import RoomClient
+from tui.i18n import game_title
 from tui.sultans.help import SultansHelp
 from tui.sultans.pick import KIND_KEYS, KIND_ORDER, Cand, Picker, kinds_for_key, parse_legal
 from tui.sultans.render import (
@@ -42,51 +40,38 @@ from tui.sultans.render import (
 )
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
-from tui.tables import TableScreen
-from tui.widgets import ChatPanel, KeyBar, KeySpec
+from tui.table_common import GameTableScreen
+from tui.widgets import ChatPanel, KeyBar
 
 LETTERS = "psxdargnmflbjuco"
 PANES = ("log", "notes", "result")
 
 
-class Table(TableScreen):
+class Table(GameTableScreen[Picker]):
     """A seat's (or a spectator's) Sultans of Karaya table."""
 
     CSS_PATH = "table.tcss"
+    PREFIX = "sk"
+    HOME = TableRing
+    PANES = PANES
+    KIND_KEYS = KIND_KEYS
+    HELP_KEY = ("F1", "sultans_help", "sk.key.help")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(k, f"key('{k}')", show=False) for k in LETTERS),
-        *(Binding(str(d), f"key('{d}')", show=False) for d in range(10)),
-        Binding("up", "key('up')", show=False),
-        Binding("down", "key('down')", show=False),
-        Binding("left", "key('up')", show=False),
-        Binding("right", "key('down')", show=False),
-        Binding("enter", "key('enter')", show=False),
         Binding("space", "key('space')", show=False),
-        Binding("t", "chat", show=False),
-        Binding("tab", "pane", show=False),
         Binding("f1", "sultans_help", show=False),
-        Binding("pageup", "scroll_pane(-1)", show=False),
-        Binding("pagedown", "scroll_pane(1)", show=False),
     ]
 
     def __init__(self, room: RoomClient) -> None:
         super().__init__(room)
         self.mv: MatchView | None = None
-        self.legal: list[str] = []
         self.by_kind: dict[str, list[Action]] = {}
-        self.picker: Picker | None = None
-        self.pane = "log"
-        self.names: list[str] = []
-        self.message: Text = Text("")
-        self._ticker: Timer | None = None
         self._log_key: tuple[int | None, int] | None = None  # (viewer, round) the log shows
         self._log_count = 0
         self._last_result: tuple[int, RoundView] | None = None
         self._shown_result_for: int | None = None
         self._notebook = True
-        self._decision: tuple[object, ...] = ()
-        self._shown: dict[str, Text] = {}
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -106,18 +91,8 @@ class Table(TableScreen):
             yield ChatPanel(id="sk-chat", classes="pane")
         yield KeyBar()
 
-    def on_mount(self) -> None:
-        self.query_one(TableRing).focus()
-        self._ticker = self.set_interval(1.0, self._tick)
-        super().on_mount()
-
-    @property
-    def watching(self) -> bool:
-        return self.throne.watching or self.room.my_seat is None
-
     # --------------------------------------------------------------- refresh
     def apply_lang(self) -> None:
-        self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.room"))
         self._log_key = None  # re-phrase the log
         super().apply_lang()
 
@@ -165,13 +140,6 @@ class Table(TableScreen):
         self.query_one(ChatPanel).set_lines(self.room.chat_lines())
         self._tick()
         self.refresh_keys()
-
-    def _update(self, selector: str, text: Text, *, layout: bool = False) -> None:
-        """Update a Static only when its text changed (fixed size: no re-layout)."""
-        if self._shown.get(selector) == text:
-            return
-        self._shown[selector] = text
-        self.query_one(selector, Static).update(text, layout=layout)
 
     def namer(self) -> Namer:
         viewer = None if self.watching else self.room.my_seat
@@ -237,9 +205,6 @@ class Table(TableScreen):
             centre[0].stylize("reverse")
         if boxes != ring.boxes or centre != ring.centre:  # repaint only what changed
             ring.set_content(boxes, centre)
-
-    def _kind_label(self, kind: str) -> str:
-        return f"sk.key.{kind}"
 
     def _kinds(self) -> list[str]:
         return [k for k in KIND_ORDER if k in self.by_kind]
@@ -424,56 +389,14 @@ class Table(TableScreen):
             log.write(line)
         self._log_count = len(events)
 
-    # ------------------------------------------------------------- countdown
-    def _tick(self) -> None:
-        snap = self.snap
-        countdown = self.query_one("#sk-countdown", Static)
-        if snap is None or snap.deadline is None or snap.state != "playing":
-            countdown.update("", layout=False)
-            return
-        left = max(0, round(snap.deadline - time.time()))
-        countdown.update(Text(self.tr("sk.countdown", s=left), style="reverse bold" if left <= 5 else "bold"), layout=False)
-
     # ------------------------------------------------------------------- keys
-    def refresh_keys(self) -> None:
-        if not self.is_attached:
-            return
-        keys: list[KeySpec] = []
-        if self.picker is not None:
-            keys.append(("⏎", "key('enter')", "sk.key.confirm"))
-            keys.append(("Esc", "back", "sk.key.cancel"))
-        else:
-            for k in self._kinds():
-                keys.append((KIND_KEYS[k], f"key('{KIND_KEYS[k]}')", self._kind_label(k)))
-        keys += [
-            ("p", "play_again", "sk.key.again"),
-            ("t", "chat", "sk.key.chat"),
-            ("Tab", "pane", "sk.key.pane"),
-            ("F1", "sultans_help", "sk.key.help"),
-            ("F2", "app.toggle_lang", "sk.key.lang"),
-        ]
-        if self.picker is None:
-            keys.append(("Esc", "back", "sk.key.leave"))
-        self.query_one(KeyBar).show(self, keys, self.lang)
+    def kind_for_key(self, key: str) -> str | None:
+        return kinds_for_key(key, self.by_kind)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action.startswith("key("):
-            key = action[5:-2]
-            return self._key_enabled(key)
-        if action == "key" and parameters:
-            return self._key_enabled(str(parameters[0]))
-        return super().check_action(action, parameters)
-
-    def _key_enabled(self, key: str) -> bool:
-        if isinstance(self.focused, Input):
-            return False
-        if self.picker is not None:
-            return True
-        if key in ("enter", "space", "up", "down") or key.isdigit():
-            return False
+    def _idle_key_enabled(self, key: str) -> bool:
         if key == "p" and "peek" not in self.by_kind:  # p is also the host's "play again"
             return bool(super().check_action("play_again", ()))
-        return kinds_for_key(key, self.by_kind) is not None
+        return super()._idle_key_enabled(key)
 
     def action_key(self, key: str) -> None:
         p = self.picker
@@ -525,15 +448,8 @@ class Table(TableScreen):
             self._render_prompt(self.mv)
         self.refresh_keys()
 
-    def _send(self, text: str) -> None:
-        namer = self.namer()
-        self.picker = None
-        if self.play(text):
-            self.message = Text(self.tr("sk.status.sent", what=self._describe(text, namer)), style="dim")
-        self._redraw_choice()
-
-    def on_refused(self, err: ClientError) -> None:
-        self.message = Text(self.tr("sk.status.refused", msg=error_text(err, self.lang)), style="bold")
+    def _describe_sent(self, text: str) -> str:
+        return self._describe(text, self.namer())
 
     def _keep_picker(self) -> None:
         p = self.picker
@@ -596,45 +512,15 @@ class Table(TableScreen):
         self._redraw_choice()
 
     # ------------------------------------------------------------ other keys
-    def action_back(self) -> None:
-        if self.picker is not None:
-            self.picker = None
-            self._redraw_choice()
-            return
-        if isinstance(self.focused, Input):
-            self.query_one(TableRing).focus()
-            self.refresh_keys()
-            return
-        super().action_back()
+    def _pane_order(self) -> list[str]:
+        return [p for p in PANES if p != "notes" or self._notebook]
 
-    def action_chat(self) -> None:
-        self.query_one(ChatPanel).input.focus()
-        self.refresh_keys()
-
-    def action_pane(self) -> None:
-        if isinstance(self.focused, Input):
-            self.query_one(TableRing).focus()
-        order = [p for p in PANES if p != "notes" or self._notebook]
-        self.pane = order[(order.index(self.pane) + 1) % len(order)] if self.pane in order else "log"
+    def _render_current_pane(self) -> None:
         if self.mv is not None:
             self._render_pane(self.mv)
-        self.refresh_keys()
-
-    def action_scroll_pane(self, direction: int) -> None:
-        """PageUp/PageDown scroll the log, notebook or result pane."""
-        box = {"log": "#sk-log", "notes": "#sk-notes-box", "result": "#sk-result-box"}.get(self.pane, "#sk-log")
-        widget = self.query_one(box)
-        if direction < 0:
-            widget.scroll_page_up()
-        else:
-            widget.scroll_page_down()
 
     def action_sultans_help(self) -> None:
         card = None
         if self.mv is not None and not self.watching:
             card = self.mv.round.your_card
         self.app.push_screen(SultansHelp(card))
-
-    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
-        self.throne.guard(self.room.chat, event.text)
-        self.throne.host_changed()

@@ -1,0 +1,217 @@
+"""What the games' own table screens share: keys, picking, chat, panes, countdown.
+
+:class:`GameTableScreen` is the base of a game's keyboard-first table
+(``tui/sultans/table.py``, ``tui/overlord/table.py``). The game subclass
+names its widgets and texts with one prefix (``PREFIX``: ids ``#<p>-countdown``,
+``#<p>-log``, ``#<p>-<pane>-box``; texts ``<p>.countdown``, ``<p>.key.*``,
+``<p>.status.sent``, ``<p>.status.refused``), says which widget has the focus
+when nothing else does (``HOME``), and fills in the hooks:
+
+* :meth:`kind_for_key` -- the legal action kind a key starts now, if any;
+* :meth:`_kinds` -- the legal action kinds, in key-bar order;
+* :meth:`_redraw_choice` -- re-render what a choice in progress shows;
+* :meth:`_describe_sent` -- the words of the "sent" line for a notation;
+* :meth:`_pane_order` and :meth:`_render_current_pane` -- the Tab cycle.
+
+Picking an action, rendering the view and the log stay in the game's package.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar, Generic, TypeVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from tui.client import ClientError, RoomClient
+from tui.i18n import error_text
+from tui.tables import TableScreen
+from tui.widgets import ChatPanel, KeyBar, KeySpec
+
+P = TypeVar("P")  # the game's picker (a choice of one action in progress)
+
+
+class GameTableScreen(TableScreen, Generic[P]):
+    """Base of a game's own table screen (see the module docstring)."""
+
+    PREFIX: ClassVar[str]
+    HOME: ClassVar[type[Widget]]
+    PANES: ClassVar[tuple[str, ...]]
+    KIND_KEYS: ClassVar[dict[str, str]]
+    HELP_KEY: ClassVar[KeySpec]  # F1 in the key bar
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(d), f"key('{d}')", show=False) for d in range(10)),
+        Binding("up", "key('up')", show=False),
+        Binding("down", "key('down')", show=False),
+        Binding("left", "key('up')", show=False),
+        Binding("right", "key('down')", show=False),
+        Binding("enter", "key('enter')", show=False),
+        Binding("t", "chat", show=False),
+        Binding("tab", "pane", show=False),
+        Binding("pageup", "scroll_pane(-1)", show=False),
+        Binding("pagedown", "scroll_pane(1)", show=False),
+    ]
+
+    def __init__(self, room: RoomClient) -> None:
+        super().__init__(room)
+        self.legal: list[str] = []
+        self.picker: P | None = None
+        self.pane = "log"
+        self.names: list[str] = []
+        self.message: Text = Text("")
+        self._ticker: Timer | None = None
+        self._decision: tuple[object, ...] = ()
+        self._shown: dict[str, Text] = {}
+
+    def on_mount(self) -> None:
+        self.query_one(self.HOME).focus()
+        self._ticker = self.set_interval(1.0, self._tick)
+        super().on_mount()
+
+    @property
+    def watching(self) -> bool:
+        return self.throne.watching or self.room.my_seat is None
+
+    def apply_lang(self) -> None:
+        self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.room"))
+        super().apply_lang()
+
+    # ------------------------------------------------------------ the game's
+    def kind_for_key(self, key: str) -> str | None:
+        """The legal action kind ``key`` starts now (override this)."""
+        return None
+
+    def _kinds(self) -> list[str]:
+        """The legal action kinds, in key-bar order (override this)."""
+        return []
+
+    def _redraw_choice(self) -> None:
+        """Re-render what a choice shows, then the keys (override, then call this)."""
+        self.refresh_keys()
+
+    def _describe_sent(self, text: str) -> str:
+        """What the action ``text`` did, in words, for the "sent" line."""
+        return text
+
+    def _pane_order(self) -> list[str]:
+        """The panes Tab cycles through now."""
+        return list(self.PANES)
+
+    def _render_current_pane(self) -> None:
+        """Show ``self.pane`` (override this)."""
+
+    def _kind_label(self, kind: str) -> str:
+        return f"{self.PREFIX}.key.{kind}"
+
+    # ---------------------------------------------------------------- render
+    def _update(self, selector: str, text: Text, *, layout: bool = False) -> None:
+        """Update a Static only when its text changed (fixed size: no re-layout)."""
+        if self._shown.get(selector) == text:
+            return
+        self._shown[selector] = text
+        self.query_one(selector, Static).update(text, layout=layout)
+
+    def _tick(self) -> None:
+        snap = self.snap
+        countdown = self.query_one(f"#{self.PREFIX}-countdown", Static)
+        if snap is None or snap.deadline is None or snap.state != "playing":
+            countdown.update("", layout=False)
+            return
+        left = max(0, round(snap.deadline - time.time()))
+        countdown.update(Text(self.tr(f"{self.PREFIX}.countdown", s=left), style="reverse bold" if left <= 5 else "bold"), layout=False)
+
+    # ------------------------------------------------------------------ keys
+    def refresh_keys(self) -> None:
+        if not self.is_attached:
+            return
+        pre = self.PREFIX
+        keys: list[KeySpec] = []
+        if self.picker is not None:
+            keys.append(("⏎", "key('enter')", f"{pre}.key.confirm"))
+            keys.append(("Esc", "back", f"{pre}.key.cancel"))
+        else:
+            for k in self._kinds():
+                keys.append((self.KIND_KEYS[k], f"key('{self.KIND_KEYS[k]}')", self._kind_label(k)))
+        keys += [
+            ("p", "play_again", f"{pre}.key.again"),
+            ("t", "chat", f"{pre}.key.chat"),
+            ("Tab", "pane", f"{pre}.key.pane"),
+            self.HELP_KEY,
+            ("F2", "app.toggle_lang", f"{pre}.key.lang"),
+        ]
+        if self.picker is None:
+            keys.append(("Esc", "back", f"{pre}.key.leave"))
+        self.query_one(KeyBar).show(self, keys, self.lang)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action.startswith("key("):
+            return self._key_enabled(action[5:-2])
+        if action == "key" and parameters:
+            return self._key_enabled(str(parameters[0]))
+        return super().check_action(action, parameters)
+
+    def _key_enabled(self, key: str) -> bool:
+        if isinstance(self.focused, Input):
+            return False
+        if self.picker is not None:
+            return True
+        if key in ("enter", "space", "up", "down") or key.isdigit():
+            return False
+        return self._idle_key_enabled(key)
+
+    def _idle_key_enabled(self, key: str) -> bool:
+        """A letter while no choice is in progress: does it start a legal kind?"""
+        return self.kind_for_key(key) is not None
+
+    # ------------------------------------------------------------- sending
+    def _send(self, text: str) -> None:
+        what = self._describe_sent(text)
+        self.picker = None
+        if self.play(text):
+            self.message = Text(self.tr(f"{self.PREFIX}.status.sent", what=what), style="dim", end="")
+        self._redraw_choice()
+
+    def on_refused(self, err: ClientError) -> None:
+        self.message = Text(self.tr(f"{self.PREFIX}.status.refused", msg=error_text(err, self.lang)), style="bold", end="")
+
+    # ------------------------------------------------------------ other keys
+    def action_back(self) -> None:
+        if self.picker is not None:
+            self.picker = None
+            self._redraw_choice()
+            return
+        if isinstance(self.focused, Input):
+            self.query_one(self.HOME).focus()
+            self.refresh_keys()
+            return
+        super().action_back()
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).input.focus()
+        self.refresh_keys()
+
+    def action_pane(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one(self.HOME).focus()
+        order = self._pane_order()
+        self.pane = order[(order.index(self.pane) + 1) % len(order)] if self.pane in order else "log"
+        self._render_current_pane()
+        self.refresh_keys()
+
+    def action_scroll_pane(self, direction: int) -> None:
+        """PageUp/PageDown scroll the shown pane."""
+        pane = self.pane if self.pane in self.PANES else "log"
+        widget = self.query_one(f"#{self.PREFIX}-log" if pane == "log" else f"#{self.PREFIX}-{pane}-box")
+        if direction < 0:
+            widget.scroll_page_up()
+        else:
+            widget.scroll_page_down()
+
+    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        self.throne.guard(self.room.chat, event.text)
+        self.throne.host_changed()
