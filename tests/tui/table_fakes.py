@@ -6,18 +6,23 @@ chat and the clients' listeners; a game's room (``OverlordRoom``,
 (``is_over``, ``pending_seats``, ``engine_play``, ``view``, ``legal``).
 ``FakeTableClient`` is one session's ``RoomClient`` on such a room (a seat or
 a spectator); ``FakeTableLobby`` is the smallest ``LobbyClient`` that brings
-the app straight to the client's table (``current_room``).
+the app straight to the client's table (``current_room``); ``open_table``
+runs the app on a seat's (or a spectator's) table.
 """
 
 from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
+from fakes import settle
 from pydantic import BaseModel
+from textual.pilot import Pilot
 
+from tui.app import ThroneApp
 from tui.client import (
     ChatLine,
     ClientError,
@@ -29,6 +34,7 @@ from tui.client import (
     RoomSummary,
     SeatInfo,
 )
+from tui.tables import TableScreen
 
 
 class FakeTableRoom(ABC):
@@ -252,3 +258,28 @@ class FakeTableLobby(Generic[C]):
 
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener
+
+
+@asynccontextmanager
+async def open_table(
+    room: R,
+    seat: int | None,
+    client_class: Callable[[R, int | None, str], C],
+    lobby_class: Callable[[C, str, Literal["en", "zh"]], FakeTableLobby[C]],
+    screen: type[TableScreen],
+    *,
+    size: tuple[int, int] = (80, 24),
+    lang: Literal["en", "zh"] = "en",
+) -> AsyncIterator[tuple[ThroneApp, Pilot[None], C]]:
+    """The app on ``seat``'s table (``None``: a spectator called zoe), settled."""
+    name = room.names[seat] if seat is not None else "zoe"
+    client = client_class(room, seat, name)
+    app = ThroneApp(lobby_class(client, name, lang))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        if seat is None:
+            app.enter_room(client, watching=True)
+            await settle(pilot)
+        assert isinstance(app.screen, screen)
+        await settle(pilot)
+        yield app, pilot, client

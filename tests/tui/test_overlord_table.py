@@ -8,13 +8,14 @@ shows a card" is checked by looking for those forms.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Literal
 
 import pytest
 from fakes import screen_text, settle
 from overlord_fakes import OverlordClient, OverlordLobby, OverlordRoom
+from table_fakes import open_table
 from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
@@ -56,25 +57,14 @@ def pass_all(g: Game, *, but: Sequence[int] = ()) -> None:
             g.play(s, "pass" if "pass" in legal else legal[0])
 
 
-@asynccontextmanager
-async def table(
+def table(
     room: OverlordRoom,
     seat: int | None,
     *,
     size: tuple[int, int] = (80, 24),
     lang: Lang = "en",
-) -> AsyncIterator[tuple[ThroneApp, Pilot[None], OverlordClient]]:
-    name = room.names[seat] if seat is not None else "zoe"
-    client = OverlordClient(room, seat, name)
-    app = ThroneApp(OverlordLobby(client, name, lang))
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        if seat is None:
-            app.enter_room(client, watching=True)
-            await settle(pilot)
-        assert isinstance(app.screen, Table)
-        await settle(pilot)
-        yield app, pilot, client
+) -> AbstractAsyncContextManager[tuple[ThroneApp, Pilot[None], OverlordClient]]:
+    return open_table(room, seat, OverlordClient, OverlordLobby, Table, size=size, lang=lang)
 
 
 def prompt(app: ThroneApp) -> str:

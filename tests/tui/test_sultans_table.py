@@ -7,14 +7,15 @@ Card values always appear bracketed (``[Guard]``, ``<Slave>``, ``(Vizier)``), so
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Literal
 
 import pytest
 from fakes import screen_text, settle
 from rich.text import Text
 from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+from table_fakes import open_table
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -32,24 +33,14 @@ Lang = Literal["en", "zh"]
 DEAL_A = ["guard", "assassin", "slave", "sultan", "slave"]
 
 
-@asynccontextmanager
-async def table(
+def table(
     room: SultansRoom,
     seat: int | None,
     *,
     size: tuple[int, int] = (80, 24),
     lang: Lang = "en",
-) -> AsyncIterator[tuple[ThroneApp, Pilot[None], SultansClient]]:
-    name = room.names[seat] if seat is not None else "zoe"
-    client = SultansClient(room, seat, name)
-    app = ThroneApp(SultansLobby(client, name, lang))
-    async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        if seat is None:
-            app.enter_room(client, watching=True)
-            await settle(pilot)
-        assert isinstance(app.screen, Table)
-        yield app, pilot, client
+) -> AbstractAsyncContextManager[tuple[ThroneApp, Pilot[None], SultansClient]]:
+    return open_table(room, seat, SultansClient, SultansLobby, Table, size=size, lang=lang)
 
 
 def prompt(app: ThroneApp) -> str:
