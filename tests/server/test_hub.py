@@ -2,38 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from games import COUNT_SPEC, CountView, ticks, until
+from games import CountView, ticks, until
+from hubs import new_hub
 
 from server.hub import Hub, LobbySession
 from server.room import RoomSession
 from server.storage import Storage
 from tui.client import ClientError, Identity, RoomSettings
-
-
-def new_hub(storage: Storage | None = None, **kw: Any) -> Hub:
-    opts: dict[str, Any] = {
-        "host_fingerprint": "SHA256:test",
-        "bot_delay": 0.0,
-        "grace_period": 5.0,
-        "intermission": 0.0,
-        "games": {"count": COUNT_SPEC},
-        "time_scale": 0.001,
-    }
-    opts.update(kw)
-    return Hub(storage or Storage(":memory:"), **opts)
-
-
-@pytest.fixture
-async def hub() -> AsyncIterator[Hub]:
-    h = new_hub()
-    await h.start()
-    yield h
-    await h.stop()
 
 
 def settings(**kw: Any) -> RoomSettings:

@@ -7,39 +7,19 @@ from __future__ import annotations
 
 import contextvars
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pytest
-from games import COUNT_SPEC, CountBot, CountOptions, CountTable, CountView, make_spec, ticks, until
+from games import CountBot, CountOptions, CountTable, CountView, make_spec, ticks, until
+from hubs import new_hub
 from pydantic import BaseModel
 
 from engine.api import Bot
 from server.hub import Hub, LobbySession
 from server.room import CHAT_HISTORY, Room, RoomSession
-from server.storage import Storage, StorageError
+from server.storage import StorageError
 from tui.client import ClientError, Identity, RoomSettings
-
-
-def new_hub(storage: Storage | None = None, **kw: Any) -> Hub:
-    opts: dict[str, Any] = {
-        "host_fingerprint": "SHA256:test",
-        "bot_delay": 0.0,
-        "grace_period": 5.0,
-        "intermission": 0.0,
-        "games": {"count": COUNT_SPEC},
-        "time_scale": 0.001,  # every second of room time is a millisecond
-    }
-    opts.update(kw)
-    return Hub(storage or Storage(":memory:"), **opts)
-
-
-@pytest.fixture
-async def hub() -> AsyncIterator[Hub]:
-    h = new_hub()
-    await h.start()
-    yield h
-    await h.stop()
 
 
 def settings(**kw: Any) -> RoomSettings:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from games import ticks, until
+from hubs import new_hub as count_hub
 
 from engine.api import GameSpec
 from engine.registry import games
@@ -24,15 +25,8 @@ SMALL_OPTIONS: dict[str, dict[str, Any]] = {"sultans": {"rounds": 2}, "overlord"
 
 
 def new_hub(storage: Storage | None = None, **kw: Any) -> Hub:
-    opts: dict[str, Any] = {
-        "host_fingerprint": "SHA256:test",
-        "bot_delay": 0.0,
-        "grace_period": 5.0,
-        "intermission": 0.0,
-        "time_scale": 0.001,
-    }
-    opts.update(kw)
-    return Hub(storage or Storage(":memory:"), **opts)
+    """A hub of the real games (engine.registry)."""
+    return count_hub(storage, **{"games": None, **kw})
 
 
 def humans(hub: Hub, game: str, n: int, **kw: Any) -> list[RoomSession]:

@@ -1,0 +1,29 @@
+"""A hub for the server tests: fast room time, no bot delay, the counting game.
+
+``new_hub()`` runs rooms of the counting game (tests/server/games.py) on an
+in-memory database; keywords override any ``Hub`` option (``games=None``: the
+real games of engine.registry). The ``hub`` fixture (tests/server/conftest.py)
+is a started one, stopped after the test.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import COUNT_SPEC
+
+from server.hub import Hub
+from server.storage import Storage
+
+
+def new_hub(storage: Storage | None = None, **kw: Any) -> Hub:
+    opts: dict[str, Any] = {
+        "host_fingerprint": "SHA256:test",
+        "bot_delay": 0.0,
+        "grace_period": 5.0,
+        "intermission": 0.0,
+        "games": {"count": COUNT_SPEC},
+        "time_scale": 0.001,  # every second of room time is a millisecond
+    }
+    opts.update(kw)
+    return Hub(storage or Storage(":memory:"), **opts)
