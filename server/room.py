@@ -478,18 +478,22 @@ class Room:
             raise ClientError("bad-seat", f"there is no seat {index} (seats 0-{len(self.seats) - 1})")
         return self.seats[index]
 
-    def seat_human(self, who: Identity, index: int | None = None) -> int:
-        """Seat ``who`` at ``index`` (or the first empty seat); returns the seat index."""
-        self._require_setup()
+    def _empty_seat(self, index: int | None) -> Seat:
+        """The empty seat at ``index``, or the first empty seat when ``index`` is None."""
         if index is None:
             empty = [s for s in self.seats if s.kind == "empty"]
             if not empty:
                 raise ClientError("room-full", "every seat is taken")
-            seat = empty[0]
-        else:
-            seat = self._seat(index)
-            if seat.kind != "empty":
-                raise ClientError("seat-taken", f"seat {index} is taken")
+            return empty[0]
+        seat = self._seat(index)
+        if seat.kind != "empty":
+            raise ClientError("seat-taken", f"seat {index} is taken")
+        return seat
+
+    def seat_human(self, who: Identity, index: int | None = None) -> int:
+        """Seat ``who`` at ``index`` (or the first empty seat); returns the seat index."""
+        self._require_setup()
+        seat = self._empty_seat(index)
         seat.kind, seat.name, seat.guest = "human", who.name, who.guest
         seat.ready = seat.autoplay = False
         self.system("sys.sat_down", name=who.name)
@@ -524,15 +528,7 @@ class Room:
     def add_bot(self, who: Identity, index: int | None) -> None:
         self._require_host(who)
         self._require_setup()
-        if index is None:
-            empty = [s for s in self.seats if s.kind == "empty"]
-            if not empty:
-                raise ClientError("room-full", "every seat is taken")
-            seat = empty[0]
-        else:
-            seat = self._seat(index)
-            if seat.kind != "empty":
-                raise ClientError("seat-taken", f"seat {index} is taken")
+        seat = self._empty_seat(index)
         seat.clear()
         seat.kind = "bot"
         self._changed(lobby=True)
