@@ -3,7 +3,7 @@
 :class:`GameTableScreen` is the base of a game's keyboard-first table
 (``tui/sultans/table.py``, ``tui/overlord/table.py``). The game subclass
 names its widgets and texts with one prefix (``PREFIX``: ids ``#<p>-countdown``,
-``#<p>-log``, ``#<p>-<pane>-box``; texts ``<p>.countdown``, ``<p>.key.*``,
+``#<p>-log``, ``#<p>-<pane>-box``; texts ``<p>.key.*``,
 ``<p>.status.sent``, ``<p>.status.refused``), says which widget has the focus
 when nothing else does (``HOME``), and fills in the hooks:
 
@@ -18,7 +18,6 @@ Picking an action, rendering the view and the log stay in the game's package.
 
 from __future__ import annotations
 
-import time
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
@@ -116,15 +115,6 @@ class GameTableScreen(TableScreen, Generic[P]):
         self._shown[selector] = text
         self.query_one(selector, Static).update(text, layout=layout)
 
-    def _tick(self) -> None:
-        snap = self.snap
-        countdown = self.query_one(f"#{self.PREFIX}-countdown", Static)
-        if snap is None or snap.deadline is None or snap.state != "playing":
-            countdown.update("", layout=False)
-            return
-        left = max(0, round(snap.deadline - time.time()))
-        countdown.update(Text(self.tr(f"{self.PREFIX}.countdown", s=left), style="reverse bold" if left <= 5 else "bold"), layout=False)
-
     # ------------------------------------------------------------------ keys
     def refresh_keys(self) -> None:
         if not self.is_attached:
@@ -211,7 +201,3 @@ class GameTableScreen(TableScreen, Generic[P]):
             widget.scroll_page_up()
         else:
             widget.scroll_page_down()
-
-    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
-        self.throne.guard(self.room.chat, event.text)
-        self.throne.host_changed()

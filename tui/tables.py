@@ -21,6 +21,9 @@ The contract of a table screen (see :class:`TableScreen`):
   where the size cannot change;
 * ``apply_lang()`` re-renders labels after a language switch (``self.lang``,
   ``self.tr(key, **params)``); call ``super().apply_lang()``;
+* a countdown: call :meth:`_tick` every second (``set_interval``); it fills the
+  Static ``#<COUNTDOWN_ID>`` with the text ``COUNTDOWN_TEXT``; the room chat: a
+  ``ChatPanel``'s lines are sent by the base class;
 * send actions with ``self.play(text)`` (adds the snapshot version, shows a
   refusal translated via :meth:`on_refused`); leave with
   ``self.action_leave()`` (Escape does it); the host's "play again" is
@@ -31,13 +34,17 @@ The contract of a table screen (see :class:`TableScreen`):
 from __future__ import annotations
 
 import importlib
+import time
 from typing import ClassVar
 
+from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.widgets import Static
 
 from tui.client import ClientError, RoomClient, RoomSnapshot
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog
+from tui.widgets import ChatPanel
 
 
 class TableScreen(HostScreen):
@@ -47,6 +54,8 @@ class TableScreen(HostScreen):
         Binding("escape", "back", show=False),
         Binding("p", "play_again", show=False),
     ]
+    COUNTDOWN_ID: ClassVar[str] = "countdown"  # the Static that :meth:`_tick` fills
+    COUNTDOWN_TEXT: ClassVar[str] = "table.countdown"  # its text, with ``s`` seconds
 
     def __init__(self, room: RoomClient) -> None:
         super().__init__(classes="table-screen")
@@ -101,6 +110,20 @@ class TableScreen(HostScreen):
     def on_refused(self, err: ClientError) -> None:
         """Show a refused action; table screens may show it in place."""
         self.error(err)
+
+    def _tick(self) -> None:
+        """The countdown to the deadline, in whole seconds (empty when there is none)."""
+        snap = self.snap
+        countdown = self.query_one(f"#{self.COUNTDOWN_ID}", Static)
+        if snap is None or snap.deadline is None or snap.state != "playing":
+            countdown.update("", layout=False)
+            return
+        left = max(0, round(snap.deadline - time.time()))
+        countdown.update(Text(self.tr(self.COUNTDOWN_TEXT, s=left), style="reverse bold" if left <= 5 else "bold"), layout=False)
+
+    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        self.throne.guard(self.room.chat, event.text)
+        self.throne.host_changed()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "play_again":

@@ -61,6 +61,8 @@ class Table(GameTableScreen[Picker]):
 
     CSS_PATH = "table.tcss"
     PREFIX = "ov"
+    COUNTDOWN_ID = "ov-countdown"
+    COUNTDOWN_TEXT = "ov.countdown"
     HOME = SeatsPanel
     PANES = PANES
     KIND_KEYS = KIND_KEYS

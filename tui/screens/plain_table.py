@@ -9,7 +9,6 @@ room chat, and the match end with "play again" for the room's host.
 
 from __future__ import annotations
 
-import time
 from typing import ClassVar
 
 from rich.console import RenderableType
@@ -153,16 +152,6 @@ class PlainTableScreen(TableScreen):
             options.highlighted = 0
         self._legal = list(legal)
 
-    def _tick(self) -> None:
-        deadline = self.snap.deadline if self.snap is not None else None
-        countdown = self.query_one("#countdown", Static)
-        if deadline is None or (self.snap is not None and self.snap.state != "playing"):
-            countdown.update("", layout=False)
-            return
-        left = max(0, round(deadline - time.time()))
-        style = "reverse bold" if left <= 5 else "bold"
-        countdown.update(Text(self.tr("table.countdown", s=left), style=style), layout=False)
-
     # ------------------------------------------------------------ actions
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -206,7 +195,3 @@ class PlainTableScreen(TableScreen):
             self.query_one("#actions", OptionList).focus()
             return
         super().action_back()
-
-    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
-        self.throne.guard(self.room.chat, event.text)
-        self.throne.host_changed()

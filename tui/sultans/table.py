@@ -52,6 +52,8 @@ class Table(GameTableScreen[Picker]):
 
     CSS_PATH = "table.tcss"
     PREFIX = "sk"
+    COUNTDOWN_ID = "sk-countdown"
+    COUNTDOWN_TEXT = "sk.countdown"
     HOME = TableRing
     PANES = PANES
     KIND_KEYS = KIND_KEYS
