@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.overlord import Game
+from engine.overlord.rules import RuleSet, load_ruleset
 from engine.overlord.views import Event
 
 BASE4 = ["overlord", "captain", "squire", "peasant"]
+FILL = ["sidestep", "sidestep", "sidestep", "sidestep"]  # a hand of four Sidesteps
+RET = ["retaliate", "retaliate", "retaliate", "retaliate"]  # a hand of four Retaliates
 WINDOWS = ("retaliate", "plead")
 
 
@@ -62,3 +65,10 @@ def close(g: Game) -> None:
     assert kind(g) in WINDOWS
     for s in sorted(g.pending()):
         g.play(s, "pass")
+
+
+def capped(cap: int) -> RuleSet:
+    """The standard rule set with a different ``transfer_cap``."""
+    data = load_ruleset().model_dump()
+    data["transfer_cap"] = cap
+    return RuleSet.model_validate(data)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from ovl_helpers import close, go, kind, mk, settle
+from ovl_helpers import FILL, RET, close, go, kind, mk, settle
 
 from engine.api import Bot
 from engine.overlord import Game
 from engine.overlord.bots import HeuristicBot, RandomBot, make_bot
-
-FILL = ["sidestep", "sidestep", "sidestep", "sidestep"]
-RET = ["retaliate", "retaliate", "retaliate", "retaliate"]
 
 
 def ask(bot: Bot, g: Game, seat: int) -> str | None:

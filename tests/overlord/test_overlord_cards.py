@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from ovl_helpers import close, events, go, kind, last, mk, settle
+from ovl_helpers import FILL, close, events, go, kind, last, mk, settle
 
 from engine.overlord import Game
 
 # seat 0 Overlord (8), 1 Peasant (2, no gold: no role pass), 2 Squire (3), 3 Advisor (7)
 ROLES = ["overlord", "peasant", "squire", "advisor"]
-FILL = ["sidestep", "sidestep", "sidestep", "sidestep"]
 
 
 def holder1(hand: list[str], *, others: list[list[str]] | None = None, gold: list[int] | None = None,

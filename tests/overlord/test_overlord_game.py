@@ -5,21 +5,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ovl_helpers import BASE4, close, events, go, kind, last, mk, settle
+from ovl_helpers import BASE4, FILL, RET, capped, close, events, go, kind, last, mk, settle
 
 from engine.api import GameTable, IllegalAction
 from engine.overlord import Action, Game, OverlordIllegal, parse
 from engine.overlord.rules import RuleSet, load_ruleset
 from engine.overlord.spec import SPEC, OverlordOptions
-
-FILL = ["sidestep", "sidestep", "sidestep", "sidestep"]
-RET = ["retaliate", "retaliate", "retaliate", "retaliate"]
-
-
-def capped(cap: int) -> RuleSet:
-    data = load_ruleset().model_dump()
-    data["transfer_cap"] = cap
-    return RuleSet.model_validate(data)
 
 
 # ---------------------------------------------------------------- setup

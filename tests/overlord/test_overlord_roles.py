@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from ovl_helpers import close, events, go, kind, last, mk, settle
+from ovl_helpers import FILL, RET, capped, close, events, go, kind, last, mk, settle
 
 from engine.overlord import Game
-from engine.overlord.rules import RuleSet, load_ruleset
-
-FILL = ["sidestep", "sidestep", "sidestep", "sidestep"]
-RET = ["retaliate", "retaliate", "retaliate", "retaliate"]
-
-
-def capped(cap: int) -> RuleSet:
-    data = load_ruleset().model_dump()
-    data["transfer_cap"] = cap
-    return RuleSet.model_validate(data)
+from engine.overlord.rules import load_ruleset
 
 
 def test_k_role_1_ranks_and_incomes_are_data() -> None:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from ovl_helpers import close, events, go, kind, last, mk, settle
-
-FILL = ["sidestep", "sidestep", "sidestep", "sidestep"]
-RET = ["retaliate", "retaliate", "retaliate", "retaliate"]
+from ovl_helpers import FILL, RET, close, events, go, kind, last, mk, settle
 
 
 def test_ruling_card_whose_player_dies_in_its_chain_does_nothing() -> None:

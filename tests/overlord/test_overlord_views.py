@@ -6,13 +6,10 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ovl_helpers import close, go, mk, settle
+from ovl_helpers import FILL, RET, close, go, mk, settle
 
 from engine.overlord import Game, OverlordView
 from engine.overlord.rules import load_ruleset
-
-FILL = ["sidestep", "sidestep", "sidestep", "sidestep"]
-RET = ["retaliate", "retaliate", "retaliate", "retaliate"]
 
 
 def test_k_view_1_public_and_private_parts() -> None:
