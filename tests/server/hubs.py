@@ -3,7 +3,8 @@
 ``new_hub()`` runs rooms of the counting game (tests/server/games.py) on an
 in-memory database; keywords override any ``Hub`` option (``games=None``: the
 real games of engine.registry). The ``hub`` fixture (tests/server/conftest.py)
-is a started one, stopped after the test.
+is a started one, stopped after the test. ``settle`` lets an App on such a
+hub (``run_test``) catch up.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import COUNT_SPEC
+from textual.pilot import Pilot
 
 from server.hub import Hub
 from server.storage import Storage
@@ -27,3 +29,9 @@ def new_hub(storage: Storage | None = None, **kw: Any) -> Hub:
     }
     opts.update(kw)
     return Hub(storage or Storage(":memory:"), **opts)
+
+
+async def settle(pilot: Pilot[None], n: int = 3) -> None:
+    """``n`` pauses of the pilot: posted host changes flush and the screen repaints."""
+    for _ in range(n):
+        await pilot.pause()

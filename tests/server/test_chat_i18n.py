@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from games import COUNT_SPEC, until
-from textual.pilot import Pilot
+from hubs import settle
 
 from engine.registry import games
 from server.hub import Hub
@@ -136,11 +136,6 @@ def test_unknown_keys_and_missing_params_fall_back_to_the_text() -> None:
     old = ChatLine(at=0.0, name="", text="an old line", system=True)  # no key at all (older host)
     assert chat_text(old, "zh").plain.endswith("* an old line")
     assert system_line("sys.sat_down", {"name": "dave"}, "zh") == t("sys.sat_down", "zh", name="dave") == "dave 入座了"
-
-
-async def settle(pilot: Pilot[None], n: int = 3) -> None:
-    for _ in range(n):
-        await pilot.pause()
 
 
 async def test_the_room_chat_follows_the_players_language(monkeypatch: pytest.MonkeyPatch) -> None:

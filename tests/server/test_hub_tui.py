@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
-from textual.pilot import Pilot
+from hubs import settle
 
 from server.hub import Hub
 from server.storage import Storage
@@ -16,11 +16,6 @@ from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
 from tui.screens.plain_table import PlainTableScreen
 from tui.tables import TableScreen, register_table, unregister_table
-
-
-async def settle(pilot: Pilot[None], n: int = 3) -> None:
-    for _ in range(n):
-        await pilot.pause()
 
 
 @pytest.fixture(autouse=True)

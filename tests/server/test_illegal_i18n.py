@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from games import COUNT_SPEC, until
-from textual.pilot import Pilot
+from hubs import settle
 
 from engine.registry import games
 from server.hub import Hub
@@ -81,11 +81,6 @@ def test_refusals_without_a_known_reason_keep_the_general_sentence() -> None:
     assert error_text(ClientError("illegal", "x"), "zh") == "現在不能這樣做：x"
     assert error_text(ClientError("illegal", "x", reason="from-a-newer-engine"), "zh") == "現在不能這樣做：x"
     assert error_text(ClientError("stale", "x", reason="parse"), "zh").startswith("你的動作送到前牌局已經變了")
-
-
-async def settle(pilot: Pilot[None], n: int = 3) -> None:
-    for _ in range(n):
-        await pilot.pause()
 
 
 async def test_the_sultans_table_shows_the_refusal_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,7 +7,7 @@ the Sultans table (the real screen, Textual pilot) then offers no notebook."""
 from __future__ import annotations
 
 import pytest
-from textual.pilot import Pilot
+from hubs import settle
 
 from engine.sultans import MatchView
 from server.hub import Hub
@@ -15,11 +15,6 @@ from server.storage import Storage
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
 from tui.sultans.table import Table as SultansTable
-
-
-async def settle(pilot: Pilot[None], n: int = 3) -> None:
-    for _ in range(n):
-        await pilot.pause()
 
 
 @pytest.fixture(autouse=True)
