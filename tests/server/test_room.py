@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import pytest
@@ -50,6 +50,23 @@ async def two_players(hub: Hub, **kw: Any) -> tuple[LobbySession, RoomSession, L
     return la, a, lb, b
 
 
+def window_open(hub: Hub, others: Sequence[str], **kw: Any) -> tuple[RoomSession, list[RoomSession]]:
+    """alice hosts, ``others`` sit down ready, the match starts and the count is driven
+    to 4 (add 1, add 3) so a reaction window opens (C-WINDOW). Returns alice's session
+    and every seat's, alice first."""
+    a = hub.connect(Identity(name="alice")).create_room(settings(seats=1 + len(others), **kw))
+    clients = [a]
+    for name in others:
+        rc = hub.connect(Identity(name=name)).join(a.room_id)
+        rc.set_ready(True)
+        clients.append(rc)
+    a.start()
+    for amount in (1, 3):
+        mover = next(c for c in clients if c.pending())
+        mover.act(f"add {amount}", mover.snapshot().version)
+    return a, clients
+
+
 def on_turn(a: RoomSession, b: RoomSession) -> tuple[RoomSession, RoomSession]:
     return (a, b) if a.pending() else (b, a)
 
@@ -82,19 +99,7 @@ async def test_stale_version_is_rejected_and_changes_nothing(hub: Hub) -> None:
 
 
 async def test_old_version_accepted_when_the_seats_choices_did_not_change(hub: Hub) -> None:
-    la = hub.connect(Identity(name="alice"))
-    a = la.create_room(settings(seats=4))
-    others = []
-    for name in ("bob", "carol", "dan"):
-        rc = hub.connect(Identity(name=name)).join(a.room_id)
-        rc.set_ready(True)
-        others.append(rc)
-    a.start()
-    clients = [a, *others]
-    # drive the count to 4 so a window opens (C-WINDOW): add 1, add 3
-    for amount in (1, 3):
-        mover = next(c for c in clients if c.pending())
-        mover.act(f"add {amount}", mover.snapshot().version)
+    a, clients = window_open(hub, ("bob", "carol", "dan"))
     asked = [c for c in clients if c.pending()]
     assert len(asked) == 3 and cview(asked[0]).window_open
     seen = asked[0].snapshot().version
@@ -197,18 +202,7 @@ async def test_turn_timer_plays_the_default_action(hub: Hub) -> None:
 
 
 async def test_window_timer_passes_every_seat_still_asked(hub: Hub) -> None:
-    la = hub.connect(Identity(name="alice"))
-    a = la.create_room(settings(seats=3, window_timer=3600))
-    others = []
-    for name in ("bob", "carol"):
-        rc = hub.connect(Identity(name=name)).join(a.room_id)
-        rc.set_ready(True)
-        others.append(rc)
-    a.start()
-    clients = [a, *others]
-    for amount in (1, 3):
-        mover = next(c for c in clients if c.pending())
-        mover.act(f"add {amount}", mover.snapshot().version)
+    a, clients = window_open(hub, ("bob", "carol"), window_timer=3600)
     asked = [c for c in clients if c.pending()]
     assert len(asked) == 2
     deadline = a.snapshot().deadline
