@@ -18,7 +18,11 @@ from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.text import Text
 from textual import events
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 
@@ -148,19 +152,35 @@ class TableRing(Widget):
         self.boxes: list[SeatBox] = []
         self.centre: list[Text] = []
         self.layout_: Layout | None = None
+        self._rows: list[Text] = []  # the ring's lines as last set
+        self._rows_size = Size(0, 0)  # the widget size they were made for
+        self._strips: dict[int, Strip] = {}  # painted lines, by y
+        self._strip_style: VisualStyle | None = None  # the widget style they were painted with
 
     def set_content(self, boxes: list[SeatBox], centre: list[Text]) -> None:
         self.boxes = boxes
         self.centre = centre
-        self.refresh()
+        size = self.size
+        rows = self._build_rows()
+        if size != self._rows_size or len(rows) != len(self._rows) or not rows:
+            self._rows, self._rows_size, self._strips = rows, size, {}
+            self.refresh()
+            return
+        changed = [y for y, (old, new) in enumerate(zip(self._rows, rows, strict=True)) if old != new]
+        self._rows = rows
+        for y in changed:
+            self._strips.pop(y, None)
+        if changed:  # repaint only the rows that differ (a seat box or two per action)
+            self.refresh(*(Region(0, y, size.width, 1) for y in changed))
 
     def current_layout(self) -> Layout:
         return ring_layout(max(1, len(self.boxes)), self.size.width, self.size.height)
 
-    def render(self) -> RenderableType:
+    def _build_rows(self) -> list[Text]:
+        """The ring as one ``Text`` per line of the widget (none when empty)."""
         width, height = self.size.width, self.size.height
         if not self.boxes or width <= 0 or height <= 0:
-            return Text("")
+            return []
         lay = self.current_layout()
         self.layout_ = lay
         grid: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
@@ -183,18 +203,55 @@ class TableRing(Widget):
                     cell = Text(" ", end="")
                     cell.append_text(_fit(line, cw - 2))
                     grid[cy + i].append((cx, cell))
-        out = Text(no_wrap=True, end="")
-        for y, segs in enumerate(grid):
+        rows: list[Text] = []
+        for segs in grid:
+            row = Text(no_wrap=True, end="")
             pos = 0
             for x, seg in sorted(segs, key=lambda s: s[0]):
                 if x > pos:
-                    out.append(" " * (x - pos))
+                    row.append(" " * (x - pos))
                     pos = x
-                out.append_text(seg)
+                row.append_text(seg)
                 pos += cell_len(seg.plain)
-            if y < height - 1:
+            rows.append(row)
+        return rows
+
+    def render(self) -> RenderableType:
+        """The whole ring as one ``Text`` (the screen paints it line by line, :meth:`render_line`)."""
+        rows = self._build_rows()
+        if not rows:
+            return Text("")
+        out = Text(no_wrap=True, end="")
+        for y, row in enumerate(rows):
+            out.append_text(row)
+            if y < len(rows) - 1:
                 out.append("\n")
         return out
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the ring, drawn once per change of that line.
+
+        Textual's default draws the whole widget again for any dirty region;
+        here each line is kept as a strip until :meth:`set_content` finds it
+        changed (then only its region is refreshed), or the size or the
+        widget's style changes.
+        """
+        self._dirty_regions.clear()
+        size = self.size
+        style = self.visual_style
+        if size != self._rows_size:
+            self._rows, self._rows_size, self._strips = self._build_rows(), size, {}
+        if style != self._strip_style:
+            self._strip_style, self._strips = style, {}
+        strip = self._strips.get(y)
+        if strip is None:
+            strips = None
+            if y < len(self._rows):
+                strips = Visual.to_strips(self, visualize(self, self._rows[y], markup=False), size.width, 1, style)
+            # drawn alone the line thinks it is line 0: give its cells their real row (mouse offsets)
+            strip = strips[0].apply_offsets(0, y) if strips else Strip.blank(size.width, style.rich_style)
+            self._strips[y] = strip
+        return strip
 
     def seat_at(self, x: int, y: int) -> int | bool | None:
         """The seat whose box holds (x, y); ``None`` for the centre; ``False`` for nothing."""
