@@ -12,7 +12,9 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import Checkbox, Input, RichLog, Static
 
 from tui.client import ChatLine
@@ -43,6 +45,7 @@ class KeyBar(Static):
         super().__init__("", markup=False, **kw)
         self._spans: list[tuple[int, int, str]] = []
         self._last: tuple[Any, list[KeySpec], Lang] | None = None
+        self._shown = Text("")
 
     def show(self, node: Any, keys: list[KeySpec], lang: Lang) -> None:
         self._last = (node, keys, lang)
@@ -60,7 +63,9 @@ class KeyBar(Static):
             if text.cell_len <= room:
                 break
         self._spans = spans
-        self.update(text, layout=False)
+        if text != self._shown:  # the same bar again: no repaint
+            self._shown = text
+            self.update(text, layout=False)
 
     @staticmethod
     def _layout(items: list[tuple[str, str, str, bool]], level: int) -> tuple[Text, list[tuple[int, int, str]]]:
@@ -99,6 +104,24 @@ class KeyBar(Static):
                 return
 
 
+class QuietLog(RichLog):
+    """A :class:`RichLog` whose new lines repaint only the log itself.
+
+    A plain ``RichLog`` grows its ``virtual_size`` with every line written,
+    and ``virtual_size`` re-lays out the whole screen (Textual declares it
+    ``layout=True``) although the log's own size never changes. Here a new
+    line only updates the log's scrollbar (its thumb) and repaints the log;
+    a real layout still happens when the scrollbar has to appear or vanish
+    (``show_vertical_scrollbar`` does that itself) and on resizes.
+    """
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def _watch_virtual_size(self, size: Size) -> None:
+        if self.is_mounted and self.container_size:
+            self._scroll_update(size)
+
+
 def chat_text(line: ChatLine, lang: Lang = "en") -> Text:
     """One chat line, every user-provided part literal. A system line the
     catalogue knows (``line.key``) is said in ``lang``, else its English text."""
@@ -133,7 +156,7 @@ class ChatPanel(Vertical):
         self._lang: Lang | None = None  # the language the shown lines are in
         # Made here, not in compose, so a screen may fill the panel (placeholder,
         # lines) in its own on_mount before the panel's children are mounted.
-        self._log = RichLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
+        self._log = QuietLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
         self._input = Input(max_length=300, id=f"{self.id or 'chat'}-input")
 
     def compose(self) -> ComposeResult:
