@@ -114,12 +114,17 @@ class TableScreen(HostScreen):
     def _tick(self) -> None:
         """The countdown to the deadline, in whole seconds (empty when there is none)."""
         snap = self.snap
-        countdown = self.query_one(f"#{self.COUNTDOWN_ID}", Static)
         if snap is None or snap.deadline is None or snap.state != "playing":
-            countdown.update("", layout=False)
-            return
-        left = max(0, round(snap.deadline - time.time()))
-        countdown.update(Text(self.tr(self.COUNTDOWN_TEXT, s=left), style="reverse bold" if left <= 5 else "bold"), layout=False)
+            shown: tuple[str, bool] = ("", False)
+        else:
+            left = max(0, round(snap.deadline - time.time()))
+            shown = (self.tr(self.COUNTDOWN_TEXT, s=left), left <= 5)
+        if shown == getattr(self, "_countdown_shown", None):
+            return  # called on every refresh: repaint only when the text changes
+        self._countdown_shown = shown
+        text, urgent = shown
+        countdown = self.query_one(f"#{self.COUNTDOWN_ID}", Static)
+        countdown.update(Text(text, style="reverse bold" if urgent else "bold") if text else "", layout=False)
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
         self.throne.guard(self.room.chat, event.text)

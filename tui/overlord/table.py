@@ -45,7 +45,7 @@ from tui.overlord.words import (
     role_str,
 )
 from tui.table_common import GameTableScreen
-from tui.widgets import ChatPanel, KeyBar
+from tui.widgets import ChatPanel, KeyBar, QuietLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
 PANES = ("log", "exchange", "result")
@@ -93,7 +93,7 @@ class Table(GameTableScreen[Picker]):
         with Horizontal(id="ov-bottom"):
             with Vertical(id="ov-pane-box"):
                 yield Static("", id="ov-pane-title", markup=False)
-                yield RichLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
+                yield QuietLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
                 with VerticalScroll(id="ov-exchange-box"):
                     yield Static("", id="ov-exchange", markup=False)
                 with VerticalScroll(id="ov-result-box"):

@@ -41,7 +41,7 @@ from tui.sultans.render import (
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import GameTableScreen
-from tui.widgets import ChatPanel, KeyBar
+from tui.widgets import ChatPanel, KeyBar, QuietLog
 
 LETTERS = "psxdargnmflbjuco"
 PANES = ("log", "notes", "result")
@@ -85,7 +85,7 @@ class Table(GameTableScreen[Picker]):
         with Horizontal(id="sk-bottom"):
             with Vertical(id="sk-pane-box", classes="pane"):
                 yield Static("", id="sk-pane-title", classes="title", markup=False)
-                yield RichLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
+                yield QuietLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
                 with VerticalScroll(id="sk-notes-box"):
                     yield Static("", id="sk-notes", markup=False)
                 with VerticalScroll(id="sk-result-box"):
