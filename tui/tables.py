@@ -39,12 +39,16 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from tui.client import ClientError, RoomClient, RoomSnapshot
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog
 from tui.widgets import ChatPanel
+
+MOUNT_RETRIES = 50
+"""Redraws a table screen tries while its nested panes are still being mounted."""
 
 
 class TableScreen(HostScreen):
@@ -92,6 +96,16 @@ class TableScreen(HostScreen):
             self.update_table()
         except ClientError as err:  # a refusal while reading: show it, keep the screen
             self.error(err)
+        except NoMatches:
+            # A pane nested in a container is composed only when that container
+            # mounts, which may come after this screen's own Mount: draw again
+            # after the next refresh (a bounded number of times).
+            self._mount_retries = getattr(self, "_mount_retries", 0) + 1
+            if self._mount_retries > MOUNT_RETRIES:
+                raise
+            self.call_after_refresh(self.refresh_data)
+        else:
+            self._mount_retries = 0
 
     def update_table(self) -> None:
         """Render the table from ``self.snap`` and the room (override this)."""
