@@ -12,6 +12,7 @@ from table_fakes import open_table
 from textual.css.query import NoMatches
 
 from tui.sultans.table import Table
+from tui.tables import register_table, table_screen_for
 
 DEAL = ["guard", "assassin", "slave", "sultan", "slave"]
 
@@ -30,14 +31,13 @@ class LatePanes(Table):
 
 
 async def test_table_draws_again_when_a_pane_mounts_late() -> None:
-    import tui.sultans.table as module
-
     room = SultansRoom(5, deal=DEAL, first=0, humans=(0,))
-    setattr(module, "Table", LatePanes)  # noqa: B010 - the registry imports it by this name
+    before = table_screen_for("sultans")
+    register_table("sultans", LatePanes)
     try:
         async with open_table(room, 0, SultansClient, SultansLobby, LatePanes, size=(100, 30)) as (app, pilot, _):
             await pilot.pause(0.2)
             assert LatePanes.misses == 2
             assert "Your turn" in screen_text(app)
     finally:
-        setattr(module, "Table", Table)  # noqa: B010
+        register_table("sultans", before)
