@@ -33,6 +33,10 @@ from tui.tables import TableScreen, table_screen_for
 T = TypeVar("T")
 
 FLUSH_INTERVAL = 0.125  # seconds between screen refreshes caused by the host (<= 8/s)
+LOBBY_FLUSHES = 4
+"""Lobby changes (logins, rooms, lobby chat) reach the lobby screen at most every
+``LOBBY_FLUSHES * FLUSH_INTERVAL`` (0.5 s): with many players logging in at
+once every login changes every lobby screen's "online" line."""
 
 
 class ThroneApp(App[None]):
@@ -63,11 +67,16 @@ class ThroneApp(App[None]):
         self._dirty = False
         self._flush_armed = False
         self._last_flush = 0.0
+        self._lobby_armed = False
+        self._last_lobby_flush = 0.0
 
     # ----------------------------------------------------------------- life cycle
+    def get_default_screen(self) -> Screen[Any]:
+        """The lobby is the first screen (no blank default screen to build and draw first)."""
+        return LobbyScreen()
+
     def on_mount(self) -> None:
-        self.lobby.set_listener(self.host_changed)
-        self.push_screen(LobbyScreen())
+        self.lobby.set_listener(self.lobby_changed)
         room = self.guard(self.lobby.current_room)
         if room is not None:  # reconnect: straight back to one's seat
             self.enter_room(room, watching=False)
@@ -83,6 +92,33 @@ class ThroneApp(App[None]):
         self._dirty = True
         if not self._flush_armed:
             self._flush_armed = self.call_later(self._arm_flush)
+
+    def lobby_changed(self) -> None:
+        """Listener given to the lobby. Only the lobby screen shows lobby state
+        (other screens read their room); it is refreshed at a calmer pace, and
+        when it comes back on top (``HostScreen.on_screen_resume``)."""
+        if not self._lobby_armed:
+            self._lobby_armed = self.call_later(self._arm_lobby_flush)
+
+    def _arm_lobby_flush(self) -> None:
+        wait = self._last_lobby_flush + self.flush_interval * LOBBY_FLUSHES - time.monotonic()
+        if wait > 0:
+            self.set_timer(wait, self._flush_lobby)
+        else:
+            self._flush_lobby()
+
+    def _flush_lobby(self) -> None:
+        self._lobby_armed = False
+        self._last_lobby_flush = time.monotonic()
+        screen = self._top_host_screen()
+        if isinstance(screen, LobbyScreen) and screen.live:
+            screen.refresh_data()
+
+    def _top_host_screen(self) -> HostScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, HostScreen):
+                return screen
+        return None
 
     def _arm_flush(self) -> None:
         wait = self._last_flush + self.flush_interval - time.monotonic()
@@ -103,11 +139,9 @@ class ThroneApp(App[None]):
         """Re-read host state into the top-most host screen (the one in view,
         perhaps under a dialog). Screens further down catch up when they are
         back on top (``HostScreen.on_screen_resume``)."""
-        for screen in reversed(self.screen_stack):
-            if isinstance(screen, HostScreen):
-                if screen.live:
-                    screen.refresh_data()
-                return
+        screen = self._top_host_screen()
+        if screen is not None and screen.live:
+            screen.refresh_data()
 
     # ------------------------------------------------------------------- rooms
     def enter_room(self, room: RoomClient, *, watching: bool, code: str = "") -> None:

@@ -22,7 +22,8 @@ The contract of a table screen (see :class:`TableScreen`):
 * ``apply_lang()`` re-renders labels after a language switch (``self.lang``,
   ``self.tr(key, **params)``); call ``super().apply_lang()``;
 * a countdown: call :meth:`_tick` every second (``set_interval``); it fills the
-  Static ``#<COUNTDOWN_ID>`` with the text ``COUNTDOWN_TEXT``; the room chat: a
+  Static ``#<COUNTDOWN_ID>`` with the text ``COUNTDOWN_TEXT`` (in whole seconds
+  for a seat that must answer, else in steps of :data:`COARSE_CLOCK`); the room chat: a
   ``ChatPanel``'s lines are sent by the base class;
 * send actions with ``self.play(text)`` (adds the snapshot version, shows a
   refusal translated via :meth:`on_refused`); leave with
@@ -46,6 +47,12 @@ from tui.client import ClientError, RoomClient, RoomSnapshot
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog
 from tui.widgets import ChatPanel
+
+COARSE_CLOCK = 5
+"""Seconds per step of the countdown on screens that are not asked to answer
+(spectators, seats that answered or wait): only the seats the clock runs
+against see it tick every second, which spares a repaint per second on every
+other screen of a busy server."""
 
 MOUNT_RETRIES = 50
 """Redraws a table screen tries while its nested panes are still being mounted."""
@@ -132,6 +139,8 @@ class TableScreen(HostScreen):
             shown: tuple[str, bool] = ("", False)
         else:
             left = max(0, round(snap.deadline - time.time()))
+            if not self._clock_runs_for_me():
+                left = -(-left // COARSE_CLOCK) * COARSE_CLOCK  # up to the next step
             shown = (self.tr(self.COUNTDOWN_TEXT, s=left), left <= 5)
         if shown == getattr(self, "_countdown_shown", None):
             return  # called on every refresh: repaint only when the text changes
@@ -139,6 +148,15 @@ class TableScreen(HostScreen):
         text, urgent = shown
         countdown = self.query_one(f"#{self.COUNTDOWN_ID}", Static)
         countdown.update(Text(text, style="reverse bold" if urgent else "bold") if text else "", layout=False)
+
+    def _clock_runs_for_me(self) -> bool:
+        """True when this screen's seat is asked to answer before the deadline."""
+        if self.throne.watching:
+            return False
+        try:
+            return self.room.pending()
+        except ClientError:
+            return False
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
         self.throne.guard(self.room.chat, event.text)

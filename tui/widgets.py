@@ -5,17 +5,24 @@ Both render user-provided text literally (``rich.text.Text``), never as markup.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Hashable
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.containers import Vertical
-from textual.geometry import Size
+from textual.geometry import Region
 from textual.message import Message
-from textual.reactive import Reactive
-from textual.widgets import Checkbox, Input, RichLog, Static
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input, Static
 
 from tui.client import ChatLine
 from tui.i18n import LANGS, Lang, system_line, t
@@ -104,22 +111,207 @@ class KeyBar(Static):
                 return
 
 
-class QuietLog(RichLog):
-    """A :class:`RichLog` whose new lines repaint only the log itself.
+STRIP_CACHE_SIZE = 8192
+"""Rendered lines kept process-wide. The screens of one room mostly show the
+same lines (a seat box, a log line), so each is rendered once for all of them."""
 
-    A plain ``RichLog`` grows its ``virtual_size`` with every line written,
-    and ``virtual_size`` re-lays out the whole screen (Textual declares it
-    ``layout=True``) although the log's own size never changes. Here a new
-    line only updates the log's scrollbar (its thumb) and repaints the log;
-    a real layout still happens when the scrollbar has to appear or vanish
-    (``show_vertical_scrollbar`` does that itself) and on resizes.
+_strips: LRUCache[Hashable, Strip] = LRUCache(STRIP_CACHE_SIZE)
+_wrapped: LRUCache[Hashable, list[Strip]] = LRUCache(STRIP_CACHE_SIZE)
+
+
+def text_key(text: Text) -> Hashable:
+    """A hashable key of everything that decides how ``text`` renders."""
+    return (text.plain, text.style, tuple(text.spans), text.justify, text.overflow, text.no_wrap)
+
+
+def text_strip(widget: Widget, text: Text, width: int, y: int | None = None, base: Style | None = None) -> Strip:
+    """One line of rich ``text`` as a strip of exactly ``width`` cells in the
+    widget's style (``base``, default ``widget.rich_style``), not wrapped; with
+    ``y``, its cells know their row (mouse offsets). Rendered straight to
+    segments, not through Textual's ``Content`` (~10x the cost per line), and
+    cached process-wide (:data:`STRIP_CACHE_SIZE`)."""
+    if base is None:
+        base = widget.rich_style
+    key = (text_key(text), width, base, y)
+    strip = _strips.get(key)
+    if strip is None:
+        segments = list(text.render(widget.app.console, end=""))
+        strip = Strip(segments).crop_extend(0, width, base).apply_style(base)
+        if y is not None:
+            strip = strip.apply_offsets(0, y)
+        _strips[key] = strip
+    return strip
+
+
+def wrapped_strips(widget: Widget, text: Text, width: int, *, wrap: bool = True) -> list[Strip]:
+    """``text`` wrapped to ``width`` cells (cut instead when not ``wrap``), one
+    strip per line, cached process-wide like :func:`text_strip`."""
+    key = (text_key(text), width, wrap)
+    strips = _wrapped.get(key)
+    if strips is None:
+        console = widget.app.console
+        options = console.options.update_width(width)
+        if not wrap:
+            options = options.update(overflow="ignore", no_wrap=True)
+        lines = console.render_lines(text, options, pad=False, new_lines=False)
+        strips = [Strip(line) for line in lines] or [Strip.blank(width)]
+        _wrapped[key] = strips
+    return strips
+
+
+class TailLog(Widget, can_focus=True):
+    """A log that shows its newest lines (or, scrolled back, older ones).
+
+    Drop-in for the parts of ``RichLog`` the screens use (``write``,
+    ``clear``, ``lines``, ``max_lines``, ``wrap``, ``min_width``) but much
+    cheaper to draw when lines keep arriving, as they do at a busy table:
+
+    * a line is wrapped once, when written, to the width the log has then
+      (``RichLog`` does the same; a later resize does not re-wrap old lines);
+    * drawing a line is a lookup of its strip, never a render of text;
+    * no scrollbar widget and no virtual size, so a new line never re-lays
+      out the screen and never redraws a scrollbar: the rightmost column is a
+      drawn scroll indicator (``│`` track, ``┃`` thumb) when the log is longer
+      than its height.
+
+    Scrolling: mouse wheel, and Up/Down/PageUp/PageDown/Home/End when
+    focused. Scrolled to the bottom (or never scrolled) it follows new lines.
     """
 
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    DEFAULT_CSS = """
+    TailLog { height: 1fr; }
+    """
 
-    def _watch_virtual_size(self, size: Size) -> None:
-        if self.is_mounted and self.container_size:
-            self._scroll_update(size)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_lines(-1)", show=False),
+        Binding("down", "scroll_lines(1)", show=False),
+        Binding("pageup", "scroll_page(-1)", show=False),
+        Binding("pagedown", "scroll_page(1)", show=False),
+        Binding("home", "scroll_home", show=False),
+        Binding("end", "scroll_end", show=False),
+    ]
+
+    def __init__(
+        self,
+        *,
+        max_lines: int | None = None,
+        wrap: bool = True,
+        markup: bool = False,
+        min_width: int = 10,
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self.max_lines = max_lines
+        self.wrap = wrap
+        self.min_width = min_width
+        self.lines: list[Strip] = []
+        self._top: int | None = None  # first line shown when scrolled back; None: follow the end
+        self._deferred: list[Text] = []  # written before the log knew its width
+
+    # -- writing ------------------------------------------------------------
+
+    def write(self, content: Text | str) -> TailLog:
+        text = Text(content) if isinstance(content, str) else content.copy()
+        text.expand_tabs()
+        width = self.content_size.width
+        if width <= 1:
+            self._deferred.append(text)
+            return self
+        self._append(text, width)
+        self.refresh()
+        return self
+
+    def _append(self, text: Text, width: int) -> None:
+        text.end = ""
+        self.lines.extend(wrapped_strips(self, text, max(self.min_width, width - 1), wrap=self.wrap))
+        if self.max_lines is not None and len(self.lines) > self.max_lines:
+            drop = len(self.lines) - self.max_lines
+            del self.lines[:drop]
+            if self._top is not None:
+                self._top = max(0, self._top - drop)
+
+    def clear(self) -> TailLog:
+        self.lines.clear()
+        self._deferred.clear()
+        self._top = None
+        self.refresh()
+        return self
+
+    def on_resize(self) -> None:
+        if self._deferred and self.content_size.width > 1:
+            pending, self._deferred = self._deferred, []
+            for text in pending:
+                self._append(text, self.content_size.width)
+        self.refresh()
+
+    # -- scrolling ----------------------------------------------------------
+
+    def _first_shown(self) -> int:
+        end = max(0, len(self.lines) - self.content_size.height)
+        return end if self._top is None else min(self._top, end)
+
+    def _show_from(self, top: int) -> None:
+        end = max(0, len(self.lines) - self.content_size.height)
+        top = max(0, min(top, end))
+        new = None if top >= end else top
+        if new != self._top:
+            self._top = new
+            self.refresh()
+
+    def action_scroll_lines(self, delta: int) -> None:
+        self._show_from(self._first_shown() + delta)
+
+    def action_scroll_page(self, delta: int) -> None:
+        self._show_from(self._first_shown() + delta * max(1, self.content_size.height - 1))
+
+    def action_scroll_home(self) -> None:
+        self._show_from(0)
+
+    def action_scroll_end(self) -> None:
+        self._show_from(len(self.lines))
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._show_from(self._first_shown() - 3)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._show_from(self._first_shown() + 3)
+
+    # -- drawing ------------------------------------------------------------
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base = self.rich_style  # once per draw, not per line (it walks the ancestors)
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width, height = self.content_size
+        base = getattr(self, "_base", None) or self.rich_style
+        if width <= 0:
+            return Strip.blank(0, base)
+        total = len(self.lines)
+        top = self._first_shown()
+        index = top + y
+        body = width - 1
+        if index < total:
+            # both steps are cached in the (shared) strip itself
+            line = self.lines[index].crop_extend(0, body, base).apply_style(base)
+        else:
+            line = Strip.blank(body, base)
+        mark = " "
+        if total > height > 0:
+            thumb = max(1, height * height // total)
+            at = (top * (height - thumb)) // max(1, total - height)
+            mark = "┃" if at <= y < at + thumb else "│"
+        return Strip.join([line, _bar(mark, base)])
+
+
+@lru_cache(maxsize=64)
+def _bar(mark: str, base: Style) -> Strip:
+    return Strip([Segment(mark, base + _BAR_STYLE)], 1)
+
+
+_BAR_STYLE = Style(dim=True)
 
 
 def chat_text(line: ChatLine, lang: Lang = "en") -> Text:
@@ -136,7 +328,7 @@ class ChatPanel(Vertical):
 
     DEFAULT_CSS = """
     ChatPanel { height: 1fr; }
-    ChatPanel > RichLog { height: 1fr; scrollbar-size-vertical: 1; }
+    ChatPanel > TailLog { height: 1fr; }
     ChatPanel > Input { height: 1; border: none; padding: 0 1; }
     ChatPanel > Input:focus { border: none; background: $boost; text-style: bold; }
     """
@@ -156,7 +348,7 @@ class ChatPanel(Vertical):
         self._lang: Lang | None = None  # the language the shown lines are in
         # Made here, not in compose, so a screen may fill the panel (placeholder,
         # lines) in its own on_mount before the panel's children are mounted.
-        self._log = QuietLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
+        self._log = TailLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
         self._input = Input(max_length=300, id=f"{self.id or 'chat'}-input")
 
     def compose(self) -> ComposeResult:
@@ -164,7 +356,7 @@ class ChatPanel(Vertical):
         yield self._input
 
     @property
-    def log_widget(self) -> RichLog:
+    def log_widget(self) -> TailLog:
         return self._log
 
     @property

@@ -5,10 +5,10 @@ NoMatches at match start, now and then, under load)."""
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
-from textual.widgets import Input, RichLog
+from textual.widgets import Input
 
 from tui.client import ChatLine
-from tui.widgets import ChatPanel
+from tui.widgets import ChatPanel, TailLog
 
 
 class EarlyFill(App[None]):
@@ -29,6 +29,6 @@ async def test_chat_panel_filled_before_mount() -> None:
         panel.set_lines([ChatLine(at=1.0, name="[/b]", text="hi [red]x[/red]")], lang="en")
         await pilot.pause()
         assert panel.query_one(Input).placeholder == "say [b]something[/b]"
-        log = panel.query_one(RichLog)
+        log = panel.query_one(TailLog)
         text = "\n".join(strip.text for strip in log.lines)
         assert "[/b]" in text and "[red]x[/red]" in text

@@ -17,7 +17,7 @@ from fakes import screen_text, settle
 from overlord_fakes import OverlordClient, OverlordLobby, OverlordRoom
 from table_fakes import open_table
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from engine.overlord import Game
 from tui.app import ThroneApp
@@ -26,6 +26,7 @@ from tui.overlord.table import Table
 from tui.overlord.widgets import HandPanel, SeatsPanel
 from tui.overlord.words import card_str
 from tui.tables import table_screen_for
+from tui.widgets import TailLog
 
 SIZES = [(80, 24), (120, 40)]
 Lang = Literal["en", "zh"]
@@ -85,7 +86,7 @@ def seats(app: ThroneApp) -> str:
 
 def log_text(app: ThroneApp) -> str:
     """The whole log pane (also the lines scrolled out of view)."""
-    log = app.screen.query_one("#ov-log", RichLog)
+    log = app.screen.query_one("#ov-log", TailLog)
     return "\n".join(strip.text for strip in log.lines)
 
 

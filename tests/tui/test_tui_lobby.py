@@ -228,19 +228,28 @@ async def test_host_changes_are_coalesced(hub: FakeHub, monkeypatch: pytest.Monk
     refreshes = 0
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        original = app.refresh_screens
+        lobby_screen = app.screen
+        assert isinstance(lobby_screen, LobbyScreen)
+        original = lobby_screen.refresh_data
 
         def counting() -> None:
             nonlocal refreshes
             refreshes += 1
             original()
 
-        monkeypatch.setattr(app, "refresh_screens", counting)
-        for _ in range(200):  # a burst of host changes
+        monkeypatch.setattr(lobby_screen, "refresh_data", counting)
+        for _ in range(200):  # a burst of lobby changes (logins, say)
             hub.changed()
         await pilot.pause(0.3)
-        assert 1 <= refreshes <= 2
+        # lobby changes are flushed at most every 4 x flush_interval (0.5 s)
+        assert refreshes == 1
         assert hub.notifications >= 200
+        for _ in range(50):
+            hub.changed()
+        await pilot.pause(0.1)
+        assert refreshes == 1  # not yet: the last flush was < 0.5 s ago
+        await pilot.pause(0.5)
+        assert refreshes == 2
 
 
 async def test_language_setting_dialog(hub: FakeHub) -> None:

@@ -144,6 +144,29 @@ async def test_countdown_when_a_deadline_is_set(hub: FakeHub) -> None:
         assert "⏱ 12 s" in screen_text(app)
 
 
+async def test_countdown_ticks_by_the_second_only_for_a_seat_that_must_answer(hub: FakeHub) -> None:
+    """The seat the clock runs against sees every second; a spectator sees the
+    same deadline in steps of COARSE_CLOCK (rounded up), so its screen is not
+    repainted every second."""
+    _lobby, _client = started(hub, "bob", bots=2, turn_timer=30)
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(app.screen, PlainTableScreen)
+        room = only_room(hub)
+        room.deadline = time.time() + 12.4
+        hub.changed()
+        await settle(pilot)
+        assert "⏱ 15 s" in screen_text(app)
+        assert "⏱ 12 s" not in screen_text(app)
+        room.deadline = time.time() + 3.2
+        hub.changed()
+        await settle(pilot)
+        assert "⏱ 5 s" in screen_text(app)
+
+
 async def test_spectator_sees_the_table_without_actions(hub: FakeHub) -> None:
     started(hub, "bob", bots=2)
     app = ThroneApp(hub.lobby("alice"))

@@ -26,7 +26,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
@@ -45,7 +45,7 @@ from tui.overlord.words import (
     role_str,
 )
 from tui.table_common import GameTableScreen
-from tui.widgets import ChatPanel, KeyBar, QuietLog
+from tui.widgets import ChatPanel, KeyBar, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
 PANES = ("log", "exchange", "result")
@@ -93,7 +93,7 @@ class Table(GameTableScreen[Picker]):
         with Horizontal(id="ov-bottom"):
             with Vertical(id="ov-pane-box"):
                 yield Static("", id="ov-pane-title", markup=False)
-                yield QuietLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
+                yield TailLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
                 with VerticalScroll(id="ov-exchange-box"):
                     yield Static("", id="ov-exchange", markup=False)
                 with VerticalScroll(id="ov-result-box"):
@@ -486,7 +486,7 @@ class Table(GameTableScreen[Picker]):
     # ------------------------------------------------------------------ panes
     def _render_pane(self, ov: OverlordView) -> None:
         namer = self.namer()
-        log = self.query_one("#ov-log", RichLog)
+        log = self.query_one("#ov-log", TailLog)
         self._render_log(ov, namer, log)
         pane = self.pane if self.pane != "result" or ov.outcome is not None else "log"
         log.display = pane == "log"
@@ -543,7 +543,7 @@ class Table(GameTableScreen[Picker]):
         out.append(self.tr("ov.result.again_host" if self.is_host else "ov.result.again_wait"), style="bold")
         return out
 
-    def _render_log(self, ov: OverlordView, namer: Namer, log: RichLog) -> None:
+    def _render_log(self, ov: OverlordView, namer: Namer, log: TailLog) -> None:
         if self._log_viewer != namer.viewer:
             log.clear()
             self._log_viewer = namer.viewer

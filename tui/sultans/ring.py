@@ -22,8 +22,9 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
-from textual.visual import Visual, visualize
 from textual.widget import Widget
+
+from tui.widgets import text_strip
 
 
 @dataclass(frozen=True)
@@ -245,11 +246,11 @@ class TableRing(Widget):
             self._strip_style, self._strips = style, {}
         strip = self._strips.get(y)
         if strip is None:
-            strips = None
             if y < len(self._rows):
-                strips = Visual.to_strips(self, visualize(self, self._rows[y], markup=False), size.width, 1, style)
-            # drawn alone the line thinks it is line 0: give its cells their real row (mouse offsets)
-            strip = strips[0].apply_offsets(0, y) if strips else Strip.blank(size.width, style.rich_style)
+                # drawn alone the line thinks it is line 0: give its cells their real row (mouse offsets)
+                strip = text_strip(self, self._rows[y], size.width, y, style.rich_style)
+            else:
+                strip = Strip.blank(size.width, style.rich_style)
             self._strips[y] = strip
         return strip
 

@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from engine.sultans.actions import Action
 from engine.sultans.views import MatchView, RoundView
@@ -41,7 +41,7 @@ from tui.sultans.render import (
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import GameTableScreen
-from tui.widgets import ChatPanel, KeyBar, QuietLog
+from tui.widgets import ChatPanel, KeyBar, TailLog
 
 LETTERS = "psxdargnmflbjuco"
 PANES = ("log", "notes", "result")
@@ -85,7 +85,7 @@ class Table(GameTableScreen[Picker]):
         with Horizontal(id="sk-bottom"):
             with Vertical(id="sk-pane-box", classes="pane"):
                 yield Static("", id="sk-pane-title", classes="title", markup=False)
-                yield QuietLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
+                yield TailLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
                 with VerticalScroll(id="sk-notes-box"):
                     yield Static("", id="sk-notes", markup=False)
                 with VerticalScroll(id="sk-result-box"):
@@ -334,7 +334,7 @@ class Table(GameTableScreen[Picker]):
     # ------------------------------------------------------------------ panes
     def _render_pane(self, mv: MatchView) -> None:
         namer = self.namer()
-        log = self.query_one("#sk-log", RichLog)
+        log = self.query_one("#sk-log", TailLog)
         self._render_log(mv, namer, log)
         pane = self.pane
         if pane == "notes" and not self._notebook:
@@ -364,7 +364,7 @@ class Table(GameTableScreen[Picker]):
                 body.append(self.tr("sk.status.turn_of", who="…"), style="dim")
             self._update("#sk-result", body, layout=True)
 
-    def _render_log(self, mv: MatchView, namer: Namer, log: RichLog) -> None:
+    def _render_log(self, mv: MatchView, namer: Namer, log: TailLog) -> None:
         rv = mv.round
         key = (namer.viewer, mv.round_number)
         events = rv.log

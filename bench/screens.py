@@ -1,0 +1,232 @@
+"""CPU and memory of the screens themselves, in one process, without SSH.
+
+    ./manage bench screens [--rooms 2] [--per-room 15] [--seconds 20]
+                           [--bot-delay 0.5] [--logins 20] [--profile FILE]
+
+The server's sessions run exactly as over SSH (``ThroneApp`` with the
+session driver on one event loop) but their terminals write into a counter,
+so the figures are the screens' own cost: CPU per login (App start to its
+first frame), CPU per screen update while bots play (each action updates
+every screen of its room), and memory per session. ``--profile`` writes a
+cProfile of the play phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server.hub import Hub
+from server.ssh import _prepare_app
+from server.sshdriver import SessionTerminal
+from server.storage import Storage
+from tui.app import ThroneApp
+from tui.client import Identity, RoomSettings
+
+
+def _print(*args: object) -> None:
+    sys.__stdout__.write(" ".join(str(a) for a in args) + "\n")
+    sys.__stdout__.flush()
+
+
+class Session:
+    """One App on a terminal that counts what it is sent (the first frame:
+    the first write that takes the total past 1,500 bytes, a screen's worth)."""
+
+    def __init__(self, hub: Hub, name: str, size: tuple[int, int]) -> None:
+        self.bytes = 0
+        self.frames = 0
+        self.first_frame = asyncio.get_running_loop().create_future()
+        self.terminal = SessionTerminal(self._write, size)
+        self.lobby = hub.connect(Identity(name=name))
+        self.app = ThroneApp(self.lobby, driver_class=self.terminal.driver_class)
+        _prepare_app(self.app)
+        self.task: asyncio.Task[Any] | None = None
+
+    def _write(self, data: bytes) -> None:
+        self.bytes += len(data)
+        self.frames += 1
+        if not self.first_frame.done() and self.bytes > 1500:
+            self.first_frame.set_result(time.perf_counter())
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.app.run_async(size=self.terminal.size))
+
+
+def rss_mib() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def run(args: argparse.Namespace) -> None:
+    gc.freeze()
+    hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:bench", bot_delay=args.bot_delay, intermission=1.0)
+    await hub.start()
+    size = (args.cols, args.rows)
+
+    # -- logins: one at a time, CPU from App start to its first frame
+    login_cpu: list[float] = []
+    login_frames: list[tuple[int, int]] = []
+    login_wall: list[float] = []
+    warm: list[Session] = []
+    login_profiler = cProfile.Profile() if args.login_profile else None
+    for i in range(args.logins):
+        if login_profiler and i == 2:
+            login_profiler.enable()
+        before = cpu()
+        s = Session(hub, f"login{i}", size)
+        s.start()
+        started = time.perf_counter()
+        first = await s.first_frame
+        login_wall.append(first - started)
+        warm.append(s)
+        await asyncio.sleep(0.25)
+        login_cpu.append(cpu() - before)
+        login_frames.append((s.frames, s.bytes))
+    if login_profiler:
+        login_profiler.disable()
+        login_profiler.dump_stats(args.login_profile)
+    for s in warm:
+        s.app.exit()
+    await asyncio.gather(*(s.task for s in warm if s.task))
+    for s in warm:
+        hub.disconnect(s.lobby)
+    warm.clear()
+    gc.collect()
+
+    # -- rooms: a host and bots at each table, the rest of the room's clients watch
+    base_rss = rss_mib()
+    sessions: list[Session] = []
+    rooms = []
+    for r in range(args.rooms):
+        host = Session(hub, f"host{r}", size)
+        rc = host.lobby.create_room(RoomSettings(
+            game=args.game, seats=args.per_room, turn_timer=10, window_timer=5,
+            options={"rounds": 5} if args.game == "sultans" else {},
+        ))
+        rc.start()
+        rooms.append(rc.room)
+        sessions.append(host)
+        watchers = [Session(hub, f"watch{r}_{i}", size) for i in range(args.per_room - 1)]
+        sessions.extend(watchers)
+    for s in sessions:
+        s.start()
+    await asyncio.gather(*(s.first_frame for s in sessions))
+    for r, room in enumerate(rooms):
+        for s in sessions[r * args.per_room + 1:(r + 1) * args.per_room]:
+            s.app.call_later(s.app.enter_room, s.lobby.watch(room.id), watching=True)
+    await asyncio.sleep(3.0)
+    gc.collect()
+    at_tables = rss_mib()
+    tracemalloc.start(1)
+    await asyncio.sleep(0.1)
+    snap_before = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    del snap_before
+
+    # -- play: bots act; every action updates the room's screens
+    frames0 = sum(s.frames for s in sessions)
+    bytes0 = sum(s.bytes for s in sessions)
+    seq0 = sum(room.seq for room in rooms)
+    counts: dict[str, list[float]] = {}
+    if args.widgets:
+        from textual.widget import Widget
+
+        original = Widget.render_lines
+
+        def counted(self: Widget, crop: Any) -> Any:
+            t = time.perf_counter()
+            out = original(self, crop)
+            key = f"{type(self).__name__}#{self.id or ''} h={crop.height}"
+            c = counts.setdefault(key, [0, 0.0, 0])
+            c[0] += 1
+            c[1] += time.perf_counter() - t
+            c[2] += crop.height
+            return out
+
+        Widget.render_lines = counted  # type: ignore[method-assign]
+        from textual._styles_cache import StylesCache
+
+        original_line = StylesCache.render_line
+
+        def counted_line(self: StylesCache, styles: Any, y: int, *rest: Any) -> Any:
+            out = original_line(self, styles, y, *rest)
+            node = styles.node
+            key = f"  lines redrawn: {type(node).__name__}#{getattr(node, 'id', '') or ''}"
+            c = counts.setdefault(key, [0, 0.0, 0])
+            c[0] += 1
+            return out
+
+        StylesCache.render_line = counted_line  # type: ignore[method-assign]
+    profiler = cProfile.Profile() if args.profile else None
+    t0, c0 = time.perf_counter(), cpu()
+    if profiler:
+        profiler.enable()
+    await asyncio.sleep(args.seconds)
+    if profiler:
+        profiler.disable()
+        profiler.dump_stats(args.profile)
+    wall, used = time.perf_counter() - t0, cpu() - c0
+    actions = sum(room.seq for room in rooms) - seq0
+    frames = sum(s.frames for s in sessions) - frames0
+    sent = sum(s.bytes for s in sessions) - bytes0
+
+    login_cpu.sort()
+    print = _print  # Textual swaps sys.stdout while apps run
+    login_wall.sort()
+    print(f"login: CPU of a whole login (its first 250 ms), median of {len(login_cpu)}: "
+          f"{login_cpu[len(login_cpu) // 2] * 1000:.1f} ms (min {login_cpu[0] * 1000:.1f}); "
+          f"first frame after {login_wall[len(login_wall) // 2] * 1000:.1f} ms; "
+          f"{login_frames[-1][0]} writes, {login_frames[-1][1]} bytes")
+    print(f"memory per session at tables: {(at_tables - base_rss) / len(sessions):.2f} MiB "
+          f"({len(sessions)} sessions, RSS {base_rss:.0f} -> {at_tables:.0f} MiB)")
+    print(f"play {wall:.1f} s: CPU {used / wall * 100:.0f}% of a core, {actions} actions "
+          f"({actions / wall:.1f}/s), {frames} frames written ({frames / wall:.0f}/s)")
+    if frames:
+        print(f"  CPU per frame {used / frames * 1000:.2f} ms, per action {used / max(actions, 1) * 1000:.1f} ms, "
+              f"{sent / frames:.0f} bytes per frame")
+    if counts:
+        print("widgets drawn while playing (calls, ms total, lines):")
+        for key, (n, t, lines) in sorted(counts.items(), key=lambda kv: -kv[1][1])[:25]:
+            print(f"  {n:6d} {t * 1000:8.0f} ms {int(lines):7d}  {key}")
+    for s in sessions:
+        s.app.exit()
+    await asyncio.gather(*(s.task for s in sessions if s.task), return_exceptions=True)
+    await hub.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rooms", type=int, default=2)
+    parser.add_argument("--per-room", type=int, default=15)
+    parser.add_argument("--game", default="sultans")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--bot-delay", type=float, default=0.5)
+    parser.add_argument("--logins", type=int, default=20)
+    parser.add_argument("--cols", type=int, default=100)
+    parser.add_argument("--rows", type=int, default=30)
+    parser.add_argument("--profile", default="")
+    parser.add_argument("--login-profile", default="", help="cProfile of the logins (after two) to this file")
+    parser.add_argument("--widgets", action="store_true", help="count the widgets drawn while playing")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
