@@ -75,8 +75,24 @@ def cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+GC_TIME = [0.0, 0, 0.0]  # seconds in collections, collections, longest
+
+
+def _gc_timer(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        GC_TIME[2] = max(GC_TIME[2], 0.0)
+        _gc_timer.started = time.perf_counter()  # type: ignore[attr-defined]
+    else:
+        spent = time.perf_counter() - _gc_timer.started  # type: ignore[attr-defined]
+        GC_TIME[0] += spent
+        GC_TIME[1] += 1
+        GC_TIME[2] = max(GC_TIME[2], spent)
+
+
 async def run(args: argparse.Namespace) -> None:
+    gc.collect()
     gc.freeze()
+    gc.set_threshold(20_000, 20, 10)  # as the server does (server/ssh.py)
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:bench", bot_delay=args.bot_delay, intermission=1.0)
     await hub.start()
     size = (args.cols, args.rows)
@@ -132,7 +148,7 @@ async def run(args: argparse.Namespace) -> None:
     for r, room in enumerate(rooms):
         for s in sessions[r * args.per_room + 1:(r + 1) * args.per_room]:
             s.app.call_later(s.app.enter_room, s.lobby.watch(room.id), watching=True)
-    await asyncio.sleep(3.0)
+    await asyncio.sleep(args.settle)
     gc.collect()
     at_tables = rss_mib()
     tracemalloc.start(1)
@@ -142,6 +158,7 @@ async def run(args: argparse.Namespace) -> None:
     del snap_before
 
     # -- play: bots act; every action updates the room's screens
+    gc.callbacks.append(_gc_timer)
     frames0 = sum(s.frames for s in sessions)
     bytes0 = sum(s.bytes for s in sessions)
     seq0 = sum(room.seq for room in rooms)
@@ -162,6 +179,20 @@ async def run(args: argparse.Namespace) -> None:
             return out
 
         Widget.render_lines = counted  # type: ignore[method-assign]
+        import traceback
+
+        original_refresh = Widget.refresh
+
+        def counted_refresh(self: Widget, *regions: Any, repaint: bool = True, layout: bool = False,
+                            recompose: bool = False) -> Any:
+            if layout:
+                where = traceback.extract_stack(limit=4)[0]
+                key = f"  layout by {type(self).__name__}#{self.id or ''} from {where.name}:{where.lineno}"
+                c = counts.setdefault(key, [0, 0.0, 0])
+                c[0] += 1
+            return original_refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+        Widget.refresh = counted_refresh  # type: ignore[method-assign]
         from textual._styles_cache import StylesCache
 
         original_line = StylesCache.render_line
@@ -184,6 +215,7 @@ async def run(args: argparse.Namespace) -> None:
         profiler.disable()
         profiler.dump_stats(args.profile)
     wall, used = time.perf_counter() - t0, cpu() - c0
+    gc.callbacks.remove(_gc_timer)
     actions = sum(room.seq for room in rooms) - seq0
     frames = sum(s.frames for s in sessions) - frames0
     sent = sum(s.bytes for s in sessions) - bytes0
@@ -199,12 +231,24 @@ async def run(args: argparse.Namespace) -> None:
           f"({len(sessions)} sessions, RSS {base_rss:.0f} -> {at_tables:.0f} MiB)")
     print(f"play {wall:.1f} s: CPU {used / wall * 100:.0f}% of a core, {actions} actions "
           f"({actions / wall:.1f}/s), {frames} frames written ({frames / wall:.0f}/s)")
+    print(f"  garbage collection: {GC_TIME[0] * 1000:.0f} ms in {GC_TIME[1]} collections, longest {GC_TIME[2] * 1000:.0f} ms")
     if frames:
         print(f"  CPU per frame {used / frames * 1000:.2f} ms, per action {used / max(actions, 1) * 1000:.1f} ms, "
               f"{sent / frames:.0f} bytes per frame")
+    if args.widgets:
+        from tui.widgets import TailLog
+
+        log = sessions[1].app.screen.query_one("#sk-log", TailLog)
+        log._base = log.rich_style
+        t = time.perf_counter()
+        for _ in range(100):
+            for y in range(7):
+                log.render_line(y)
+        print(f"sk-log render_line: {(time.perf_counter() - t) / 700 * 1e6:.1f} us, {len(log.lines)} lines, "
+              f"segments of the last: {[len(list(x)) for x in log.lines[-7:]]}, size {log.size} {log.content_size}")
     if counts:
         print("widgets drawn while playing (calls, ms total, lines):")
-        for key, (n, t, lines) in sorted(counts.items(), key=lambda kv: -kv[1][1])[:25]:
+        for key, (n, t, lines) in sorted(counts.items(), key=lambda kv: (-kv[1][1], -kv[1][0]))[:40]:
             print(f"  {n:6d} {t * 1000:8.0f} ms {int(lines):7d}  {key}")
     for s in sessions:
         s.app.exit()
@@ -223,6 +267,7 @@ def main() -> None:
     parser.add_argument("--cols", type=int, default=100)
     parser.add_argument("--rows", type=int, default=30)
     parser.add_argument("--profile", default="")
+    parser.add_argument("--settle", type=float, default=3.0, help="seconds between entering the rooms and measuring")
     parser.add_argument("--login-profile", default="", help="cProfile of the logins (after two) to this file")
     parser.add_argument("--widgets", action="store_true", help="count the widgets drawn while playing")
     asyncio.run(run(parser.parse_args()))

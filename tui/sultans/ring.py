@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.text import Text
 from textual import events
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
-from tui.widgets import text_strip
+from tui.widgets import text_key, text_strip
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,9 @@ class SeatBox:
 
 _CONSOLE = Console(file=io.StringIO(), width=200, color_system=None)
 
+_ROWS: LRUCache[Hashable, list[Text]] = LRUCache(256)
+"""Laid-out rings by their contents (see :meth:`TableRing._build_rows`)."""
+
 
 def wrap_lines(lines: list[Text], width: int) -> list[Text]:
     """Word-wrap each line to ``width`` cells (CJK-aware)."""
@@ -178,12 +183,28 @@ class TableRing(Widget):
         return ring_layout(max(1, len(self.boxes)), self.size.width, self.size.height)
 
     def _build_rows(self) -> list[Text]:
-        """The ring as one ``Text`` per line of the widget (none when empty)."""
+        """The ring as one ``Text`` per line of the widget (none when empty).
+
+        Cached process-wide: the screens of one room mostly show the same ring
+        (every spectator's is the same), so it is laid out once for all of them.
+        """
         width, height = self.size.width, self.size.height
         if not self.boxes or width <= 0 or height <= 0:
             return []
         lay = self.current_layout()
         self.layout_ = lay
+        key = (
+            width, height,
+            tuple((tuple(text_key(line) for line in box.lines), box.style) for box in self.boxes),
+            tuple(text_key(line) for line in self.centre),
+        )
+        rows = _ROWS.get(key)
+        if rows is None:
+            rows = self._lay_out_rows(lay, width, height)
+            _ROWS[key] = rows
+        return rows
+
+    def _lay_out_rows(self, lay: Layout, width: int, height: int) -> list[Text]:
         grid: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
         for seat, (x, y) in enumerate(lay.boxes):
             box = self.boxes[seat]
