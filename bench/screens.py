@@ -157,6 +157,25 @@ async def run(args: argparse.Namespace) -> None:
     tracemalloc.stop()
     del snap_before
 
+    stop = asyncio.Event()
+
+    async def typist(session: Session) -> None:
+        """Types into the chat line (``t`` focuses it) like bench/load.py's typers."""
+        session.terminal.feed(b"t")
+        await asyncio.sleep(0.5)
+        while not stop.is_set():
+            for ch in b"ZXqwertyuiop":
+                session.terminal.feed(bytes([ch]))
+                await asyncio.sleep(0.5)
+            for _ in range(12):
+                session.terminal.feed(b"\x7f")
+                await asyncio.sleep(0.03)
+
+    typists = [
+        asyncio.create_task(typist(sessions[r * args.per_room + args.per_room - 1 - i]))
+        for r in range(args.rooms) for i in range(min(args.typers, args.per_room - 1))
+    ]
+
     # -- play: bots act; every action updates the room's screens
     gc.callbacks.append(_gc_timer)
     frames0 = sum(s.frames for s in sessions)
@@ -216,6 +235,8 @@ async def run(args: argparse.Namespace) -> None:
         profiler.dump_stats(args.profile)
     wall, used = time.perf_counter() - t0, cpu() - c0
     gc.callbacks.remove(_gc_timer)
+    stop.set()
+    await asyncio.gather(*typists)
     actions = sum(room.seq for room in rooms) - seq0
     frames = sum(s.frames for s in sessions) - frames0
     sent = sum(s.bytes for s in sessions) - bytes0
@@ -267,6 +288,7 @@ def main() -> None:
     parser.add_argument("--cols", type=int, default=100)
     parser.add_argument("--rows", type=int, default=30)
     parser.add_argument("--profile", default="")
+    parser.add_argument("--typers", type=int, default=0, help="watchers per room typing in the chat line, 2 keys/s")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds between entering the rooms and measuring")
     parser.add_argument("--login-profile", default="", help="cProfile of the logins (after two) to this file")
     parser.add_argument("--widgets", action="store_true", help="count the widgets drawn while playing")

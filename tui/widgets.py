@@ -18,8 +18,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.containers import Vertical
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Static
@@ -314,6 +315,16 @@ def _bar(mark: str, base: Style) -> Strip:
 _BAR_STYLE = Style(dim=True)
 
 
+class ChatInput(Input):
+    """The chat line. Textual's ``Input`` re-lays out the whole screen on every
+    keystroke (its ``virtual_size`` follows the text and is declared
+    ``layout=True``); the chat line's own size never changes, so here a key
+    repaints only the line (measured: one layout plus a full-screen redraw per
+    key at a busy table otherwise)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
 def chat_text(line: ChatLine, lang: Lang = "en") -> Text:
     """One chat line, every user-provided part literal. A system line the
     catalogue knows (``line.key``) is said in ``lang``, else its English text."""
@@ -349,7 +360,7 @@ class ChatPanel(Vertical):
         # Made here, not in compose, so a screen may fill the panel (placeholder,
         # lines) in its own on_mount before the panel's children are mounted.
         self._log = TailLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
-        self._input = Input(max_length=300, id=f"{self.id or 'chat'}-input")
+        self._input = ChatInput(max_length=300, id=f"{self.id or 'chat'}-input")
 
     def compose(self) -> ComposeResult:
         yield self._log
