@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 from textual.screen import ModalScreen, Screen
 
 from tui.client import ClientError
+from tui.compositor import compositor
 from tui.i18n import Lang, t
 from tui.widgets import KeyBar, KeySpec
 
@@ -48,6 +49,10 @@ class _ThroneMixin:
 
 class HostScreen(_ThroneMixin, Translatable, Screen[None]):
     """A full screen showing host state, with a translated key bar."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._compositor = compositor()  # repaints what changed, not a crop around it all
 
     KEYS: ClassVar[list[KeySpec]] = []
 

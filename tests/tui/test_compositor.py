@@ -1,0 +1,78 @@
+"""tui.compositor.RegionCompositor: a frame that repaints several separate
+regions (a top line and a bottom line) draws exactly what a full repaint of
+the screen shows, and visits only the widgets in those regions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyte
+from rich.console import Console
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.widgets import Static
+
+from tui.compositor import RegionCompositor, compositor
+
+W, H = 40, 12
+
+
+class Board(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self._compositor = compositor()
+
+    def compose(self) -> ComposeResult:
+        yield Static("top line", id="top")
+        yield Static("middle\nof the\nscreen", id="mid")
+        yield Static("bottom line", id="bottom")
+
+
+class BoardApp(App[None]):
+    CSS = "#mid { height: 1fr; } #top, #bottom { height: 1; }"
+
+    def get_default_screen(self) -> Screen[Any]:
+        return Board()
+
+
+def draw(screen: pyte.Screen, text: str) -> None:
+    pyte.ByteStream(screen).feed(text.encode())
+
+
+async def test_partial_update_of_two_regions_matches_a_full_repaint() -> None:
+    app = BoardApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        assert isinstance(board._compositor, RegionCompositor)
+        console = Console(width=W, height=H, color_system=None, force_terminal=True)
+        term = pyte.Screen(W, H)
+        full = board._compositor.render_update(full=True)
+        assert full is not None
+        draw(term, full.render_segments(console))
+        assert "top line" in term.display[0]
+
+        rendered: list[str] = []
+        original = Static.render_lines
+
+        def counting(self: Static, crop: Any) -> Any:
+            rendered.append(self.id or "")
+            return original(self, crop)
+
+        Static.render_lines = counting  # type: ignore[method-assign]
+        try:
+            app.query_one("#top", Static).update("TOP changed", layout=False)
+            app.query_one("#bottom", Static).update("BOTTOM changed too", layout=False)
+            # the two lines, as the screen's update timer would report them
+            board._compositor._dirty_regions.update({Region(0, 0, W, 1), Region(0, H - 1, W, 1)})
+            update = board._compositor.render_partial_update()
+        finally:
+            Static.render_lines = original  # type: ignore[method-assign]
+        assert update is not None
+        draw(term, update.render_segments(console))
+        expected = [strip.text for strip in board._compositor.render_strips()]
+        assert [line.rstrip() for line in term.display] == [line.rstrip() for line in expected]
+        assert "TOP changed" in term.display[0]
+        assert "BOTTOM changed too" in term.display[H - 1]
+        assert "mid" not in rendered  # the middle was not redrawn for a change above and below it

@@ -1,0 +1,85 @@
+"""A Textual compositor that repaints each changed region on its own.
+
+Textual's ``Compositor.render_partial_update`` draws one crop that surrounds
+*all* regions changed since the last frame: a countdown in the top line and
+a key echoed in the chat line at the bottom make it visit every widget on
+the screen. With many sessions per process that is most of a frame's cost
+(measured with ``./manage bench screens``). :class:`RegionCompositor` renders
+each changed region's own crop, drawing only the widgets whose regions meet
+it, and merges the results, so a frame costs what changed. Only the partial update differs; full repaints, layout and the
+terminal output are Textual's own. If the Textual internals it relies on are
+missing (another Textual version), screens keep the stock compositor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
+from textual.strip import Strip
+
+MAX_CROPS = 8
+"""More changed regions than this in one frame: one surrounding crop (Textual's way)."""
+
+
+class RegionCompositor(Compositor):
+    """See the module docstring."""
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        update_regions = self._dirty_regions.copy()
+        if len(update_regions) <= 1 or len(update_regions) > MAX_CROPS:
+            return super().render_partial_update()
+        self._dirty_regions.clear()
+        screen_region = self.size.region
+        spans = list(self._regions_to_spans(update_regions))
+        is_rendered_line = {y for y, _, _ in spans}.__contains__
+        merged: list[dict[int, Strip | None]] | None = None
+        cuts = self.cuts
+        for region in update_regions:
+            crop = region.intersection(screen_region)
+            if not crop:
+                continue
+            chops = self._render_chops(crop, is_rendered_line)
+            if merged is None:
+                merged = [dict.fromkeys(line) for line in chops]
+            # keep only this crop's own chops: elsewhere on its lines the widgets
+            # outside the crop were not drawn, so what is there is not the top layer
+            x1, x2 = crop.column_span
+            for y in crop.line_range:
+                line, new, ends = merged[y], chops[y], cuts[y][1:]
+                for (cut, strip), end in zip(new.items(), ends, strict=False):
+                    if strip is not None and cut < x2 and end > x1:
+                        line[cut] = strip
+        if merged is None:
+            return None
+        chop_ends = [cut_set[1:] for cut_set in self.cuts]
+        return ChopsUpdate(merged, spans, chop_ends)
+
+
+    def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
+        """Textual's, but a widget is drawn only if its own region meets the crop
+        (Textual checks the clip, which for most widgets is the whole screen)."""
+        if crop is None:
+            yield from super()._get_renders(crop)
+            return
+        overlaps = crop.overlaps
+        for widget, (region, clip) in self.visible_widgets.items():
+            if not (overlaps(clip) and overlaps(region)):
+                continue
+            if clip.contains_region(region):
+                yield region, clip, widget.render_lines(Region(0, 0, region.width, region.height))
+            else:
+                x, y, width, height = region.intersection(clip)
+                if width and height:
+                    yield region, clip, widget.render_lines(Region(x - region.x, y - region.y, width, height))
+
+
+def compositor() -> Compositor:
+    """A :class:`RegionCompositor` if this Textual has what it needs, else Textual's own."""
+    needed = ("_dirty_regions", "_regions_to_spans", "_render_chops", "_get_renders", "visible_widgets", "cuts", "size")
+    probe = Compositor()
+    if all(hasattr(probe, name) for name in needed):
+        return RegionCompositor()
+    return probe
+
