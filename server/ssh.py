@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import io
 import logging
 import sys
@@ -127,15 +126,6 @@ def capture_process_output() -> None:
     """
     sys.stdout = cast(TextIO, _shared_stdout)
     sys.stderr = cast(TextIO, _shared_stderr)
-
-
-def tune_gc() -> None:
-    """One heap serves every session: move start-up objects out of the
-    collector's way and collect less often (full collections at 100 sessions
-    paused the loop for hundreds of ms)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 10)
 
 
 # -- messages shown outside the App (refusals, farewells) ----------------------

@@ -160,7 +160,89 @@ def wrapped_strips(widget: Widget, text: Text, width: int, *, wrap: bool = True)
     return strips
 
 
-class TailLog(Widget, can_focus=True):
+class DirectLines(Widget):
+    """Base of widgets whose ``render_line`` already gives finished lines: the
+    widget's full width, in its own style (``rich_style``), with no border or
+    padding around them.
+
+    Their lines go to the screen as they are (plus the app's line filters),
+    not through Textual's per-line style pipeline (``StylesCache.render_line``),
+    which measured ~140 us per line and was over half of a busy server's CPU
+    (``./manage bench load``). A widget given a border or padding by CSS falls
+    back to Textual's pipeline.
+    """
+
+    _direct_key: tuple[Any, ...] = ()
+    _direct_lines: dict[int, tuple[Strip, Strip]]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        styles = self.styles
+        padding = styles.padding
+        if self.BLANK or styles.gutter != padding or padding.top or padding.bottom:
+            return super().render_lines(crop)  # a border, or padding above or below
+        width = self.size.width
+        base = self.rich_style
+        self._base = base
+        background = self.background_colors[1]
+        filters = self.get_line_filters()
+        left, right = padding.left, padding.right
+        key = (width, base, background, tuple(filters), left, right)
+        if key != self._direct_key:
+            self._direct_key, self._direct_lines = key, {}
+        done = self._direct_lines
+        lines: list[Strip] = []
+        for y in crop.line_range:
+            line = self.render_line(y)
+            seen = done.get(y)
+            if seen is not None and seen[0] is line:
+                final = seen[1]
+            else:
+                final = line
+                if left or right:
+                    final = Strip.join([Strip.blank(left, base), final, Strip.blank(right, base)])
+                for line_filter in filters:
+                    final = Strip(line_filter.apply(final._segments, background), final._cell_length)
+                done[y] = (line, final)
+            lines.append(final)
+        x1, x2 = crop.column_span
+        if (x1, x2) != (0, width):
+            lines = [line.crop(x1, x2) for line in lines]
+        return lines
+
+
+class LineStatic(DirectLines, Static):
+    """A ``Static`` for the table's often-changing lines (header, countdown,
+    prompt): drawn as :class:`DirectLines` from its ``rich.text.Text``
+    (wrapped to the width, cached process-wide), while Textual keeps the
+    usual content for sizing (``width: auto``) and for readers of the widget.
+    Left and right padding from CSS are drawn; top or bottom padding or a
+    border fall back to Textual's drawing."""
+
+    _text: Text = Text("")
+    _drawn: tuple[int, Style, list[Strip]] | None = None
+
+    def update(self, content: Any = "", *, layout: bool = True) -> None:
+        self._text = content if isinstance(content, Text) else Text(str(content))
+        self._drawn = None
+        super().update(content, layout=layout)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        base = getattr(self, "_base", None) or self.rich_style
+        drawn = self._drawn
+        if drawn is None or drawn[0] != width or drawn[1] != base:
+            text = self._text.copy()
+            text.end = ""
+            strips = [
+                strip.crop_extend(0, width, base).apply_style(base)
+                for strip in wrapped_strips(self, text, max(1, width))
+            ] if width > 0 else []
+            drawn = self._drawn = (width, base, strips)
+        strips = drawn[2]
+        return strips[y] if y < len(strips) else Strip.blank(width, base)
+
+
+class TailLog(DirectLines, can_focus=True):
     """A log that shows its newest lines (or, scrolled back, older ones).
 
     Drop-in for the parts of ``RichLog`` the screens use (``write``,
@@ -281,13 +363,9 @@ class TailLog(Widget, can_focus=True):
 
     # -- drawing ------------------------------------------------------------
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        self._base = self.rich_style  # once per draw, not per line (it walks the ancestors)
-        return super().render_lines(crop)
-
     def render_line(self, y: int) -> Strip:
         width, height = self.content_size
-        base = getattr(self, "_base", None) or self.rich_style
+        base = getattr(self, "_base", None) or self.rich_style  # set once per draw (DirectLines)
         if width <= 0:
             return Strip.blank(0, base)
         total = len(self.lines)

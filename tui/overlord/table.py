@@ -45,7 +45,7 @@ from tui.overlord.words import (
     role_str,
 )
 from tui.table_common import GameTableScreen
-from tui.widgets import ChatPanel, KeyBar, TailLog
+from tui.widgets import ChatPanel, KeyBar, LineStatic, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
 PANES = ("log", "exchange", "result")
@@ -83,16 +83,16 @@ class Table(GameTableScreen[Picker]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         with Horizontal(id="ov-top"):
-            yield Static("", id="ov-head", markup=False)
-            yield Static("", id="ov-countdown", markup=False)
+            yield LineStatic("", id="ov-head", markup=False)
+            yield LineStatic("", id="ov-countdown", markup=False)
         with Horizontal(id="ov-mid"):
             yield SeatsPanel(id="ov-seats")
             yield HandPanel(id="ov-hand")
-        yield Static("", id="ov-path", markup=False)
-        yield Static("", id="ov-prompt", markup=False)
+        yield LineStatic("", id="ov-path", markup=False)
+        yield LineStatic("", id="ov-prompt", markup=False)
         with Horizontal(id="ov-bottom"):
             with Vertical(id="ov-pane-box"):
-                yield Static("", id="ov-pane-title", markup=False)
+                yield LineStatic("", id="ov-pane-title", markup=False)
                 yield TailLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
                 with VerticalScroll(id="ov-exchange-box"):
                     yield Static("", id="ov-exchange", markup=False)

@@ -24,9 +24,8 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
-from textual.widget import Widget
 
-from tui.widgets import text_key, text_strip
+from tui.widgets import DirectLines, text_key, text_strip
 
 
 @dataclass(frozen=True)
@@ -134,7 +133,7 @@ def _fit(text: Text, width: int) -> Text:
     return out
 
 
-class TableRing(Widget):
+class TableRing(DirectLines):
     """The seats around the table; a repaint never changes the layout."""
 
     DEFAULT_CSS = """

@@ -41,7 +41,7 @@ from tui.sultans.render import (
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import GameTableScreen
-from tui.widgets import ChatPanel, KeyBar, TailLog
+from tui.widgets import ChatPanel, KeyBar, LineStatic, TailLog
 
 LETTERS = "psxdargnmflbjuco"
 PANES = ("log", "notes", "result")
@@ -78,13 +78,13 @@ class Table(GameTableScreen[Picker]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         with Horizontal(id="sk-top"):
-            yield Static("", id="sk-head", classes="head", markup=False)
-            yield Static("", id="sk-countdown", markup=False)
+            yield LineStatic("", id="sk-head", classes="head", markup=False)
+            yield LineStatic("", id="sk-countdown", markup=False)
         yield TableRing(id="sk-ring")
-        yield Static("", id="sk-prompt", markup=False)
+        yield LineStatic("", id="sk-prompt", markup=False)
         with Horizontal(id="sk-bottom"):
             with Vertical(id="sk-pane-box", classes="pane"):
-                yield Static("", id="sk-pane-title", classes="title", markup=False)
+                yield LineStatic("", id="sk-pane-title", classes="title", markup=False)
                 yield TailLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
                 with VerticalScroll(id="sk-notes-box"):
                     yield Static("", id="sk-notes", markup=False)
