@@ -75,10 +75,9 @@ async def serve(config: Config) -> int:
     os.environ["TEXTUAL_COLOR_SYSTEM"] = config.server.color_system
     # Import the screens now, not during the first player's login.
     import tui.app  # noqa: F401
-    from server.heap import HeapKeeper
     from server.hostkey import HostKeyError, fingerprint, load_or_create
     from server.hub import Hub
-    from server.ssh import ThroneServer, capture_process_output
+    from server.ssh import ThroneServer, capture_process_output, tune_gc
     from server.storage import Storage
 
     try:
@@ -121,12 +120,8 @@ async def serve(config: Config) -> int:
         _say(f"throneroom: players connect with: ssh -p {port} yourname@{shown}")
         log.info("listening on %s:%s", host, port)
         capture_process_output()
-        heap = HeapKeeper(lambda: len(server.sessions))
-        heap.start()
-        try:
-            await stop.wait()
-        finally:
-            await heap.stop()
+        tune_gc()
+        await stop.wait()
         log.info("shutting down")
     finally:
         await server.stop()

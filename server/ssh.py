@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import logging
 import sys
@@ -126,6 +127,20 @@ def capture_process_output() -> None:
     """
     sys.stdout = cast(TextIO, _shared_stdout)
     sys.stderr = cast(TextIO, _shared_stderr)
+
+
+def tune_gc() -> None:
+    """One heap serves every session: move start-up objects out of the
+    collector's way and collect less often (full collections at 100 sessions
+    paused the loop for hundreds of ms).
+
+    Freezing survivors periodically as well (``gc.freeze`` every few seconds)
+    shortened the pauses but leaked: objects alive at a freeze that later died
+    in reference cycles are never collected (measured ~140 MB in 30 s of play
+    at 150 sessions), so only start-up objects are frozen."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 10)
 
 
 # -- messages shown outside the App (refusals, farewells) ----------------------
