@@ -59,20 +59,22 @@ class RegionCompositor(Compositor):
 
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         """Textual's, but a widget is drawn only if its own region meets the crop
-        (Textual checks the clip, which for most widgets is the whole screen)."""
+        (Textual checks the clip, which for most widgets is the whole screen),
+        and only its rows inside the crop (Textual draws the whole widget)."""
         if crop is None:
             yield from super()._get_renders(crop)
             return
         overlaps = crop.overlaps
+        top, bottom = crop.y, crop.bottom
         for widget, (region, clip) in self.visible_widgets.items():
             if not (overlaps(clip) and overlaps(region)):
                 continue
-            if clip.contains_region(region):
-                yield region, clip, widget.render_lines(Region(0, 0, region.width, region.height))
-            else:
-                x, y, width, height = region.intersection(clip)
-                if width and height:
-                    yield region, clip, widget.render_lines(Region(x - region.x, y - region.y, width, height))
+            x, y, width, height = region.intersection(clip)
+            y1, y2 = max(y, top), min(y + height, bottom)
+            if not width or y2 <= y1:
+                continue
+            part = Region(x, y1, width, y2 - y1)
+            yield part, clip, widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
 
 
 def compositor() -> Compositor:

@@ -76,3 +76,36 @@ async def test_partial_update_of_two_regions_matches_a_full_repaint() -> None:
         assert "TOP changed" in term.display[0]
         assert "BOTTOM changed too" in term.display[H - 1]
         assert "mid" not in rendered  # the middle was not redrawn for a change above and below it
+
+
+async def test_a_changed_row_draws_only_that_row_of_a_tall_widget() -> None:
+    app = BoardApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        console = Console(width=W, height=H, color_system=None, force_terminal=True)
+        term = pyte.Screen(W, H)
+        full = board._compositor.render_update(full=True)
+        assert full is not None
+        draw(term, full.render_segments(console))
+        heights: dict[str, list[int]] = {}
+        original = Static.render_lines
+
+        def counting(self: Static, crop: Any) -> Any:
+            heights.setdefault(self.id or "", []).append(crop.height)
+            return original(self, crop)
+
+        Static.render_lines = counting  # type: ignore[method-assign]
+        try:
+            app.query_one("#mid", Static).update("middle\nOF THE\nscreen", layout=False)
+            # the middle widget's second row (screen row 2) and the bottom line
+            board._compositor._dirty_regions.update({Region(0, 2, W, 1), Region(0, H - 1, W, 1)})
+            update = board._compositor.render_partial_update()
+        finally:
+            Static.render_lines = original  # type: ignore[method-assign]
+        assert update is not None
+        draw(term, update.render_segments(console))
+        assert term.display[2].rstrip() == "OF THE"
+        assert heights["mid"] == [1]  # one row of a ten-row widget
+        assert heights["bottom"] == [1]
+        assert "top" not in heights
