@@ -67,3 +67,41 @@ async def test_player_plays_a_sultans_match_from_the_table_screen() -> None:
         assert len(mine) >= played
     finally:
         await hub.stop()
+
+
+async def test_spectators_of_a_room_share_one_ring_and_seats_get_their_own() -> None:
+    """The Sultans table makes a ring once per view object (tui.sultans.table
+    _RINGS): the room's spectators get the very same boxes; a seat, whose
+    view differs, never gets theirs (hidden information)."""
+    from tui.sultans.ring import TableRing
+
+    hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.0, intermission=0.0, time_scale=0.001)
+    await hub.start()
+    try:
+        host = hub.connect(Identity(name="alice"))
+        rc = host.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, turn_timer=0, options={"rounds": 1}))
+        rc.start()
+        room = rc.room
+        apps = [ThroneApp(host), ThroneApp(hub.connect(Identity(name="bob"))), ThroneApp(hub.connect(Identity(name="carol")))]
+        async with apps[0].run_test(size=(120, 40)) as p0, apps[1].run_test(size=(120, 40)) as p1, \
+                apps[2].run_test(size=(120, 40)) as p2:
+            pilots = (p0, p1, p2)
+            for app in apps[1:]:  # in the app's own context (Textual's active_app)
+                app.call_later(app.enter_room, app.lobby.watch(room.id), watching=True)
+            for _ in range(200):  # the bots play until the table waits for alice (no timers)
+                if room.is_pending(0):
+                    break
+                await asyncio.sleep(0.005)
+            assert room.is_pending(0)
+            for _ in range(5):
+                for pilot in pilots:
+                    await settle(pilot)
+            rings = [app.screen.query_one(TableRing) for app in apps]
+            assert all(r.boxes for r in rings)
+            assert rings[1].boxes is rings[2].boxes  # one ring for both spectators
+            assert rings[0].boxes is not rings[1].boxes  # alice's seat has her own
+            seat_box = " ".join(line.plain for line in rings[0].boxes[0].lines)
+            spectator_box = " ".join(line.plain for line in rings[1].boxes[0].lines)
+            assert seat_box != spectator_box  # alice sees her own card; spectators do not
+    finally:
+        await hub.stop()
