@@ -127,6 +127,26 @@ async def run(args: argparse.Namespace) -> None:
     warm.clear()
     gc.collect()
 
+    # -- a burst: --burst sessions start at once; time until every one has drawn its lobby
+    if args.burst:
+        c0, t0 = cpu(), time.perf_counter()
+        burst = [Session(hub, f"burst{i}", size) for i in range(args.burst)]
+        for s in burst:
+            s.start()
+        await asyncio.gather(*(s.first_frame for s in burst))
+        burst_wall, burst_cpu = time.perf_counter() - t0, cpu() - c0
+        await asyncio.sleep(1.0)
+        burst_after = cpu() - c0
+        _print(f"burst of {args.burst} logins: all drawn after {burst_wall * 1000:.0f} ms "
+               f"(CPU {burst_cpu * 1000:.0f} ms; {burst_after * 1000:.0f} ms with the next second)")
+        for s in burst:
+            s.app.exit()
+        await asyncio.gather(*(s.task for s in burst if s.task))
+        for s in burst:
+            hub.disconnect(s.lobby)
+        burst.clear()
+        gc.collect()
+
     # -- rooms: a host and bots at each table, the rest of the room's clients watch
     base_rss = rss_mib()
     sessions: list[Session] = []
@@ -297,6 +317,7 @@ def main() -> None:
     parser.add_argument("--cols", type=int, default=100)
     parser.add_argument("--rows", type=int, default=30)
     parser.add_argument("--profile", default="")
+    parser.add_argument("--burst", type=int, default=0, help="also time this many logins at once")
     parser.add_argument("--typers", type=int, default=0, help="watchers per room typing in the chat line, 2 keys/s")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds between entering the rooms and measuring")
     parser.add_argument("--login-profile", default="", help="cProfile of the logins (after two) to this file")
