@@ -171,15 +171,6 @@ async def run(args: argparse.Namespace) -> None:
     await asyncio.sleep(args.settle)
     gc.collect()
     at_tables = rss_mib()
-    if args.objects:
-        base_types: dict[str, list[int]] = {}
-        for obj in gc.get_objects():
-            entry = base_types.setdefault(type(obj).__name__, [0, 0])
-            entry[0] += 1
-            entry[1] += sys.getsizeof(obj)
-        _print(f"tracked objects per session at tables (shallow sizes), {len(sessions)} sessions:")
-        for name, (n, size) in sorted(base_types.items(), key=lambda kv: -kv[1][1])[:25]:
-            _print(f"  {n / len(sessions):9.0f} {size / len(sessions) / 1024:8.1f} KiB  {name}")
     tracemalloc.start(1)
     await asyncio.sleep(0.1)
     snap_before = tracemalloc.take_snapshot()
@@ -321,7 +312,6 @@ def main() -> None:
     parser.add_argument("--typers", type=int, default=0, help="watchers per room typing in the chat line, 2 keys/s")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds between entering the rooms and measuring")
     parser.add_argument("--login-profile", default="", help="cProfile of the logins (after two) to this file")
-    parser.add_argument("--objects", action="store_true", help="count tracked objects by type at the tables")
     parser.add_argument("--widgets", action="store_true", help="count the widgets drawn while playing")
     asyncio.run(run(parser.parse_args()))
 

@@ -21,7 +21,6 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
@@ -39,15 +38,12 @@ from tui.sultans.render import (
     round_result,
     seat_box_lines,
 )
-from tui.sultans.ring import Layout, SeatBox, TableRing
+from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import GameTableScreen
 from tui.widgets import ChatPanel, KeyBar, LineStatic, TailLog
 
 LETTERS = "psxdargnmflbjuco"
-
-_RINGS: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
-"""Seat rings made without a picker, by everything they depend on (see ``_render_ring``)."""
 PANES = ("log", "notes", "result")
 
 
@@ -169,35 +165,10 @@ class Table(GameTableScreen[Picker]):
         self._update("#sk-head", head)
 
     def _render_ring(self, mv: MatchView) -> None:
-        ring = self.query_one(TableRing)
-        lay = ring.current_layout() if ring.size.width else None
-        key: tuple[object, ...] | None = None
-        if self.picker is None and self.snap is not None:
-            # Without a picker the ring is a function of the view, the seats,
-            # the language and the size. The host hands every spectator of a
-            # room the same view object (until the next change), so their
-            # rings are made once for all of them. The entry keeps the view
-            # alive, so its id cannot be reused while the entry exists.
-            snap = self.snap
-            key = (
-                id(mv), self.namer().viewer, self.lang, lay, self._notebook,
-                tuple(self.names), tuple((s.kind, s.name, s.connected, s.autoplay) for s in snap.seats),
-                tuple(self._kinds()),
-            )
-            cached = _RINGS.get(key)
-            if cached is not None and cached[0] is mv:
-                if cached[1] != ring.boxes or cached[2] != ring.centre:
-                    ring.set_content(cached[1], cached[2])
-                return
-        boxes, centre = self._ring_content(mv, lay)
-        if key is not None:
-            _RINGS[key] = (mv, boxes, centre)
-        if boxes != ring.boxes or centre != ring.centre:  # repaint only what changed
-            ring.set_content(boxes, centre)
-
-    def _ring_content(self, mv: MatchView, lay: Layout | None) -> tuple[list[SeatBox], list[Text]]:
         rv = mv.round
         namer = self.namer()
+        ring = self.query_one(TableRing)
+        lay = ring.current_layout() if ring.size.width else None
         width = lay.cell_w - 2 if lay else 14
         height = lay.cell_h if lay else 2
         notes = notes_by_seat(rv.notes) if self._notebook else {}
@@ -234,7 +205,8 @@ class Table(GameTableScreen[Picker]):
         centre += legend_lines(self.lang)
         if self.picker is not None and current == "spare":
             centre[0].stylize("reverse")
-        return boxes, centre
+        if boxes != ring.boxes or centre != ring.centre:  # repaint only what changed
+            ring.set_content(boxes, centre)
 
     def _kinds(self) -> list[str]:
         return [k for k in KIND_ORDER if k in self.by_kind]
