@@ -1,14 +1,20 @@
 """CPU and memory of the screens themselves, in one process, without SSH.
 
     ./manage bench screens [--rooms 2] [--per-room 15] [--seconds 20]
-                           [--bot-delay 0.5] [--logins 20] [--profile FILE]
+                           [--bot-delay 0.5] [--logins 20] [--burst N]
+                           [--typers N] [--settle S] [--widgets]
+                           [--profile FILE] [--login-profile FILE]
 
 The server's sessions run exactly as over SSH (``ThroneApp`` with the
-session driver on one event loop) but their terminals write into a counter,
-so the figures are the screens' own cost: CPU per login (App start to its
-first frame), CPU per screen update while bots play (each action updates
-every screen of its room), and memory per session. ``--profile`` writes a
-cProfile of the play phase.
+session driver on one event loop, input fed through the session terminal)
+but their terminals write into a counter, so the figures are the screens'
+own cost: CPU of a login and the time to its first frame, ``--burst``
+logins at once, then rooms of one host (bots fill the seats) and watchers,
+``--typers`` of them typing in the chat line: CPU per frame written and per
+action while bots play (each action updates every screen of its room),
+garbage-collection time, and memory per session. ``--widgets`` counts the
+widgets drawn and re-laid out; ``--profile`` and ``--login-profile`` write
+cProfiles of the play phase and of the logins.
 """
 
 from __future__ import annotations
