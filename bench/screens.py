@@ -69,6 +69,17 @@ class Session:
         self.task = asyncio.create_task(self.app.run_async(size=self.terminal.size))
 
 
+async def close_all(hub: Hub, sessions: list[Session]) -> None:
+    """End the sessions' apps, disconnect them from the hub, collect."""
+    for s in sessions:
+        s.app.exit()
+    await asyncio.gather(*(s.task for s in sessions if s.task))
+    for s in sessions:
+        hub.disconnect(s.lobby)
+    sessions.clear()
+    gc.collect()
+
+
 def rss_mib() -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -125,13 +136,7 @@ async def run(args: argparse.Namespace) -> None:
     if login_profiler:
         login_profiler.disable()
         login_profiler.dump_stats(args.login_profile)
-    for s in warm:
-        s.app.exit()
-    await asyncio.gather(*(s.task for s in warm if s.task))
-    for s in warm:
-        hub.disconnect(s.lobby)
-    warm.clear()
-    gc.collect()
+    await close_all(hub, warm)
 
     # -- a burst: --burst sessions start at once; time until every one has drawn its lobby
     if args.burst:
@@ -145,13 +150,7 @@ async def run(args: argparse.Namespace) -> None:
         burst_after = cpu() - c0
         _print(f"burst of {args.burst} logins: all drawn after {burst_wall * 1000:.0f} ms "
                f"(CPU {burst_cpu * 1000:.0f} ms; {burst_after * 1000:.0f} ms with the next second)")
-        for s in burst:
-            s.app.exit()
-        await asyncio.gather(*(s.task for s in burst if s.task))
-        for s in burst:
-            hub.disconnect(s.lobby)
-        burst.clear()
-        gc.collect()
+        await close_all(hub, burst)
 
     # -- rooms: a host and bots at each table, the rest of the room's clients watch
     base_rss = rss_mib()
