@@ -162,14 +162,15 @@ def wrapped_strips(widget: Widget, text: Text, width: int, *, wrap: bool = True)
 
 class DirectLines(Widget):
     """Base of widgets whose ``render_line`` already gives finished lines: the
-    widget's full width, in its own style (``rich_style``), with no border or
-    padding around them.
+    width of the widget's content, in its own style (``rich_style``).
 
-    Their lines go to the screen as they are (plus the app's line filters),
-    not through Textual's per-line style pipeline (``StylesCache.render_line``),
-    which measured ~140 us per line and was over half of a busy server's CPU
-    (``./manage bench load``). A widget given a border or padding by CSS falls
-    back to Textual's pipeline.
+    Their lines go to the screen as they are (padded left and right as CSS
+    says, plus the app's line filters), not through Textual's per-line style
+    pipeline (``StylesCache.render_line``), which measured ~140 us per line and
+    was over half of a busy server's CPU (``./manage bench load``). A widget
+    given a border, or padding above or below, by CSS falls back to Textual's
+    pipeline. A line is filtered again only when ``render_line`` returns
+    another strip object for its row.
     """
 
     _direct_key: tuple[Any, ...] = ()
