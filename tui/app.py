@@ -39,6 +39,34 @@ LOBBY_FLUSHES = 4
 once every login changes every lobby screen's "online" line."""
 
 
+class Coalesced:
+    """Calls ``action`` soon after :meth:`poke`, at most once per ``interval()``
+    seconds: pokes that come meanwhile are merged into the next call."""
+
+    def __init__(self, app: App[Any], interval: Callable[[], float], action: Callable[[], None]) -> None:
+        self._app = app
+        self._interval = interval
+        self._action = action
+        self._armed = False
+        self._last = 0.0
+
+    def poke(self) -> None:
+        if not self._armed:
+            self._armed = self._app.call_later(self._arm)
+
+    def _arm(self) -> None:
+        wait = self._last + self._interval() - time.monotonic()
+        if wait > 0:
+            self._app.set_timer(wait, self._run)
+        else:
+            self._run()
+
+    def _run(self) -> None:
+        self._armed = False
+        self._last = time.monotonic()
+        self._action()
+
+
 class ThroneApp(App[None]):
     """A player's session: lobby, rooms, tables."""
 
@@ -64,11 +92,8 @@ class ThroneApp(App[None]):
         self.room: RoomClient | None = None
         self.room_code = ""  # the private code this session entered the room with
         self.watching = False
-        self._dirty = False
-        self._flush_armed = False
-        self._last_flush = 0.0
-        self._lobby_armed = False
-        self._last_lobby_flush = 0.0
+        self._host_flush = Coalesced(self, lambda: self.flush_interval, self.refresh_screens)
+        self._lobby_flush = Coalesced(self, lambda: self.flush_interval * LOBBY_FLUSHES, self._refresh_lobby)
 
     # ----------------------------------------------------------------- life cycle
     def get_default_screen(self) -> Screen[Any]:
@@ -88,28 +113,16 @@ class ThroneApp(App[None]):
 
     # ----------------------------------------------------- coalesced refreshing
     def host_changed(self) -> None:
-        """Listener given to the host: cheap, only marks dirty and arms one flush."""
-        self._dirty = True
-        if not self._flush_armed:
-            self._flush_armed = self.call_later(self._arm_flush)
+        """Listener given to the room: cheap, only arms one coalesced refresh."""
+        self._host_flush.poke()
 
     def lobby_changed(self) -> None:
         """Listener given to the lobby. Only the lobby screen shows lobby state
         (other screens read their room); it is refreshed at a calmer pace, and
         when it comes back on top (``HostScreen.on_screen_resume``)."""
-        if not self._lobby_armed:
-            self._lobby_armed = self.call_later(self._arm_lobby_flush)
+        self._lobby_flush.poke()
 
-    def _arm_lobby_flush(self) -> None:
-        wait = self._last_lobby_flush + self.flush_interval * LOBBY_FLUSHES - time.monotonic()
-        if wait > 0:
-            self.set_timer(wait, self._flush_lobby)
-        else:
-            self._flush_lobby()
-
-    def _flush_lobby(self) -> None:
-        self._lobby_armed = False
-        self._last_lobby_flush = time.monotonic()
+    def _refresh_lobby(self) -> None:
         screen = self._top_host_screen()
         if isinstance(screen, LobbyScreen) and screen.live:
             screen.refresh_data()
@@ -119,21 +132,6 @@ class ThroneApp(App[None]):
             if isinstance(screen, HostScreen):
                 return screen
         return None
-
-    def _arm_flush(self) -> None:
-        wait = self._last_flush + self.flush_interval - time.monotonic()
-        if wait > 0:
-            self.set_timer(wait, self._flush_host)
-        else:
-            self._flush_host()
-
-    def _flush_host(self) -> None:
-        self._flush_armed = False
-        if not self._dirty:
-            return
-        self._dirty = False
-        self._last_flush = time.monotonic()
-        self.refresh_screens()
 
     def refresh_screens(self) -> None:
         """Re-read host state into the top-most host screen (the one in view,
