@@ -539,3 +539,14 @@ async def settle(pilot: object) -> None:
     assert isinstance(pilot, Pilot)
     for _ in range(3):
         await pilot.pause()
+
+
+async def settle_in_chinese(app: object, pilot: object) -> None:
+    """Settle an app whose player chose Chinese, switching with F2 if it did not start in it."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    await settle(pilot)
+    if getattr(app, "lang", None) != "zh":
+        await pilot.press("f2")
+        await settle(pilot)

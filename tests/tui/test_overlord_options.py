@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from fakes import FakeHub, screen_text, settle
+from fakes import FakeHub, screen_text, settle, settle_in_chinese
 from textual.widgets import Input, Select
 
 from engine.overlord.spec import OverlordOptions
@@ -62,10 +62,7 @@ async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: Fak
     lobby.set_lang("zh")
     app = ThroneApp(lobby)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        if app.lang != "zh":
-            await pilot.press("f2")
-            await settle(pilot)
+        await settle_in_chinese(app, pilot)
         await pilot.press("c")
         await settle(pilot)
         dialog = app.screen

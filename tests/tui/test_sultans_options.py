@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from fakes import FakeHub, screen_text, settle
+from fakes import FakeHub, screen_text, settle, settle_in_chinese
 from sultans_fakes import SultansClient, SultansLobby, SultansRoom
 from textual.widgets import Input, Select, Static
 
@@ -142,10 +142,7 @@ async def test_dialog_and_summary_in_chinese(hub: FakeHub) -> None:
     lobby.set_lang("zh")
     app = ThroneApp(lobby)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        if app.lang != "zh":
-            await pilot.press("f2")
-            await settle(pilot)
+        await settle_in_chinese(app, pilot)
         dialog = await open_dialog(app, pilot)
         dialog.query_one("#match_mode", Select).value = "first_to"
         await settle(pilot)
