@@ -107,8 +107,8 @@ def test_a_player_plays_a_whole_match_with_bots_to_the_score_table(
         c.wait_for(server.fingerprint)
         create_room(c, "E2E table", seats=5, rounds=5)  # a whole default match
         c.press("s")  # start: bots take the empty seats
-        c.wait_for("Your card")
-        assert own_card(c.text()) is not None
+        # the frame may arrive in several reads: wait for the whole card, not just its label
+        c.wait_until(lambda c: own_card(c.text()) is not None, what="own card on the table")
         deadline = time.monotonic() + 300
         steps = 0
         while "Match result" not in c.text():
