@@ -176,6 +176,16 @@ async def run(args: argparse.Namespace) -> None:
     await asyncio.sleep(args.settle)
     gc.collect()
     at_tables = rss_mib()
+    if args.census:
+        census: dict[str, int] = {}
+        tracked = gc.get_objects()
+        for obj in tracked:
+            name = type(obj).__qualname__
+            census[name] = census.get(name, 0) + 1
+        _print(f"objects the collector tracks: {len(tracked)} ({len(tracked) / len(sessions):.0f} per session)")
+        for name, n in sorted(census.items(), key=lambda kv: -kv[1])[:25]:
+            _print(f"  {n:8d} {n / len(sessions):8.0f}/session  {name}")
+        del tracked
     tracemalloc.start(1)
     await asyncio.sleep(0.1)
     snap_before = tracemalloc.take_snapshot()
@@ -317,6 +327,7 @@ def main() -> None:
     parser.add_argument("--typers", type=int, default=0, help="watchers per room typing in the chat line, 2 keys/s")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds between entering the rooms and measuring")
     parser.add_argument("--login-profile", default="", help="cProfile of the logins (after two) to this file")
+    parser.add_argument("--census", action="store_true", help="count the objects the garbage collector tracks, by type")
     parser.add_argument("--widgets", action="store_true", help="count the widgets drawn while playing")
     asyncio.run(run(parser.parse_args()))
 

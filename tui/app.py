@@ -21,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.driver import Driver
 from textual.screen import Screen
 
+from tui import strips
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import HostScreen, Translatable
@@ -86,6 +87,7 @@ class ThroneApp(App[None]):
         driver_class: type[Driver] | None = None,
         **kw: Any,
     ) -> None:
+        strips.install()  # strips make their caches when used (many sessions share one process)
         super().__init__(driver_class=driver_class, **kw)
         self.lobby = lobby
         self.lang: Lang = lobby.identity.lang
