@@ -394,7 +394,15 @@ def _bar(mark: str, base: Style) -> Strip:
 _BAR_STYLE = Style(dim=True)
 
 
-class ChatInput(Input):
+class SteadyInput(Input):
+    """A text field whose cursor does not blink. Over SSH a blink is a repaint
+    and a frame sent every 0.5 s for as long as a field has focus, in every
+    session; the steady cursor (reverse video) shows the same place."""
+
+    cursor_blink: Reactive[bool] = Reactive(False, init=False)
+
+
+class ChatInput(SteadyInput):
     """The chat line. Textual's ``Input`` re-lays out the whole screen on every
     keystroke (its ``virtual_size`` follows the text and is declared
     ``layout=True``); the chat line's own size never changes, so here a key

@@ -32,3 +32,19 @@ async def test_chat_panel_filled_before_mount() -> None:
         log = panel.query_one(TailLog)
         text = "\n".join(strip.text for strip in log.lines)
         assert "[/b]" in text and "[red]x[/red]" in text
+
+
+async def test_a_focused_chat_line_does_not_blink() -> None:
+    """A blinking cursor is a repaint and a frame every 0.5 s per focused field
+    in every session: the chat line's cursor stays steady and visible."""
+    app = EarlyFill()
+    async with app.run_test(size=(60, 12)) as pilot:
+        field = app.panel.query_one(Input)
+        field.focus()
+        await pilot.pause()
+        assert field.has_focus
+        shown = []
+        for _ in range(8):
+            await pilot.pause(0.2)
+            shown.append(field._cursor_visible)
+        assert shown == [True] * 8

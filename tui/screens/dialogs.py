@@ -15,7 +15,7 @@ from tui.client import LeaderRow, RoomSettings
 from tui.i18n import LANGS, Lang, game_title, t
 from tui.screens.base import HostModal
 from tui.text import literal
-from tui.widgets import TickBox
+from tui.widgets import SteadyInput, TickBox
 
 GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max players)
 
@@ -80,7 +80,7 @@ class CodeDialog(HostModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("", id="code-title", classes="dialog-text", markup=False)
-            yield Input(id="code", max_length=40)
+            yield SteadyInput(id="code", max_length=40)
             with Horizontal(classes="buttons"):
                 yield Button("", id="ok", variant="primary")
                 yield Button("", id="cancel")
@@ -160,27 +160,27 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                         disabled=self._initial is not None,
                     )
                 for field, widget in (
-                    ("name", Input(init.name, id="name", max_length=40)),
-                    ("seats", Input(str(init.seats), id="seats", type="integer", max_length=2)),
-                    ("rounds", Input(str(rounds), id="rounds", type="integer", max_length=2)),
-                    ("round_limit", Input(str(round_limit), id="round_limit", type="integer", max_length=3)),
-                    ("coronation", Input(str(coronation), id="coronation", type="integer", max_length=3)),
-                    ("expansion", Input(expansion_text, id="expansion", max_length=20)),
-                    ("turn_timer", Input(str(init.turn_timer), id="turn_timer", type="integer", max_length=4)),
-                    ("window_timer", Input(str(init.window_timer), id="window_timer", type="integer", max_length=4)),
-                    ("bot_delay", Input(f"{init.bot_delay:g}", id="bot_delay", type="number", max_length=5)),
+                    ("name", SteadyInput(init.name, id="name", max_length=40)),
+                    ("seats", SteadyInput(str(init.seats), id="seats", type="integer", max_length=2)),
+                    ("rounds", SteadyInput(str(rounds), id="rounds", type="integer", max_length=2)),
+                    ("round_limit", SteadyInput(str(round_limit), id="round_limit", type="integer", max_length=3)),
+                    ("coronation", SteadyInput(str(coronation), id="coronation", type="integer", max_length=3)),
+                    ("expansion", SteadyInput(expansion_text, id="expansion", max_length=20)),
+                    ("turn_timer", SteadyInput(str(init.turn_timer), id="turn_timer", type="integer", max_length=4)),
+                    ("window_timer", SteadyInput(str(init.window_timer), id="window_timer", type="integer", max_length=4)),
+                    ("bot_delay", SteadyInput(f"{init.bot_delay:g}", id="bot_delay", type="number", max_length=5)),
                     ("match", Select(
                         self._match_modes(),
                         value="first_to" if isinstance(first_to, int) else "rounds",
                         allow_blank=False,
                         id="match_mode",
                     )),
-                    ("first_to", Input(str(first_to) if isinstance(first_to, int) else "", id="first_to",
+                    ("first_to", SteadyInput(str(first_to) if isinstance(first_to, int) else "", id="first_to",
                                        type="integer", max_length=2)),
-                    ("turn_limit", Input(str(turn_limit), id="turn_limit", type="integer", max_length=5)),
+                    ("turn_limit", SteadyInput(str(turn_limit), id="turn_limit", type="integer", max_length=5)),
                     ("notebook", TickBox("", notebook, id="notebook")),
                     ("private", TickBox("", init.private, id="private")),
-                    ("code", Input(init.code, id="code", max_length=40)),
+                    ("code", SteadyInput(init.code, id="code", max_length=40)),
                 ):
                     with Horizontal(classes="row", id=f"row-{field}"):
                         yield Static("", id=f"lbl-{field}", classes="lbl", markup=False)
