@@ -424,6 +424,17 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
 # -- main ------------------------------------------------------------------------------
 
 
+def server_pauses(log: str) -> dict[str, tuple[int, float]]:
+    """Slow garbage collections and late event-loop ticks the server logged
+    (server/health.py; at most one line per kind per 10 s): count, longest."""
+    found: dict[str, tuple[int, float]] = {}
+    for kind, rx in (("gc", r"slow garbage collection: generation \d+ took ([\d.]+) s"),
+                     ("lag", r"event loop late by ([\d.]+) s")):
+        seconds = [float(m.group(1)) for m in re.finditer(rx, log)]
+        found[kind] = (len(seconds), max(seconds, default=0.0))
+    return found
+
+
 def start_py_spy(pid: int, out: str, seconds: float) -> subprocess.Popen[bytes]:
     """Sample the server with py-spy (``pip install py-spy`` into .venv; a profiling
     aid, not a dependency) for ``seconds``, raw collapsed stacks into ``out``."""
@@ -591,6 +602,10 @@ async def run(args: argparse.Namespace) -> int:
         tracebacks = server.log_text().count("Traceback")
         code = server.stop()
         rows.append(("  ... server exit code / tracebacks in its log", f"{code} / {tracebacks}", "", ""))
+        pauses = server_pauses(server.log_text())
+        rows.append(("  ... pauses the server logged: slow collections / loop late (longest)",
+                     f"{pauses['gc'][0]} ({pauses['gc'][1]:.2f} s) / {pauses['lag'][0]} ({pauses['lag'][1]:.2f} s)",
+                     "", ""))
         rows.append(("  ... machine load average before / after (2 cores shared)",
                      f"{load_before} / {load_average()}", "", ""))
         if tracebacks:

@@ -75,6 +75,7 @@ async def serve(config: Config) -> int:
     os.environ["TEXTUAL_COLOR_SYSTEM"] = config.server.color_system
     # Import the screens now, not during the first player's login.
     import tui.app  # noqa: F401
+    from server.health import HealthMonitor
     from server.hostkey import HostKeyError, fingerprint, load_or_create
     from server.hub import Hub
     from server.ssh import ThroneServer, capture_process_output, tune_gc
@@ -102,6 +103,7 @@ async def serve(config: Config) -> int:
         intermission=rooms.intermission,
     )
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key)
+    health = HealthMonitor()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -121,9 +123,11 @@ async def serve(config: Config) -> int:
         log.info("listening on %s:%s", host, port)
         capture_process_output()
         tune_gc()
+        health.start()
         await stop.wait()
         log.info("shutting down")
     finally:
+        await health.stop()
         await server.stop()
         await hub.stop()
         storage.close()
