@@ -517,8 +517,8 @@ async def run(args: argparse.Namespace) -> int:
             "room setup",
         ))
         players = [p for room in rooms for p in room]
-        print(f"{len(players)} clients at {args.rooms} tables after {time.monotonic() - t_setup:.1f}s of setup",
-              flush=True)
+        print(f"{time.strftime('%H:%M:%S')} {len(players)} clients at {args.rooms} tables after "
+              f"{time.monotonic() - t_setup:.1f}s of setup", flush=True)
         await asyncio.sleep(2.0)
         rss_tables = server.rss_kib()
 
@@ -530,6 +530,7 @@ async def run(args: argparse.Namespace) -> int:
         tasks = [asyncio.create_task(seated_loop(p, actions, stop)) for p in players if p.role in ("host", "seated")]
         tasks += [asyncio.create_task(typer_loop(p, stop, args.rate)) for p in players if p.typer]
         spy = start_py_spy(server.pid, args.py_spy, min(args.seconds, 20.0)) if args.py_spy else None
+        print(f"{time.strftime('%H:%M:%S')} play for {args.seconds:g} s", flush=True)
         await asyncio.sleep(args.seconds)
         rss_play = server.rss_kib()
         cpu = (server.cpu_seconds() - cpu0) / (time.monotonic() - t0)
@@ -591,7 +592,7 @@ async def run(args: argparse.Namespace) -> int:
                      f"<= {TARGETS['burst']:.0f} s", "ok" if worst <= TARGETS["burst"] else "MISSED"))
         rows.append((f"  ... p50 / p99 of the {args.burst}",
                      f"{fmt_ms(percentile(burst, 50))} / {fmt_ms(percentile(burst, 99))}", "", ""))
-        print(f"burst: {args.burst} logins, slowest {fmt_ms(worst)}, wall {fmt_ms(wall)}", flush=True)
+        print(f"{time.strftime('%H:%M:%S')} burst: {args.burst} logins, slowest {fmt_ms(worst)}, wall {fmt_ms(wall)}", flush=True)
     except BaseException:
         print("--- server log tail ---\n" + server.log_tail(40), file=sys.stderr)
         raise
@@ -610,6 +611,9 @@ async def run(args: argparse.Namespace) -> int:
                      f"{load_before} / {load_average()}", "", ""))
         if tracebacks:
             print(server.log_text()[-4000:], file=sys.stderr)
+        for line in server.log_text().splitlines():
+            if "throneroom.health" in line:
+                print("server:", line, flush=True)
         server.cleanup()
 
     width = max(len(r[0]) for r in rows)

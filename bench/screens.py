@@ -265,6 +265,19 @@ async def run(args: argparse.Namespace) -> None:
     if profiler:
         profiler.enable()
     await asyncio.sleep(args.seconds)
+    if args.garbage:
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        await asyncio.sleep(args.garbage)
+        gc.collect()
+        gc.set_debug(0)
+        junk: dict[str, int] = {}
+        for obj in gc.garbage:
+            junk[type(obj).__qualname__] = junk.get(type(obj).__qualname__, 0) + 1
+        _print(f"cyclic garbage in {args.garbage:g} s of play: {len(gc.garbage)} objects")
+        for name, n in sorted(junk.items(), key=lambda kv: -kv[1])[:30]:
+            _print(f"  {n:8d}  {name}")
+        gc.garbage.clear()
     if profiler:
         profiler.disable()
         profiler.dump_stats(args.profile)
@@ -327,6 +340,8 @@ def main() -> None:
     parser.add_argument("--typers", type=int, default=0, help="watchers per room typing in the chat line, 2 keys/s")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds between entering the rooms and measuring")
     parser.add_argument("--login-profile", default="", help="cProfile of the logins (after two) to this file")
+    parser.add_argument("--garbage", type=float, default=0.0,
+                        help="after playing, count what this many seconds of play leave in reference cycles")
     parser.add_argument("--census", action="store_true", help="count the objects the garbage collector tracks, by type")
     parser.add_argument("--widgets", action="store_true", help="count the widgets drawn while playing")
     asyncio.run(run(parser.parse_args()))

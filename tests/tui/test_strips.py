@@ -57,3 +57,21 @@ def test_a_strip_tracks_fewer_objects() -> None:
 def test_install_is_idempotent_and_checks_the_textual_it_patches() -> None:
     assert strips.install() and strips.install()
     assert Strip.__init__ is strips._lazy_init
+
+
+def test_a_strip_never_caches_itself() -> None:
+    """Textual's divide at the strip's own length and a crop_extend that changes
+    nothing return the strip itself; cached, that made every drawn strip a
+    reference cycle that only the garbage collector could free."""
+    gc.collect()
+    gc.disable()
+    try:
+        strip = Strip([Segment("abc", Style(bold=True)), Segment("de")])
+        assert strip.divide([5]) == [strip]
+        assert strip.crop_extend(0, 5, None) is strip
+        assert [s.text for s in strip.divide([2, 5])] == ["ab", "cde"]  # other results are still cached
+        assert strip.divide([2, 5]) is strip.divide([2, 5])
+        del strip
+        assert gc.collect() == 0  # nothing was left in a cycle
+    finally:
+        gc.enable()
