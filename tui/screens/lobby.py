@@ -52,6 +52,7 @@ class LobbyScreen(HostScreen):
         self._rooms: list[RoomSummary] = []
         self._leaders_at = -LEADERS_EVERY
         self._titles: dict[str, str] = {}  # English titles of the games offered
+        self._shown: dict[str, object] = {}  # what each Static shows now, by id (see _show)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-head", classes="head", markup=False)
@@ -87,6 +88,7 @@ class LobbyScreen(HostScreen):
             self.tr("lobby.fingerprint", fp=self.throne.lobby.host_fingerprint)
         )
         self._rooms = []
+        self._shown.clear()
         self._leaders_at = -LEADERS_EVERY
         super().apply_lang()
 
@@ -99,30 +101,45 @@ class LobbyScreen(HostScreen):
         me = lobby.identity
         online = lobby.online()
         who = me.name + (f" ({self.tr('lobby.guest')})" if me.guest else "")
-        head = Text.assemble(
-            ("throneroom", "bold"),
-            " · ",
-            (who, "bold"),
-            " · ",
-            self.tr("lobby.count_online", n=len(online)),
-            " · ",
-            self.tr("lang.name"),
-            no_wrap=True,
-            overflow="ellipsis",
-        )
-        self.query_one("#lobby-head", Static).update(head, layout=False)
+        if self._changed("lobby-head", (who, len(online), self.lang)):
+            head = Text.assemble(
+                ("throneroom", "bold"),
+                " · ",
+                (who, "bold"),
+                " · ",
+                self.tr("lobby.count_online", n=len(online)),
+                " · ",
+                self.tr("lang.name"),
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+            self.query_one("#lobby-head", Static).update(head, layout=False)
         self._show_rooms(lobby.rooms())
-        self.query_one("#online-title", Static).update(self.tr("lobby.online", n=len(online)), layout=False)
-        self.query_one("#online", Static).update(literal(", ".join(online)), layout=False)
+        self._show("online-title", self.tr("lobby.online", n=len(online)))
+        names = ", ".join(online)
+        if self._changed("online", names):
+            self.query_one("#online", Static).update(literal(names), layout=False)
         if time.monotonic() - self._leaders_at > LEADERS_EVERY:
             self._show_leaders()
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
+
+    def _changed(self, widget_id: str, shown: object) -> bool:
+        """Whether the Static ``widget_id`` should be updated to show ``shown``
+        (an update redraws it: every login refreshes every lobby)."""
+        if self._shown.get(widget_id) == shown:
+            return False
+        self._shown[widget_id] = shown
+        return True
+
+    def _show(self, widget_id: str, text: str) -> None:
+        if self._changed(widget_id, text):
+            self.query_one(f"#{widget_id}", Static).update(text, layout=False)
 
     def _show_rooms(self, rooms: list[RoomSummary]) -> None:
         title = self.tr("lobby.rooms", n=len(rooms))
         if not rooms:
             title += "  " + self.tr("lobby.no_rooms")
-        self.query_one("#rooms-title", Static).update(title, layout=False)
+        self._show("rooms-title", title)
         if rooms == self._rooms:
             return
         table = self.query_one("#rooms", DataTable)
