@@ -20,6 +20,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.driver import Driver
 from textual.screen import Screen
+from textual.widgets._toast import ToastRack
 
 from tui import strips
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
@@ -89,6 +90,7 @@ class ThroneApp(App[None]):
     ) -> None:
         strips.install()  # strips make their caches when used (many sessions share one process)
         super().__init__(driver_class=driver_class, **kw)
+        self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self.lobby = lobby
         self.lang: Lang = lobby.identity.lang
         self.room: RoomClient | None = None
@@ -117,6 +119,18 @@ class ThroneApp(App[None]):
     def host_changed(self) -> None:
         """Listener given to the room: cheap, only arms one coalesced refresh."""
         self._host_flush.poke()
+
+    def _refresh_notifications(self) -> None:
+        """Screens are composed without a toast rack (``HostScreen._extend_compose``):
+        the first notification shown on a screen mounts one, then Textual's own
+        refresh fills it."""
+        if self._notifications and self.screen_stack:
+            screen = self.screen
+            if not any(isinstance(node, ToastRack) for node in screen._nodes):
+                screen.mount(ToastRack(id="textual-toastrack"))
+                screen.call_after_refresh(self._refresh_notifications)
+                return
+        super()._refresh_notifications()
 
     def lobby_changed(self) -> None:
         """Listener given to the lobby. Only the lobby screen shows lobby state

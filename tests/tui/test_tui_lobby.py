@@ -102,6 +102,28 @@ async def test_create_dialog_private_needs_a_code_and_escape_cancels(hub: FakeHu
         assert not hub.rooms
 
 
+async def test_screens_carry_no_tooltip_or_toast_widgets_until_a_notification_shows(hub: FakeHub) -> None:
+    """Each is a widget per screen per session (memory, collector work): tooltips
+    are off, and the toast rack is mounted by the first notification, which shows."""
+    from textual.widgets import Tooltip
+    from textual.widgets._toast import ToastRack
+
+    hub.lobby("bob").create_room(RoomSettings(name="secret", private=True, code="1234"))
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not app.screen.query(Tooltip) and not app.screen.query(ToastRack)
+        await pilot.press("enter", *"999", "enter")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, LobbyScreen) and len(app.screen.query(ToastRack)) == 1
+        assert "Wrong code" in screen_text(app)  # the toast is drawn on the lobby
+        app.notify("second")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        assert len(app.screen.query(ToastRack)) == 1 and "second" in screen_text(app)
+
+
 async def test_private_room_asks_for_its_code(hub: FakeHub) -> None:
     hub.lobby("bob").create_room(RoomSettings(name="secret", private=True, code="1234"))
     app = ThroneApp(hub.lobby("alice"))
