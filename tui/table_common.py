@@ -3,7 +3,7 @@
 :class:`GameTableScreen` is the base of a game's keyboard-first table
 (``tui/sultans/table.py``, ``tui/overlord/table.py``). The game subclass
 names its widgets and texts with one prefix (``PREFIX``: ids ``#<p>-countdown``,
-``#<p>-log``, ``#<p>-<pane>-box``; texts ``<p>.key.*``,
+``#<p>-log``, ``#<p>-sheet-box`` holding ``#<p>-sheet`` (the other panes); texts ``<p>.key.*``,
 ``<p>.status.sent``, ``<p>.status.refused``), says which widget has the focus
 when nothing else does (``HOME``), and fills in the hooks:
 
@@ -66,6 +66,7 @@ class GameTableScreen(TableScreen, Generic[P]):
         self._ticker: Timer | None = None
         self._decision: tuple[object, ...] = ()
         self._shown: dict[str, Text] = {}
+        self._sheet_kind: str | None = None  # which pane the sheet shows (see _show_sheet)
 
     def on_mount(self) -> None:
         self.query_one(self.HOME).focus()
@@ -114,6 +115,20 @@ class GameTableScreen(TableScreen, Generic[P]):
             return
         self._shown[selector] = text
         self.query_one(selector, Static).update(text, layout=layout)
+
+    def _show_sheet(self, kind: str | None, text: Text | None = None) -> None:
+        """The panes other than the log (notes, exchange, result) share one
+        scrollable sheet (``#<p>-sheet`` in ``#<p>-sheet-box``): a widget pair
+        per pane costs every session memory. ``kind`` None hides it; another
+        kind than before starts at its top."""
+        holder = self.query_one(f"#{self.PREFIX}-sheet-box")
+        holder.display = kind is not None
+        if kind is None or text is None:
+            return
+        if kind != self._sheet_kind:
+            self._sheet_kind = kind
+            holder.scroll_home(animate=False)
+        self._update(f"#{self.PREFIX}-sheet", text, layout=True)
 
     # ------------------------------------------------------------------ keys
     def refresh_keys(self) -> None:
@@ -196,7 +211,7 @@ class GameTableScreen(TableScreen, Generic[P]):
     def action_scroll_pane(self, direction: int) -> None:
         """PageUp/PageDown scroll the shown pane."""
         pane = self.pane if self.pane in self.PANES else "log"
-        widget = self.query_one(f"#{self.PREFIX}-log" if pane == "log" else f"#{self.PREFIX}-{pane}-box")
+        widget = self.query_one(f"#{self.PREFIX}-log" if pane == "log" else f"#{self.PREFIX}-sheet-box")
         if direction < 0:
             widget.scroll_page_up()
         else:

@@ -444,7 +444,7 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
         else:
             assert "遊戲結束" in text and "回合上限" in text
             assert f"★ {winner}（{out.winner}）" in text
-        result = str(app.screen.query_one("#ov-result", Static).render())
+        result = str(app.screen.query_one("#ov-sheet", Static).render())
         rows = [ln for ln in result.splitlines() if "(" in ln or "（" in ln][1:]
         assert len(rows) == 4  # the gold table: one row per seat, most gold first
         golds = [int(ln.split()[-2]) for ln in rows]

@@ -297,7 +297,7 @@ async def test_round_end_and_match_end() -> None:
         assert "Winners:" in text
         assert "scored the most points" in text or "Tied on" in text
         assert "Where the cards went" in text or "R1" in text
-        body = str(app.screen.query_one("#sk-result", Static).render())
+        body = str(app.screen.query_one("#sk-sheet", Static).render())
         assert "Where the cards went" in body
         assert "<Assassin>: bob (1) → t2 carol (2)" in body  # the trail of the moved card
         assert "+2" in text or "+1" in text  # points on the seat boxes
@@ -354,7 +354,7 @@ async def test_notebook_shows_fresh_and_stale_notes() -> None:
         assert "You saw: bob (1) holds <Assassin>" in text  # a private log line
         await pilot.press("tab")
         await settle(pilot)
-        notes = str(app.screen.query_one("#sk-notes", Static).render())
+        notes = str(app.screen.query_one("#sk-sheet", Static).render())
         assert "bob (1) = <Assassin>" in notes and "fresh" in notes
         # bob reveals (acts), then hides and may swap in secret: the note goes stale (S-VIEW-2)
         room.play(1, "assassinate 3")
@@ -382,7 +382,7 @@ async def test_stale_note_after_a_secret_swap() -> None:
         assert "bob (1) hid and may have swapped" in text
         await pilot.press("tab")
         await settle(pilot)
-        notes = str(app.screen.query_one("#sk-notes", Static).render())
+        notes = str(app.screen.query_one("#sk-sheet", Static).render())
         assert "may have moved since turn" in notes
 
 

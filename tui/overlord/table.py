@@ -94,10 +94,8 @@ class Table(GameTableScreen[Picker]):
             with Vertical(id="ov-pane-box"):
                 yield LineStatic("", id="ov-pane-title", markup=False)
                 yield TailLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
-                with VerticalScroll(id="ov-exchange-box"):
-                    yield Static("", id="ov-exchange", markup=False)
-                with VerticalScroll(id="ov-result-box"):
-                    yield Static("", id="ov-result", markup=False)
+                with VerticalScroll(id="ov-sheet-box"):  # the exchange or the result
+                    yield Static("", id="ov-sheet", markup=False)
             yield ChatPanel(id="ov-chat")
         yield KeyBar()
 
@@ -490,13 +488,13 @@ class Table(GameTableScreen[Picker]):
         self._render_log(ov, namer, log)
         pane = self.pane if self.pane != "result" or ov.outcome is not None else "log"
         log.display = pane == "log"
-        self.query_one("#ov-exchange-box").display = pane == "exchange"
-        self.query_one("#ov-result-box").display = pane == "result"
         self._update("#ov-pane-title", Text(self.tr(f"ov.pane.{pane}") + "  (Tab)", style="bold", end=""))
         if pane == "exchange":
-            self._update("#ov-exchange", self._exchange_text(ov.log, namer), layout=True)
+            self._show_sheet(pane, self._exchange_text(ov.log, namer))
         elif pane == "result":
-            self._update("#ov-result", self._result_text(ov, namer), layout=True)
+            self._show_sheet(pane, self._result_text(ov, namer))
+        else:
+            self._show_sheet(None)
 
     def _exchange_text(self, events: list[Event], namer: Namer) -> Text:
         """The last role exchange, step by step (from the exchange events)."""

@@ -86,10 +86,8 @@ class Table(GameTableScreen[Picker]):
             with Vertical(id="sk-pane-box", classes="pane"):
                 yield LineStatic("", id="sk-pane-title", classes="title", markup=False)
                 yield TailLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
-                with VerticalScroll(id="sk-notes-box"):
-                    yield Static("", id="sk-notes", markup=False)
-                with VerticalScroll(id="sk-result-box"):
-                    yield Static("", id="sk-result", markup=False)
+                with VerticalScroll(id="sk-sheet-box"):  # notes or result
+                    yield Static("", id="sk-sheet", markup=False)
             yield ChatPanel(id="sk-chat", classes="pane")
         yield KeyBar()
 
@@ -340,17 +338,15 @@ class Table(GameTableScreen[Picker]):
         if pane == "notes" and not self._notebook:
             pane = "log"
         log.display = pane == "log"
-        self.query_one("#sk-notes-box").display = pane == "notes"
-        self.query_one("#sk-result-box").display = pane == "result"
         title = {"log": "sk.pane.log", "notes": "sk.pane.notes", "result": "sk.pane.result"}[pane]
         self._update("#sk-pane-title", Text(self.tr(title)))
         if pane == "notes":
             rv = mv.round
             if not rv.notes:
-                self._update("#sk-notes", Text(self.tr("sk.notes.empty"), style="dim"), layout=True)
+                body = Text(self.tr("sk.notes.empty"), style="dim")
             else:
                 body = Text("\n", end="").join(note_text(n, namer, self.lang) for n in rv.notes)
-                self._update("#sk-notes", body, layout=True)
+            self._show_sheet(pane, body)
         elif pane == "result":
             body = Text(end="")
             if mv.over:
@@ -362,7 +358,9 @@ class Table(GameTableScreen[Picker]):
                 body.append_text(round_result(rv_over, number, namer, self.lang))
             elif not mv.over:
                 body.append(self.tr("sk.status.turn_of", who="…"), style="dim")
-            self._update("#sk-result", body, layout=True)
+            self._show_sheet(pane, body)
+        else:
+            self._show_sheet(None)
 
     def _render_log(self, mv: MatchView, namer: Namer, log: TailLog) -> None:
         rv = mv.round
