@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 
 from rich.cells import cell_len, set_cell_size
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
 from rich.text import Text
 
 
@@ -41,3 +43,17 @@ def clock(at: float) -> str:
 
 def width(text: str) -> int:
     return cell_len(text)
+
+
+class FirstLines:
+    """A Rich renderable: ``text`` wrapped to the width it is given, cut after
+    ``lines`` lines (a fixed-height part of a larger renderable)."""
+
+    def __init__(self, text: Text, lines: int) -> None:
+        self.text = text
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in console.render_lines(self.text, options, pad=False)[: self.lines]:
+            yield from line
+            yield Segment.line()

@@ -329,3 +329,28 @@ async def test_a_game_the_catalogue_does_not_know_shows_its_english_title(hub: F
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert "Tokens" in screen_text(app)
+
+
+async def test_many_names_online_keep_to_two_lines_above_the_leaderboard(hub: FakeHub) -> None:
+    """The side pane is one widget; the online list is cut after two lines."""
+    for i in range(40):
+        hub.lobby(f"player{i:02d}")
+    app = ThroneApp(hub.lobby("zed"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        top = next(i for i, line in enumerate(lines) if "Online (41)" in line)
+        assert "player00" in lines[top + 1]
+        assert "Leaderboard" in lines[top + 3]  # names took two lines, no more
+        assert "player39" not in screen_text(app)
+
+
+def test_first_lines_cuts_a_wrapped_text() -> None:
+    from rich.console import Console, Group
+    from rich.text import Text
+
+    from tui.text import FirstLines
+
+    console = Console(width=5, record=True)
+    console.print(Group(FirstLines(Text("aaaa bbbb cccc dddd"), 2), Text("next")))
+    assert [line.rstrip() for line in console.export_text().splitlines()] == ["aaaa", "bbbb", "next"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,11 +14,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Static
 
-from tui.client import RoomSettings, RoomSummary
+from tui.client import LeaderRow, RoomSettings, RoomSummary
 from tui.i18n import Lang, game_title
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import CodeDialog, LanguageDialog, LeaderboardDialog, RoomSettingsDialog
-from tui.text import clip, literal
+from tui.text import FirstLines, clip, literal
 from tui.widgets import ChatPanel, KeyBar, KeySpec
 
 LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown
@@ -53,6 +55,7 @@ class LobbyScreen(HostScreen):
         self._leaders_at = -LEADERS_EVERY
         self._titles: dict[str, str] = {}  # English titles of the games offered
         self._shown: dict[str, object] = {}  # what each Static shows now, by id (see _show)
+        self._leaders: list[LeaderRow] = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-head", classes="head", markup=False)
@@ -62,11 +65,7 @@ class LobbyScreen(HostScreen):
             yield table
         with Horizontal(id="lobby-bottom"):
             yield ChatPanel(id="lobby-chat", classes="pane")
-            with Vertical(id="side-pane", classes="pane"):
-                yield Static("", id="online-title", classes="title", markup=False)
-                yield Static("", id="online", markup=False)
-                yield Static("", id="leaders-title", classes="title", markup=False)
-                yield Static("", id="leaders", markup=False)
+            yield Static("", id="side-pane", classes="pane", markup=False)  # who is online, the leaders
         yield Static("", id="fingerprint", markup=False)
         yield KeyBar()
 
@@ -83,7 +82,6 @@ class LobbyScreen(HostScreen):
             table.add_column(self.tr(key), key=key)
         self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.lobby"))
 
-        self.query_one("#leaders-title", Static).update(self.tr("lobby.leaders"))
         self.query_one("#fingerprint", Static).update(
             self.tr("lobby.fingerprint", fp=self.throne.lobby.host_fingerprint)
         )
@@ -115,12 +113,12 @@ class LobbyScreen(HostScreen):
             )
             self.query_one("#lobby-head", Static).update(head, layout=False)
         self._show_rooms(lobby.rooms())
-        self._show("online-title", self.tr("lobby.online", n=len(online)))
-        names = ", ".join(online)
-        if self._changed("online", names):
-            self.query_one("#online", Static).update(literal(names), layout=False)
         if time.monotonic() - self._leaders_at > LEADERS_EVERY:
-            self._show_leaders()
+            self._leaders_at = time.monotonic()
+            self._leaders = self.throne.lobby.leaderboard()[:10]
+        names = ", ".join(online)
+        if self._changed("side-pane", (names, self._leaders, self.lang)):
+            self._show_side(len(online), names)
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
     def _changed(self, widget_id: str, shown: object) -> bool:
@@ -165,25 +163,32 @@ class LobbyScreen(HostScreen):
                 if room.id == selected.id:
                     table.move_cursor(row=row, animate=False)
 
-    def _show_leaders(self) -> None:
-        """The top of the leaderboard (a database query: not on every lobby change)."""
-        self._leaders_at = time.monotonic()
-        rows = self.throne.lobby.leaderboard()[:10]
-        if not rows:
-            self.query_one("#leaders", Static).update(self.tr("lobby.no_leaders"), layout=False)
-            return
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(justify="right")
-        grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
-        grid.add_column(justify="right")
-        grid.add_column(justify="right")
-        grid.add_row(
-            Text("#"), Text(self.tr("col.player")), Text(self.tr("col.points")), Text(self.tr("col.wins")),
-            style="bold",
-        )
-        for i, row in enumerate(rows, 1):
-            grid.add_row(Text(str(i)), literal(row.name), Text(str(row.points)), Text(str(row.wins)))
-        self.query_one("#leaders", Static).update(grid, layout=False)
+    def _show_side(self, count: int, names: str) -> None:
+        """The side pane, one widget: who is online (two lines at most) and the
+        top of the leaderboard (read every LEADERS_EVERY seconds, not on every
+        lobby change)."""
+        title = Style(bold=True, underline=True)
+        parts: list[RenderableType] = [
+            Text(self.tr("lobby.online", n=count), style=title, no_wrap=True, overflow="ellipsis"),
+            FirstLines(literal(names), 2),
+            Text(self.tr("lobby.leaders"), style=title, no_wrap=True, overflow="ellipsis"),
+        ]
+        if not self._leaders:
+            parts.append(Text(self.tr("lobby.no_leaders")))
+        else:
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(justify="right")
+            grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+            grid.add_column(justify="right")
+            grid.add_column(justify="right")
+            grid.add_row(
+                Text("#"), Text(self.tr("col.player")), Text(self.tr("col.points")), Text(self.tr("col.wins")),
+                style="bold",
+            )
+            for i, row in enumerate(self._leaders, 1):
+                grid.add_row(Text(str(i)), literal(row.name), Text(str(row.points)), Text(str(row.wins)))
+            parts.append(grid)
+        self.query_one("#side-pane", Static).update(Group(*parts), layout=False)
 
     # --------------------------------------------------------------- actions
     def selected_room(self) -> RoomSummary | None:
