@@ -16,7 +16,9 @@ Phases (each bounded; the script stops the server and exits by itself):
    starts and bots fill the empty seats.
 3. **play** for ``--seconds``: bots play; seated players play a Peek (``p``,
    Enter) on their turn and Pass (``o``, Enter) in reaction windows; in each
-   room ``--typers`` watchers type into the chat line at 2 keys/s.
+   room ``--typers`` watchers type into the chat line at 2 keys/s (a word of
+   12 keys, then 12 quick backspaces; each typer starts 0-6 s after the
+   others, seeded, unless ``--lockstep``).
 4. **simultaneous logins**: the room clients leave, then ``--burst`` clients
    connect at once; time until each sees its lobby.
 
@@ -28,7 +30,9 @@ Figures:
   until every *other* client of the room has received the table with the next
   turn number (``turn N/...`` in the header); p99 over (action, screen) pairs
   and over actions (the slowest screen of each). Each action is checked
-  against the server's action log (played by that seat, a peek, at that time);
+  against the server's action log (played by that seat, a peek, at that time).
+  A peek after which the next turn is in a new round (the round ended) is
+  counted apart and not timed: that turn comes after the room's intermission;
 * **memory per session**: server RSS (``/proc/PID/status`` VmRSS) with all room
   clients at their tables, minus the baseline, divided by the clients.
 
@@ -44,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import re
 import sqlite3
 import subprocess
@@ -323,12 +328,14 @@ async def seated_loop(player: Player, actions: list[Action], stop: asyncio.Event
             player.acted_key = player.key
 
 
-async def typer_loop(player: Player, stop: asyncio.Event, rate: float) -> None:
+async def typer_loop(player: Player, stop: asyncio.Event, rate: float, offset: float = 0.0) -> None:
     """Type into the chat line at ``rate`` keys/s; each key's echo is timed (keys
-    whose echo has not come 3 s after the last key of a word count as lost)."""
+    whose echo has not come 3 s after the last key of a word count as lost).
+    A word, its echo and its 12 quick backspaces take ~6 s; ``offset`` delays
+    the first word so typers are not all in the same phase of it."""
     client = player.client
     client.send("t")
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(0.5 + offset)
     letters = "qwertyuiop"
     while not stop.is_set():
         client.send("ZX")
@@ -383,6 +390,7 @@ class ActionResult:
     apply_delay: list[float]  # key sent -> action logged by the server
     unconfirmed: int
     missed_screens: int
+    ended_round: int = 0  # actions after which the next turn was in a new round (not timed)
 
 
 def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) -> ActionResult:
@@ -391,7 +399,7 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
     per_screen: list[float] = []
     per_action: list[float] = []
     apply_delay: list[float] = []
-    unconfirmed = missed = 0
+    unconfirmed = missed = ended_round = 0
     for act in actions:
         me = seats.get(act.player.client.name)
         hit = None
@@ -404,21 +412,25 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
             unconfirmed += 1
             continue
         apply_delay.append(hit - act.wall)
+        others = [other for other in rooms[act.player.room] if other is not act.player]
+        firsts = [next(((t, k) for t, k in other.turns if t >= act.sent and k > act.key), None) for other in others]
+        if any(first is not None and first[1][0] != act.key[0] for first in firsts):
+            # the peek ended the round (S-SUL-3: the crown fires when the turn passes on): the
+            # next turn comes after the room's intermission, which is not the screens' delay
+            ended_round += 1
+            continue
         slowest = 0.0
         complete = True
-        for other in rooms[act.player.room]:
-            if other is act.player:
-                continue
-            seen = next((t for t, k in other.turns if t >= act.sent and k > act.key), None)
-            if seen is None or seen - act.sent > 5.0:
+        for first in firsts:
+            if first is None or first[0] - act.sent > 5.0:
                 missed += 1
                 complete = False
                 continue
-            per_screen.append(seen - act.sent)
-            slowest = max(slowest, seen - act.sent)
+            per_screen.append(first[0] - act.sent)
+            slowest = max(slowest, first[0] - act.sent)
         if complete:
             per_action.append(slowest)
-    return ActionResult(per_screen, per_action, apply_delay, unconfirmed, missed)
+    return ActionResult(per_screen, per_action, apply_delay, unconfirmed, missed, ended_round)
 
 
 # -- main ------------------------------------------------------------------------------
@@ -528,7 +540,11 @@ async def run(args: argparse.Namespace) -> int:
         lag.clear()
         cpu0, t0, wall0 = server.cpu_seconds(), time.monotonic(), time.time()
         tasks = [asyncio.create_task(seated_loop(p, actions, stop)) for p in players if p.role in ("host", "seated")]
-        tasks += [asyncio.create_task(typer_loop(p, stop, args.rate)) for p in players if p.typer]
+        stagger = random.Random(1) if args.stagger else None  # the same offsets on every run
+        tasks += [
+            asyncio.create_task(typer_loop(p, stop, args.rate, stagger.uniform(0.0, 6.0) if stagger else 0.0))
+            for p in players if p.typer
+        ]
         spy = start_py_spy(server.pid, args.py_spy, min(args.seconds, 20.0)) if args.py_spy else None
         print(f"{time.strftime('%H:%M:%S')} play for {args.seconds:g} s", flush=True)
         await asyncio.sleep(args.seconds)
@@ -555,6 +571,9 @@ async def run(args: argparse.Namespace) -> int:
                          f"p99 <= {fmt_ms(TARGETS['echo'])}", "ok" if p99 <= TARGETS["echo"] else "MISSED"))
         else:
             rows.append(("echo", "no echo measured", "", "MISSED"))
+        if echoes:
+            rows.append((f"  ... p90 / p95; typers {'staggered over 6 s' if args.stagger else 'in lockstep'}",
+                         f"{fmt_ms(percentile(echoes, 90))} / {fmt_ms(percentile(echoes, 95))}", "", ""))
         rows.append(("  ... keys whose echo did not come within 3 s (not in the p50/p99)", str(lost), "", ""))
         if result.per_screen:
             p99 = percentile(result.per_screen, 99)
@@ -571,6 +590,8 @@ async def run(args: argparse.Namespace) -> int:
                          f"{fmt_ms(percentile(result.apply_delay, 50))} / {fmt_ms(percentile(result.apply_delay, 99))}", "", ""))
         rows.append(("  ... actions not found in the log / screens that never showed it",
                      f"{result.unconfirmed} / {result.missed_screens}", "", ""))
+        rows.append(("  ... actions that ended a round (next turn after the intermission: not timed)",
+                     str(result.ended_round), "", ""))
         per_session = (rss_tables - rss_base) / 1024 / len(players)
         rows.append((f"memory per session ({len(players)} at tables)", f"{per_session:.2f} MB",
                      f"<= {TARGETS['mem']:.0f} MB", "ok" if per_session <= TARGETS["mem"] else "MISSED"))
@@ -632,6 +653,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seated", type=int, default=5, help="players who sit per room (host included)")
     parser.add_argument("--typers", type=int, default=3, help="watchers per room typing in the chat line")
     parser.add_argument("--rate", type=float, default=2.0, help="keys per second per typer")
+    parser.add_argument("--lockstep", dest="stagger", action="store_false",
+                        help="all typers start their words together (default: each starts 0-6 s later, seeded)")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the play phase")
     parser.add_argument("--bot-delay", type=float, default=1.0)
     parser.add_argument("--turn-timer", type=int, default=10, help="room turn timer, s (0: off)")
