@@ -19,6 +19,7 @@ from typing import Any, ClassVar, TypeVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.driver import Driver
+from textual.filter import ANSIToTruecolor, LineFilter
 from textual.screen import Screen
 from textual.widgets._toast import ToastRack
 
@@ -69,6 +70,27 @@ class Coalesced:
         self._action()
 
 
+_SHARED_TRUECOLOR: dict[tuple[int, bool], ANSIToTruecolor] = {}
+
+
+def shared_filter(line_filter: LineFilter) -> LineFilter:
+    """One ANSI-to-truecolor filter per terminal theme for the whole process.
+
+    Strips cache what a filter made of them, keyed by the filter object; every
+    App making its own filter meant the shared strips (seat ring, logs, table
+    lines: the same text on every screen of a room) were filtered again for
+    each session. The filter holds no state but its theme and ``enabled``,
+    which ThroneApp never changes after start (see ``_watch_ansi_color``)."""
+    if type(line_filter) is not ANSIToTruecolor:
+        return line_filter
+    theme = line_filter._terminal_theme
+    key = (id(theme), line_filter.enabled)
+    shared = _SHARED_TRUECOLOR.get(key)
+    if shared is None:  # the entry keeps the theme alive, so its id stays its own
+        shared = _SHARED_TRUECOLOR[key] = line_filter
+    return shared
+
+
 class ThroneApp(App[None]):
     """A player's session: lobby, rooms, tables."""
 
@@ -91,6 +113,7 @@ class ThroneApp(App[None]):
         strips.install()  # strips make their caches when used (many sessions share one process)
         super().__init__(driver_class=driver_class, **kw)
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
+        self._filters = [shared_filter(f) for f in self._filters]
         self.lobby = lobby
         self.lang: Lang = lobby.identity.lang
         self.room: RoomClient | None = None
@@ -119,6 +142,15 @@ class ThroneApp(App[None]):
     def host_changed(self) -> None:
         """Listener given to the room: cheap, only arms one coalesced refresh."""
         self._host_flush.poke()
+
+    def _watch_ansi_color(self, ansi_color: bool | None) -> None:
+        """Textual flips ``enabled`` on the app's filter in place; the filter is
+        shared between sessions here, so this app gets its own first."""
+        self._filters = [
+            ANSIToTruecolor(f._terminal_theme, enabled=f.enabled) if type(f) is ANSIToTruecolor else f
+            for f in self._filters
+        ]
+        super()._watch_ansi_color(ansi_color)
 
     def _refresh_notifications(self) -> None:
         """Screens are composed without a toast rack (``HostScreen._extend_compose``):

@@ -202,7 +202,9 @@ class DirectLines(Widget):
                 if left or right:
                     final = Strip.join([Strip.blank(left, base), final, Strip.blank(right, base)])
                 for line_filter in filters:
-                    final = Strip(line_filter.apply(final._segments, background), final._cell_length)
+                    # cached on the strip: the process-wide strips (and the app's shared
+                    # filter, tui/app.py) make one filtering serve every session
+                    final = final.apply_filter(line_filter, background)
                 done[y] = (line, final)
             lines.append(final)
         x1, x2 = crop.column_span

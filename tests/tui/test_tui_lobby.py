@@ -354,3 +354,20 @@ def test_first_lines_cuts_a_wrapped_text() -> None:
     console = Console(width=5, record=True)
     console.print(Group(FirstLines(Text("aaaa bbbb cccc dddd"), 2), Text("next")))
     assert [line.rstrip() for line in console.export_text().splitlines()] == ["aaaa", "bbbb", "next"]
+
+
+async def test_sessions_share_one_truecolor_filter(hub: FakeHub) -> None:
+    """Strips cache their filtered copies by filter object: one filter for every
+    session lets the strips they share be filtered once (tui/app.py)."""
+    from textual.filter import ANSIToTruecolor
+
+    first, second = ThroneApp(hub.lobby("alice")), ThroneApp(hub.lobby("bob"))
+    async with first.run_test(size=(80, 24)) as p1, second.run_test(size=(80, 24)) as p2:
+        await settle(p1)
+        await settle(p2)
+        mine = [f for f in first._filters if isinstance(f, ANSIToTruecolor)]
+        theirs = [f for f in second._filters if isinstance(f, ANSIToTruecolor)]
+        assert mine and mine[0] is theirs[0]
+        first._watch_ansi_color(True)  # a change of one app's setting is its own
+        assert not [f for f in first._filters if isinstance(f, ANSIToTruecolor)][0].enabled
+        assert theirs[0].enabled
