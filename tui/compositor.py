@@ -60,21 +60,48 @@ class RegionCompositor(Compositor):
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         """Textual's, but a widget is drawn only if its own region meets the crop
         (Textual checks the clip, which for most widgets is the whole screen),
-        and only its rows inside the crop (Textual draws the whole widget)."""
+        only its rows inside the crop (Textual draws the whole widget), and not
+        at all when the widgets in front of it already cover its part of the
+        crop (a container behind its children: the compositor keeps the front
+        strip of every chop, so what it would draw is never shown)."""
         if crop is None:
             yield from super()._get_renders(crop)
             return
         overlaps = crop.overlaps
-        top, bottom = crop.y, crop.bottom
-        for widget, (region, clip) in self.visible_widgets.items():
+        top, bottom, left, right = crop.y, crop.bottom, crop.x, crop.right
+        covered: dict[int, list[tuple[int, int]]] = {}  # row -> merged spans of the crop drawn so far
+        for widget, (region, clip) in self.visible_widgets.items():  # front to back
             if not (overlaps(clip) and overlaps(region)):
                 continue
             x, y, width, height = region.intersection(clip)
             y1, y2 = max(y, top), min(y + height, bottom)
             if not width or y2 <= y1:
                 continue
+            c1, c2 = max(x, left), min(x + width, right)  # its columns inside the crop
+            if c2 <= c1 or all(_within(covered.get(row), c1, c2) for row in range(y1, y2)):
+                continue
+            for row in range(y1, y2):
+                covered[row] = _merge(covered.get(row), c1, c2)
             part = Region(x, y1, width, y2 - y1)
             yield part, clip, widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+
+
+def _within(spans: list[tuple[int, int]] | None, x1: int, x2: int) -> bool:
+    """Whether [x1, x2) lies inside one of the merged ``spans``."""
+    return spans is not None and any(a <= x1 and x2 <= b for a, b in spans)
+
+
+def _merge(spans: list[tuple[int, int]] | None, x1: int, x2: int) -> list[tuple[int, int]]:
+    """``spans`` (sorted, disjoint, not touching) with [x1, x2) added."""
+    out: list[tuple[int, int]] = []
+    for a, b in spans or ():
+        if b < x1 or a > x2:
+            out.append((a, b))
+        else:
+            x1, x2 = min(a, x1), max(b, x2)
+    out.append((x1, x2))
+    out.sort()
+    return out
 
 
 def compositor() -> Compositor:

@@ -104,3 +104,152 @@ async def test_a_changed_row_draws_only_that_row_of_a_tall_widget() -> None:
         assert heights["mid"] == [1]  # one row of a ten-row widget
         assert heights["bottom"] == [1]
         assert "top" not in heights
+
+
+async def test_a_table_s_frames_while_bots_play_match_a_full_repaint() -> None:
+    """The real Sultans table (a spectator's, with its containers, panes and
+    seat ring) through a dozen actions: every frame the app sends, played into
+    a terminal, leaves exactly what a full repaint shows. Containers hidden
+    behind their children are skipped (RegionCompositor._get_renders)."""
+    from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+    from table_fakes import open_table
+
+    from tui.app import ThroneApp
+    from tui.sultans.table import Table
+
+    room = SultansRoom(7, humans=(), seed=3)
+    async with open_table(room, None, SultansClient, SultansLobby, Table, size=(90, 28)) as (app, pilot, _):
+        assert isinstance(app.screen._compositor, RegionCompositor)
+        console = Console(width=90, height=28, color_system=None, force_terminal=True)
+        term = pyte.Screen(90, 28)
+        full = app.screen._compositor.render_update(full=True)
+        assert full is not None
+        draw(term, full.render_segments(console))
+        frames: list[str] = []
+        original = ThroneApp._display
+
+        def capture(self: ThroneApp, screen: Screen[Any], renderable: Any) -> None:
+            if renderable is not None and hasattr(renderable, "render_segments"):
+                frames.append(renderable.render_segments(console))
+            original(self, screen, renderable)
+
+        ThroneApp._display = capture  # type: ignore[method-assign]
+        try:
+            for _ in range(12):
+                assert room.run_bots(limit=1) == 1
+                await pilot.pause(0.2)
+        finally:
+            ThroneApp._display = original  # type: ignore[method-assign]
+        assert frames
+        for frame in frames:
+            draw(term, frame)
+        expected = [strip.text for strip in app.screen._compositor.render_strips()]
+        assert [line.rstrip() for line in term.display] == [line.rstrip() for line in expected]
+
+
+class Boxed(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self._compositor = compositor()
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import Vertical
+
+        yield Static("top line", id="top")
+        with Vertical(id="box"):
+            yield Static("inside the box", id="inner")
+        yield Static("bottom line", id="bottom")
+
+
+class BoxedApp(App[None]):
+    CSS = "#box { height: 1fr; border: round white; } #inner { height: 1fr; } #top, #bottom { height: 1; }"
+
+    def get_default_screen(self) -> Screen[Any]:
+        return Boxed()
+
+
+async def test_a_container_is_drawn_where_its_children_do_not_cover_it() -> None:
+    from textual.containers import Vertical
+
+    app = BoxedApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board, console, term = drawn(app)
+        box, inner = app.query_one("#box", Vertical), app.query_one("#inner", Static)
+        drawn_by: list[str] = []
+        original = Vertical.render_lines
+
+        def counting(self: Vertical, crop: Any) -> Any:
+            drawn_by.append(self.id or "")
+            return original(self, crop)
+
+        Vertical.render_lines = counting  # type: ignore[method-assign]
+        try:
+            # the child changed: the box behind it is not drawn for it
+            inner.update("INSIDE changed", layout=False)
+            update, _ = partial_update(board, inner.region, Region(0, H - 1, W, 1))
+            assert update is not None
+            draw(term, update.render_segments(console))
+            assert drawn_by == []
+            # the box's own border changed: it is drawn around its child
+            box.styles.border = ("heavy", "white")
+            update, _ = partial_update(board, box.region, Region(0, 0, W, 1))
+            assert update is not None
+            draw(term, update.render_segments(console))
+            assert drawn_by == ["box"]
+        finally:
+            Vertical.render_lines = original  # type: ignore[method-assign]
+        expected = [strip.text for strip in board._compositor.render_strips()]
+        assert [line.rstrip() for line in term.display] == [line.rstrip() for line in expected]
+        assert "┏" in term.display[1] and "INSIDE changed" in term.display[2]
+
+
+class Shelf(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self._compositor = compositor()
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import Vertical
+
+        yield Static("top line", id="top")
+        with Vertical(id="shelf"):
+            yield Static("on the shelf", id="item")
+
+
+class ShelfApp(App[None]):
+    CSS = "#shelf { height: 1fr; background: blue; } #item { height: 3; background: red; } #top { height: 1; }"
+
+    def get_default_screen(self) -> Screen[Any]:
+        return Shelf()
+
+
+def cells(term: pyte.Screen) -> list[list[tuple[str, str, str]]]:
+    return [[(c.data, c.fg, c.bg) for c in (term.buffer[y][x] for x in range(term.columns))] for y in range(term.lines)]
+
+
+async def test_a_container_below_its_child_is_repainted_with_its_colours() -> None:
+    """Rows of a container that its child covers are skipped, the others drawn:
+    compared cell by cell, colours included, with a full repaint."""
+    from textual.containers import Vertical
+
+    app = ShelfApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        console = Console(width=W, height=H, color_system="truecolor", force_terminal=True)
+        term = pyte.Screen(W, H)
+        full = board._compositor.render_update(full=True)
+        assert full is not None
+        draw(term, full.render_segments(console))
+        app.query_one("#shelf", Vertical).styles.background = "green"
+        app.query_one("#top", Static).update("TOP changed", layout=False)
+        update, _ = partial_update(board, app.query_one("#shelf", Vertical).region, Region(0, 0, W, 1))
+        assert update is not None
+        draw(term, update.render_segments(console))
+        fresh = pyte.Screen(W, H)
+        again = board._compositor.render_update(full=True)
+        assert again is not None
+        draw(fresh, again.render_segments(console))
+        assert cells(term) == cells(fresh)
+        assert term.buffer[H - 1][0].bg != term.buffer[1][0].bg  # the shelf's own rows show, in its new colour

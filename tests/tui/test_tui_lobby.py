@@ -369,5 +369,5 @@ async def test_sessions_share_one_truecolor_filter(hub: FakeHub) -> None:
         theirs = [f for f in second._filters if isinstance(f, ANSIToTruecolor)]
         assert mine and mine[0] is theirs[0]
         first._watch_ansi_color(True)  # a change of one app's setting is its own
-        assert not [f for f in first._filters if isinstance(f, ANSIToTruecolor)][0].enabled
+        assert not next(f for f in first._filters if isinstance(f, ANSIToTruecolor)).enabled
         assert theirs[0].enabled
