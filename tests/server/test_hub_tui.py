@@ -67,3 +67,35 @@ async def test_player_plays_a_sultans_match_from_the_table_screen() -> None:
         assert len(mine) >= played
     finally:
         await hub.stop()
+
+
+async def test_spectators_of_a_room_share_one_ring_and_see_the_same() -> None:
+    """The hub hands every spectator the same view object per version; their
+    Sultans tables then share the seat boxes made from it (made once, not once
+    per screen), and show the same ring."""
+    from tui.sultans.ring import TableRing
+
+    hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.0, intermission=0.0)
+    await hub.start()
+    try:
+        host = hub.connect(Identity(name="alice"))
+        rc = host.create_room(RoomSettings(game="sultans", seats=5, turn_timer=0, window_timer=0))
+        rc.start()  # alice and four bots; alice's turn first or soon: the match waits for her
+        apps = [ThroneApp(hub.connect(Identity(name=n))) for n in ("wes", "zoe")]
+        async with apps[0].run_test(size=(100, 30)) as p1, apps[1].run_test(size=(100, 30)) as p2:
+            for app, pilot in zip(apps, (p1, p2), strict=True):
+                await settle(pilot)
+                app.call_later(app.enter_room, app.lobby.watch(rc.room.id), watching=True)
+                await settle(pilot, 3)
+            rc.act(rc.legal()[0], rc.snapshot().version)  # the bots play on until alice's next turn
+            for _ in range(10):
+                await asyncio.sleep(0.05)
+                for pilot in (p1, p2):
+                    await settle(pilot, 2)
+            rings = [app.screen.query_one(TableRing) for app in apps]
+            assert rings[0].boxes and rings[0].boxes is rings[1].boxes
+            shown = ["\n".join(strip.text for strip in app.screen._compositor.render_strips()) for app in apps]
+            ring_rows = [[line for line in text.splitlines() if "│" in line] for text in shown]
+            assert ring_rows[0] == ring_rows[1]
+    finally:
+        await hub.stop()

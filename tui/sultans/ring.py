@@ -107,6 +107,9 @@ _CONSOLE = Console(file=io.StringIO(), width=200, color_system=None)
 
 _ROWS: LRUCache[Hashable, list[Text]] = LRUCache(256)
 """Laid-out rings by their contents (see :meth:`TableRing._build_rows`)."""
+_ROWS_OF: LRUCache[tuple[int, int, int, int], tuple[list[SeatBox], list[Text], list[Text]]] = LRUCache(256)
+"""The same, by the identity of the box and centre lists (kept alive here, so an
+id is not reused): screens given the very lists skip even computing the key."""
 
 
 def wrap_lines(lines: list[Text], width: int) -> list[Text]:
@@ -192,6 +195,9 @@ class TableRing(DirectLines):
             return []
         lay = self.current_layout()
         self.layout_ = lay
+        same = _ROWS_OF.get((id(self.boxes), id(self.centre), width, height))
+        if same is not None and same[0] is self.boxes and same[1] is self.centre:
+            return same[2]  # the very lists another screen laid out (tui/sultans/table.py shares them)
         key = (
             width, height,
             tuple((tuple(text_key(line) for line in box.lines), box.style) for box in self.boxes),
@@ -201,6 +207,7 @@ class TableRing(DirectLines):
         if rows is None:
             rows = self._lay_out_rows(lay, width, height)
             _ROWS[key] = rows
+        _ROWS_OF[(id(self.boxes), id(self.centre), width, height)] = (self.boxes, self.centre, rows)
         return rows
 
     def _lay_out_rows(self, lay: Layout, width: int, height: int) -> list[Text]:

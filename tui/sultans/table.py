@@ -21,6 +21,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
@@ -42,6 +43,9 @@ from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import GameTableScreen
 from tui.widgets import ChatPanel, KeyBar, LineStatic, TailLog
+
+_RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
+"""Seat boxes and centre lines by the view object they were made from (see Table._render_ring)."""
 
 LETTERS = "psxdargnmflbjuco"
 PANES = ("log", "notes", "result")
@@ -163,12 +167,35 @@ class Table(GameTableScreen[Picker]):
         self._update("#sk-head", head)
 
     def _render_ring(self, mv: MatchView) -> None:
-        rv = mv.round
         namer = self.namer()
         ring = self.query_one(TableRing)
         lay = ring.current_layout() if ring.size.width else None
         width = lay.cell_w - 2 if lay else 14
         height = lay.cell_h if lay else 2
+        seats = self.snap.seats if self.snap is not None else []
+        keys = " ".join(f"{KIND_KEYS[k]} {self.tr(self._kind_label(k))}" for k in self._kinds())
+        if self.picker is None:
+            # the same view object (a room's spectators, one version) draws the same ring:
+            # made once, the lists shared (never changed after: see _ring_content)
+            memo_key = (
+                id(mv), namer.viewer, tuple(self.names), self.lang, width, height, self._notebook, keys,
+                tuple((s.kind, s.connected, s.autoplay) for s in seats),
+            )
+            hit = _RING_CONTENT.get(memo_key)
+            if hit is not None and hit[0] is mv:
+                boxes, centre = hit[1], hit[2]
+            else:
+                boxes, centre = self._ring_content(mv, namer, width, height, keys)
+                _RING_CONTENT[memo_key] = (mv, boxes, centre)
+        else:
+            boxes, centre = self._ring_content(mv, namer, width, height, keys)
+        if boxes != ring.boxes or centre != ring.centre:  # repaint only what changed
+            ring.set_content(boxes, centre)
+
+    def _ring_content(self, mv: MatchView, namer: Namer, width: int, height: int, keys: str) -> tuple[list[SeatBox], list[Text]]:
+        """The seat boxes and the centre lines of the ring (new lists and texts:
+        shared between screens when no picker is open, so never changed later)."""
+        rv = mv.round
         notes = notes_by_seat(rv.notes) if self._notebook else {}
         seats = self.snap.seats if self.snap is not None else []
         cands: set[int] = self.picker.seat_candidates() if self.picker else set()
@@ -198,13 +225,11 @@ class Table(GameTableScreen[Picker]):
             elif not seat.alive:
                 style = "dim"
             boxes.append(SeatBox(lines, style))
-        keys = " ".join(f"{KIND_KEYS[k]} {self.tr(self._kind_label(k))}" for k in self._kinds())
         centre = centre_lines(mv, namer, self.lang, keys, notebook=self._notebook)
         centre += legend_lines(self.lang)
         if self.picker is not None and current == "spare":
             centre[0].stylize("reverse")
-        if boxes != ring.boxes or centre != ring.centre:  # repaint only what changed
-            ring.set_content(boxes, centre)
+        return boxes, centre
 
     def _kinds(self) -> list[str]:
         return [k for k in KIND_ORDER if k in self.by_kind]
