@@ -140,7 +140,7 @@ def tune_gc() -> None:
     at 150 sessions), so only start-up objects are frozen."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 10)
+    gc.set_threshold(20_000, 5, 10)
 
 
 # -- messages shown outside the App (refusals, farewells) ----------------------
