@@ -33,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.hub import Hub
-from server.ssh import _prepare_app
+from server.ssh import _prepare_app, tune_gc
 from server.sshdriver import SessionTerminal
 from server.storage import Storage
 from tui.app import ThroneApp
@@ -107,9 +107,7 @@ def _gc_timer(phase: str, info: dict[str, int]) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 10)  # as the server does (server/ssh.py)
+    tune_gc()  # as the server does
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:bench", bot_delay=args.bot_delay, intermission=1.0)
     await hub.start()
     size = (args.cols, args.rows)
