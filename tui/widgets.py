@@ -17,6 +17,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
+from textual.color import Color
 from textual.containers import Vertical
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -175,6 +176,18 @@ class DirectLines(Widget):
 
     _direct_key: tuple[Any, ...] = ()
     _direct_lines: dict[int, tuple[Strip, Strip]]
+    _style_key: tuple[int, ...] = ()
+    _style: tuple[Style, Color]
+
+    def _direct_style(self) -> tuple[Style, Color]:
+        """``rich_style`` and the background colour, computed again only when the
+        styles of this widget or an ancestor changed (Textual bumps a style's
+        ``_cache_key`` on every change). Both walk all the ancestors' styles:
+        ~8% of a busy server's CPU when computed for every draw."""
+        key = tuple(node.styles._cache_key for node in self.ancestors_with_self)
+        if key != self._style_key:
+            self._style_key, self._style = key, (self.rich_style, self.background_colors[1])
+        return self._style
 
     def render_lines(self, crop: Region) -> list[Strip]:
         styles = self.styles
@@ -182,9 +195,8 @@ class DirectLines(Widget):
         if self.BLANK or styles.gutter != padding or padding.top or padding.bottom:
             return super().render_lines(crop)  # a border, or padding above or below
         width = self.size.width
-        base = self.rich_style
+        base, background = self._direct_style()
         self._base = base
-        background = self.background_colors[1]
         filters = self.get_line_filters()
         left, right = padding.left, padding.right
         key = (width, base, background, tuple(filters), left, right)
