@@ -33,6 +33,7 @@ from types import TracebackType
 
 import pexpect
 import pyte
+from wcwidth import wcwidth
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -353,7 +354,24 @@ class Client:
         return True
 
     def lines(self) -> list[str]:
-        return [line.rstrip() for line in self.screen.display]
+        try:
+            return [line.rstrip() for line in self.screen.display]
+        except IndexError:
+            # pyte leaves the right half of a wide character (an empty cell) when
+            # only its left half is overwritten, and its display then fails on that
+            # cell; a terminal shows a blank there, and so does this
+            return [self._row(y) for y in range(self.screen.lines)]
+
+    def _row(self, y: int) -> str:
+        line, out, skip = self.screen.buffer[y], [], False
+        for x in range(self.screen.columns):
+            if skip:
+                skip = False
+                continue
+            char = line[x].data or " "
+            out.append(char)
+            skip = wcwidth(char[0]) == 2
+        return "".join(out).rstrip()
 
     def text(self) -> str:
         return "\n".join(self.lines())

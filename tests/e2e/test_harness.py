@@ -24,3 +24,15 @@ def test_present_ssh_neither_skips_nor_fails(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr("shutil.which", lambda tool: f"/usr/bin/{tool}")
     monkeypatch.setenv("CI", "true")
     harness.require_openssh()
+
+
+def test_a_wide_character_cut_in_half_reads_as_a_blank() -> None:
+    """Writing over the left half of a wide character leaves pyte an empty
+    right half, on which its ``display`` fails; a terminal shows a blank."""
+    import pyte
+
+    screen = pyte.Screen(10, 2)
+    pyte.ByteStream(screen).feed("ab中文cd".encode() + b"\x1b[1;3HX")
+    client = harness.Client.__new__(harness.Client)  # only the screen is needed to read it
+    client.screen = screen
+    assert client.lines() == ["abX 文cd", ""]
