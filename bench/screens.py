@@ -4,6 +4,7 @@
                            [--bot-delay 0.5] [--logins 20] [--burst N]
                            [--typers N] [--settle S] [--widgets]
                            [--profile FILE] [--login-profile FILE]
+                           [--census] [--garbage SECONDS]
 
 The server's sessions run exactly as over SSH (``ThroneApp`` with the
 session driver on one event loop, input fed through the session terminal)
@@ -14,7 +15,9 @@ logins at once, then rooms of one host (bots fill the seats) and watchers,
 action while bots play (each action updates every screen of its room),
 garbage-collection time, and memory per session. ``--widgets`` counts the
 widgets drawn and re-laid out; ``--profile`` and ``--login-profile`` write
-cProfiles of the play phase and of the logins.
+cProfiles of the play phase and of the logins; ``--census`` counts the
+objects the garbage collector tracks, by type, at the tables; ``--garbage``
+counts what that many seconds of play leave in reference cycles.
 """
 
 from __future__ import annotations
