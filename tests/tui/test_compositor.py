@@ -18,11 +18,15 @@ from tui.compositor import RegionCompositor, compositor
 W, H = 40, 12
 
 
-class Board(Screen[None]):
+class OnRegionCompositor(Screen[None]):
+    """A test screen drawn by the compositor the app's screens use."""
+
     def __init__(self) -> None:
         super().__init__()
         self._compositor = compositor()
 
+
+class Board(OnRegionCompositor):
     def compose(self) -> ComposeResult:
         yield Static("top line", id="top")
         yield Static("middle\nof the\nscreen", id="mid")
@@ -49,6 +53,12 @@ def drawn(app: App[None]) -> tuple[Screen[Any], Console, pyte.Screen]:
     assert full is not None
     draw(term, full.render_segments(console))
     return board, console, term
+
+
+def assert_shows_full_repaint(term: pyte.Screen, screen: Screen[Any]) -> None:
+    """The terminal's text is what a full repaint of ``screen`` draws now."""
+    expected = [strip.text for strip in screen._compositor.render_strips()]
+    assert [line.rstrip() for line in term.display] == [line.rstrip() for line in expected]
 
 
 def partial_update(board: Screen[Any], *dirty: Region) -> tuple[Any, dict[str, list[int]]]:
@@ -83,8 +93,7 @@ async def test_partial_update_of_two_regions_matches_a_full_repaint() -> None:
         update, heights = partial_update(board, Region(0, 0, W, 1), Region(0, H - 1, W, 1))
         assert update is not None
         draw(term, update.render_segments(console))
-        expected = [strip.text for strip in board._compositor.render_strips()]
-        assert [line.rstrip() for line in term.display] == [line.rstrip() for line in expected]
+        assert_shows_full_repaint(term, board)
         assert "TOP changed" in term.display[0]
         assert "BOTTOM changed too" in term.display[H - 1]
         assert "mid" not in heights  # the middle was not redrawn for a change above and below it
@@ -143,15 +152,10 @@ async def test_a_table_s_frames_while_bots_play_match_a_full_repaint() -> None:
         assert frames
         for frame in frames:
             draw(term, frame)
-        expected = [strip.text for strip in app.screen._compositor.render_strips()]
-        assert [line.rstrip() for line in term.display] == [line.rstrip() for line in expected]
+        assert_shows_full_repaint(term, app.screen)
 
 
-class Boxed(Screen[None]):
-    def __init__(self) -> None:
-        super().__init__()
-        self._compositor = compositor()
-
+class Boxed(OnRegionCompositor):
     def compose(self) -> ComposeResult:
         from textual.containers import Vertical
 
@@ -199,16 +203,11 @@ async def test_a_container_is_drawn_where_its_children_do_not_cover_it() -> None
             assert drawn_by == ["box"]
         finally:
             Vertical.render_lines = original  # type: ignore[method-assign]
-        expected = [strip.text for strip in board._compositor.render_strips()]
-        assert [line.rstrip() for line in term.display] == [line.rstrip() for line in expected]
+        assert_shows_full_repaint(term, board)
         assert "┏" in term.display[1] and "INSIDE changed" in term.display[2]
 
 
-class Shelf(Screen[None]):
-    def __init__(self) -> None:
-        super().__init__()
-        self._compositor = compositor()
-
+class Shelf(OnRegionCompositor):
     def compose(self) -> ComposeResult:
         from textual.containers import Vertical
 
