@@ -141,15 +141,23 @@ def wait_truth(
     timeout: float,
     what: str,
     client: Client | None = None,
+    play_again: bool = False,
 ) -> Truth:
     """Poll the database until its replayed match satisfies ``predicate``
-    (pumping ``client``'s screen meanwhile, shown if it never does)."""
+    (pumping ``client``'s screen meanwhile, shown if it never does).
+
+    With ``play_again``, ``client`` is the room's host: a match that ends
+    before ``predicate`` holds (whether a reaction ever asks a given seat
+    depends on the deal) is followed by another, the host pressing ``p``."""
     deadline = time.monotonic() + timeout
     last: Truth | None = None
     while time.monotonic() < deadline:
         last = read_truth(server)
         if last is not None and predicate(last):
             return last
+        if play_again and client is not None and last is None and "play again" in client.text():
+            client.press("p")
+            client.settle(quiet=0.3, timeout=3.0)
         if client is not None:
             client.pump(0.1)
         else:

@@ -53,9 +53,10 @@ def _match_waiting_on_alice(
     wait_truth(
         server,
         lambda t: t.asks_only(0),
-        timeout=60,
+        timeout=120,
         what="a reaction that waits for alice alone",
         client=alice,
+        play_again=True,  # whether a reaction asks alice depends on the deal
     )
     wait_table(alice, server, seat=0)
     settle_screen(alice)

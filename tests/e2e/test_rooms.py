@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from harness import Client, HarnessError, ServerProcess
 from roomkit import (
-    Truth,
     add_bots,
     assert_no_traceback,
     create_room,
@@ -143,22 +142,6 @@ def test_reconnect_gets_the_same_seat_and_table_back(
     assert_no_traceback(server)
 
 
-def _window_asking_alice(server: ServerProcess, alice: Client, timeout: float = 120.0) -> Truth:
-    """The match once a reaction window waits for alice's (seat 0) answer. Whether
-    one comes depends on the deal: a match that ends without one is followed by
-    another (alice, the host, presses p to play again)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        truth = read_truth(server)
-        if truth is not None and truth.window_on(0):
-            return truth
-        if truth is None and "play again" in alice.text():
-            alice.press("p")
-            alice.settle(quiet=0.3, timeout=3.0)
-        alice.pump(0.1)
-    raise HarnessError(f"no reaction window asked alice within {timeout}s\n{alice.dump()}")
-
-
 def _wait_log(
     server: ServerProcess, match_id: int, predicate: Callable[[list[LogEntry]], bool], timeout: float, what: str
 ) -> list[LogEntry]:
@@ -199,7 +182,8 @@ def test_a_player_who_vanishes_mid_window_does_not_stop_the_room(
     create_room(alice, name="Window", seats=5, rounds=5, turn_timer=1, window_timer=window_timer)
     start_match(alice, server)
     # a reaction window opened by someone else is waiting for alice's answer
-    window = _window_asking_alice(server, alice)
+    # (whether one comes depends on the deal: a match without one is followed by another)
+    window = wait_truth(server, lambda t: t.window_on(0), 120, "a window asking alice", alice, play_again=True)
     alice.kill()
     server.wait_for_log(r"session end: alice")
     # the window closes without her and the match goes on (it may even end meanwhile)
