@@ -71,7 +71,6 @@ class GameTableScreen(TableScreen, Generic[P]):
     def on_mount(self) -> None:
         self.query_one(self.HOME).focus()
         self._ticker = self.set_interval(1.0, self._tick)
-        super().on_mount()
 
     @property
     def watching(self) -> bool:

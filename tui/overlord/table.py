@@ -101,7 +101,6 @@ class Table(GameTableScreen[Picker]):
 
     def on_mount(self) -> None:
         self.query_one(SeatsPanel).can_focus = True
-        super().on_mount()
 
     def namer(self) -> Namer:
         viewer = None if self.watching or self.ov is None else self.ov.me

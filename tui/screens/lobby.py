@@ -9,6 +9,7 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -72,7 +73,6 @@ class LobbyScreen(HostScreen):
     def on_mount(self) -> None:
         self._titles = {gid: title for gid, title, _lo, _hi in self.throne.lobby.games()}
         self.query_one("#rooms", DataTable).focus()
-        super().on_mount()
 
     # ------------------------------------------------------------- rendering
     def apply_lang(self) -> None:
@@ -90,9 +90,8 @@ class LobbyScreen(HostScreen):
         self._leaders_at = -LEADERS_EVERY
         super().apply_lang()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._leaders_at = -LEADERS_EVERY  # back from a match: fresh scores
-        super().on_screen_resume()
 
     def refresh_data(self) -> None:
         lobby = self.throne.lobby

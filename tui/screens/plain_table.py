@@ -71,7 +71,6 @@ class PlainTableScreen(TableScreen):
     def on_mount(self) -> None:
         self.query_one("#actions", OptionList).focus()
         self._ticker = self.set_interval(1.0, self._tick)
-        super().on_mount()
 
     # ---------------------------------------------------------- rendering
     def apply_lang(self) -> None:

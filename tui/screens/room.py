@@ -81,7 +81,6 @@ class RoomScreen(HostScreen):
 
     def on_mount(self) -> None:
         self.query_one("#seats", DataTable).focus()
-        super().on_mount()
 
     # ------------------------------------------------------------ state
     @property
