@@ -526,6 +526,41 @@ def test_every_seat_gets_a_box_that_fits(seats: int, size: tuple[int, int]) -> N
     assert lay.has_centre
 
 
+def test_box_lines_are_cut_once_and_lay_out_like_fresh_ones() -> None:
+    """The ring's box cells are cached process-wide (tui/sultans/ring.py, ``_CELLS``):
+    a changed box gets new cells, the others are reused, and the rows are the
+    same as rows made from an empty cache."""
+    from tui.sultans import ring
+    from tui.sultans.ring import SeatBox
+    from tui.widgets import text_key
+
+    def lay_out(boxes: list[SeatBox]) -> list[str]:
+        widget = TableRing()
+        widget.boxes, widget.centre = boxes, [Text("the centre")]
+        keys = tuple((tuple(text_key(line) for line in b.lines), b.style) for b in boxes)
+        rows = widget._lay_out_rows(ring_layout(9, 100, 18), 100, 18, keys)
+        return [repr(text_key(row)) for row in rows]
+
+    boxes = [SeatBox([Text(f"{i} player {i}", style="bold"), Text("▒[Guard] +1 and a long tail")]) for i in range(9)]
+    ring._CELLS.clear()
+    first = lay_out(boxes)
+    made = len(ring._CELLS)
+    assert made == 9 + 1 + 1  # nine names, one shared card line, one empty third line
+    changed = [*boxes[:3], SeatBox([boxes[3].lines[0], Text("<Slave> +2")]), *boxes[4:]]
+    second = lay_out(changed)
+    assert len(ring._CELLS) == made + 1  # only the changed line was cut again
+    assert sum(a != b for a, b in zip(first, second, strict=True)) == 1  # and one row differs
+    assert any("<Slave> +2" in row for row in second)
+    selected = [*boxes[:5], SeatBox(boxes[5].lines, style="reverse"), *boxes[6:]]
+    third = lay_out(selected)
+    fresh = []
+    for each in (boxes, changed, selected):
+        ring._CELLS.clear()
+        fresh.append(lay_out(each))
+    assert fresh == [first, second, third]
+    assert third != first  # the selection's style is part of a cell
+
+
 async def test_fifteen_seats_fit_in_100x30_and_80x24() -> None:
     deal = ["sultan", "guard", "guard", "guard", "assassin", "assassin", "assassin", "slave", "slave", "slave", "slave", "slave", "vizier", "belly-dancer", "slave-driver"]
     for size in [(100, 30), (80, 24)]:

@@ -112,6 +112,28 @@ _ROWS_OF: LRUCache[tuple[int, int, int, int], tuple[list[SeatBox], list[Text], l
 id is not reused): screens given the very lists skip even computing the key."""
 
 
+_CELLS: LRUCache[Hashable, Text] = LRUCache(4096)
+"""One line of a seat box, cut and padded to the box: most boxes are the same
+from one action to the next and on every screen of a room (only the viewer's
+own box differs), so each is made once. Shared: never modified once made."""
+
+_EMPTY = Text("")
+
+
+def _box_cell(line: Text, key: Hashable, cell_w: int, style: str) -> Text:
+    """``line`` (``key`` its :func:`text_key`) as a cell of a box ``cell_w`` wide."""
+    cache_key = (key, cell_w, style)
+    cell = _CELLS.get(cache_key)
+    if cell is None:
+        cell = Text(" ", end="")
+        cell.append_text(_fit(line, cell_w - 2))
+        cell.append(" ")
+        if style:
+            cell.stylize(style)
+        _CELLS[cache_key] = cell
+    return cell
+
+
 def wrap_lines(lines: list[Text], width: int) -> list[Text]:
     """Word-wrap each line to ``width`` cells (CJK-aware)."""
     out: list[Text] = []
@@ -198,31 +220,29 @@ class TableRing(DirectLines):
         same = _ROWS_OF.get((id(self.boxes), id(self.centre), width, height))
         if same is not None and same[0] is self.boxes and same[1] is self.centre:
             return same[2]  # the very lists another screen laid out (tui/sultans/table.py shares them)
-        key = (
-            width, height,
-            tuple((tuple(text_key(line) for line in box.lines), box.style) for box in self.boxes),
-            tuple(text_key(line) for line in self.centre),
-        )
+        box_keys = tuple((tuple(text_key(line) for line in box.lines), box.style) for box in self.boxes)
+        key = (width, height, box_keys, tuple(text_key(line) for line in self.centre))
         rows = _ROWS.get(key)
         if rows is None:
-            rows = self._lay_out_rows(lay, width, height)
+            rows = self._lay_out_rows(lay, width, height, box_keys)
             _ROWS[key] = rows
         _ROWS_OF[(id(self.boxes), id(self.centre), width, height)] = (self.boxes, self.centre, rows)
         return rows
 
-    def _lay_out_rows(self, lay: Layout, width: int, height: int) -> list[Text]:
+    def _lay_out_rows(
+        self, lay: Layout, width: int, height: int, box_keys: tuple[tuple[tuple[Hashable, ...], str], ...]
+    ) -> list[Text]:
         grid: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
         for seat, (x, y) in enumerate(lay.boxes):
             box = self.boxes[seat]
+            line_keys = box_keys[seat][0]
             for i in range(lay.cell_h):
                 if y + i >= height:
                     break
-                line = box.lines[i] if i < len(box.lines) else Text("")
-                cell = Text(" ", end="")
-                cell.append_text(_fit(line, lay.cell_w - 2))
-                cell.append(" ")
-                if box.style:
-                    cell.stylize(box.style)
+                if i < len(box.lines):
+                    cell = _box_cell(box.lines[i], line_keys[i], lay.cell_w, box.style)
+                else:
+                    cell = _box_cell(_EMPTY, None, lay.cell_w, box.style)
                 grid[y + i].append((x, cell))
         if lay.has_centre:
             cx, cy, cw, ch = lay.centre
