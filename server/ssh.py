@@ -140,12 +140,15 @@ def tune_gc() -> None:
     at 150 sessions), so only start-up objects are frozen.
 
     Young collections every 20,000 allocations, the middle generation every 5
-    of them (it walks at most ~100,000 objects: 0.1-0.3 s at 150 sessions), a
-    full collection every 10 of those. Measured with ``./manage bench load``
-    (150 at tables): (20000, 20, 10) gave 1.9-2.0 MB per session and a 100-login
-    burst in 4.6-4.9 s; (20000, 5, 10) 1.66 MB and 7.4-7.8 s, since full
-    collections then also run during the burst; (20000, 5, 20) 1.92 MB and
-    5.0 s. Memory is what every session pays, so (20000, 5, 10)."""
+    of them (it walks ~120,000-240,000 objects at 150 sessions: 0.06-0.14 s in
+    one process, 0.26-0.41 s logged by the server under load), a full
+    collection every 10 of those (~1.1 million objects at 150 sessions:
+    0.8-1.8 s). Measured with ``./manage bench load`` (150 at tables) on
+    2026-11-29: (20000, 20, 10) gave 1.9-2.0 MB per session and a 100-login
+    burst in 4.6-4.9 s; (20000, 5, 10) 1.66 MB and 7.4-7.8 s; (20000, 5, 20)
+    1.92 MB and 5.0 s. Memory is what every session pays, so (20000, 5, 10);
+    since screens stopped filling themselves two or three times over
+    (2026-11-30) the burst takes 4.2-4.7 s with it."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 5, 10)

@@ -24,7 +24,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from tui.client import ClientError, RoomClient
 from tui.i18n import error_text
@@ -65,7 +65,6 @@ class GameTableScreen(TableScreen, Generic[P]):
         self.message: Text = Text("")
         self._ticker: Timer | None = None
         self._decision: tuple[object, ...] = ()
-        self._shown: dict[str, Text] = {}
         self._sheet_kind: str | None = None  # which pane the sheet shows (see _show_sheet)
 
     def on_mount(self) -> None:
@@ -108,13 +107,6 @@ class GameTableScreen(TableScreen, Generic[P]):
         return f"{self.PREFIX}.key.{kind}"
 
     # ---------------------------------------------------------------- render
-    def _update(self, selector: str, text: Text, *, layout: bool = False) -> None:
-        """Update a Static only when its text changed (fixed size: no re-layout)."""
-        if self._shown.get(selector) == text:
-            return
-        self._shown[selector] = text
-        self.query_one(selector, Static).update(text, layout=layout)
-
     def _show_sheet(self, kind: str | None, text: Text | None = None) -> None:
         """The panes other than the log (notes, exchange, result) share one
         scrollable sheet (``#<p>-sheet`` in ``#<p>-sheet-box``): a widget pair

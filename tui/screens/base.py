@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
+from rich.text import Text
 from textual import events
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
+from textual.widgets import Static
 
 from tui.client import ClientError
 from tui.compositor import compositor
@@ -56,6 +58,7 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self._compositor = compositor()  # repaints what changed, not a crop around it all
+        self._shown: dict[str, object] = {}  # what each widget shows now (see _changed)
 
     KEYS: ClassVar[list[KeySpec]] = []
 
@@ -70,6 +73,21 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
 
     def refresh_data(self) -> None:
         """Re-read what this screen shows from the host."""
+
+    def _changed(self, key: str, shown: object) -> bool:
+        """Whether the widget ``key`` stands for must change to show ``shown``
+        (remembered as shown): updating a widget redraws it, and screens are
+        refreshed after every change in their room or the lobby."""
+        if self._shown.get(key) == shown:
+            return False
+        self._shown[key] = shown
+        return True
+
+    def _update(self, selector: str, content: Text | str, *, layout: bool = False) -> None:
+        """Update the Static ``selector`` only when its content changed (by
+        default without a re-layout: these widgets have a fixed size)."""
+        if self._changed(selector, content):
+            self.query_one(selector, Static).update(content, layout=layout)
 
     def refresh_keys(self) -> None:
         if self.live:

@@ -55,7 +55,6 @@ class LobbyScreen(HostScreen):
         self._rooms: list[RoomSummary] = []
         self._leaders_at = -LEADERS_EVERY
         self._titles: dict[str, str] = {}  # English titles of the games offered
-        self._shown: dict[str, object] = {}  # what each Static shows now, by id (see _show)
         self._leaders: list[LeaderRow] = []
 
     def compose(self) -> ComposeResult:
@@ -120,23 +119,11 @@ class LobbyScreen(HostScreen):
             self._show_side(len(online), names)
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
-    def _changed(self, widget_id: str, shown: object) -> bool:
-        """Whether the Static ``widget_id`` should be updated to show ``shown``
-        (an update redraws it: every login refreshes every lobby)."""
-        if self._shown.get(widget_id) == shown:
-            return False
-        self._shown[widget_id] = shown
-        return True
-
-    def _show(self, widget_id: str, text: str) -> None:
-        if self._changed(widget_id, text):
-            self.query_one(f"#{widget_id}", Static).update(text, layout=False)
-
     def _show_rooms(self, rooms: list[RoomSummary]) -> None:
         title = self.tr("lobby.rooms", n=len(rooms))
         if not rooms:
             title += "  " + self.tr("lobby.no_rooms")
-        self._show("rooms-title", title)
+        self._update("#rooms-title", title)
         if rooms == self._rooms:
             return
         table = self.query_one("#rooms", DataTable)
