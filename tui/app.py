@@ -23,7 +23,7 @@ from textual.filter import ANSIToTruecolor, LineFilter
 from textual.screen import Screen
 from textual.widgets._toast import ToastRack
 
-from tui import component_styles, strips
+from tui import strips
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import HostScreen, Translatable
@@ -111,7 +111,6 @@ class ThroneApp(App[None]):
         **kw: Any,
     ) -> None:
         strips.install()  # strips make their caches when used (many sessions share one process)
-        component_styles.install()  # a widget's parts keep their style nodes (no cyclic garbage per restyle)
         super().__init__(driver_class=driver_class, **kw)
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self._filters = [shared_filter(f) for f in self._filters]
