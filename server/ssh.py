@@ -148,7 +148,7 @@ def tune_gc() -> None:
     burst in 4.6-4.9 s; (20000, 5, 10) 1.66 MB and 7.4-7.8 s; (20000, 5, 20)
     1.92 MB and 5.0 s. Memory is what every session pays, so (20000, 5, 10);
     since screens stopped filling themselves two or three times over
-    (2026-11-30) the burst takes 4.2-4.7 s with it."""
+    (2026-11-30) the burst takes 4.2-5.1 s with it."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 5, 10)

@@ -112,7 +112,7 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
         if self._fresh:
             # Textual re-applies the stylesheet to every widget of a screen that
             # comes on top; a screen shown for the first time had it applied when
-            # its widgets were mounted, a moment ago (a fifth of a login's CPU).
+            # its widgets were mounted, a moment ago (about a tenth of a login's CPU).
             event.refresh_styles = False
         elif self.live:
             self.refresh_keys()
