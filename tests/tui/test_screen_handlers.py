@@ -25,6 +25,7 @@ from test_sultans_table import DEAL_A
 from tui.app import ThroneApp
 from tui.client import RoomSettings
 from tui.overlord.table import Table as OverlordTable
+from tui.screens.base import HostScreen
 from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen
@@ -76,18 +77,20 @@ async def test_the_room_and_the_plain_table_fill_themselves_once(hub: FakeHub, f
     client = hub.lobby("alice").create_room(RoomSettings(game="tokens", seats=3, options={"rounds": 1}))
     client.add_bot()
     client.add_bot()
-    app = ThroneApp(hub.lobby("alice"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        assert isinstance(app.screen, RoomScreen)  # straight back to her room
-        assert fills["RoomScreen"] == 1
+
+    async def reconnect(expected: type[HostScreen]) -> None:
+        """alice connects again: straight back to her room or table."""
+        app = ThroneApp(hub.lobby("alice"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, expected)
+            assert fills[expected.__name__] == 1
+            if isinstance(app.screen, TableScreen):
+                assert _tickers(app.screen) == 1
+
+    await reconnect(RoomScreen)
     client.start()
-    app = ThroneApp(hub.lobby("alice"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        assert isinstance(app.screen, PlainTableScreen)  # straight back to her table
-        assert fills["PlainTableScreen"] == 1
-        assert _tickers(app.screen) == 1
+    await reconnect(PlainTableScreen)
 
 
 async def test_the_sultans_table_fills_itself_once_with_one_ticker(fills: Counter[str]) -> None:
