@@ -252,3 +252,75 @@ async def test_a_container_below_its_child_is_repainted_with_its_colours() -> No
         draw(fresh, again.render_segments(console))
         assert cells(term) == cells(fresh)
         assert term.buffer[H - 1][0].bg != term.buffer[1][0].bg  # the shelf's own rows show, in its new colour
+
+
+async def test_a_layout_leaves_no_cyclic_garbage_and_places_widgets_as_textual_does() -> None:
+    """Textual's ``_arrange_root`` keeps its recursive inner function alive
+    through its own closure, so every layout of a screen was cyclic garbage
+    (the collector's only garbage while bots play at 150 sessions). The
+    compositor's rebuilt copy frees its map by reference counting and places
+    every widget where Textual's own does."""
+    import gc
+
+    from textual._compositor import Compositor
+
+    app = BoxedApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board = app.screen
+        compositor = board._compositor
+        assert isinstance(compositor, RegionCompositor)
+        assert type(compositor)._arrange_root is not Compositor._arrange_root
+        ours = compositor._arrange_root(board, board.size)
+        stock = Compositor._arrange_root(compositor, board, board.size)
+        assert ours == stock
+        assert {w.id for w in ours[0]} >= {"top", "box", "inner", "bottom"}
+        del ours, stock
+
+        def garbage_of(arrange: Any) -> int:
+            gc.collect()
+            gc.disable()
+            try:
+                for _ in range(5):
+                    arrange(compositor, board, board.size)
+                return gc.collect()
+            finally:
+                gc.enable()
+
+        assert garbage_of(type(compositor)._arrange_root) == 0
+        assert garbage_of(Compositor._arrange_root) > 0  # what it was without the rebuild
+
+
+def test_the_rebuild_keeps_textual_s_method_when_the_source_is_not_as_expected() -> None:
+    from tui.compositor import _acyclic
+
+    def no_inner(x: int) -> int:
+        return x
+
+    def two_inner(x: int) -> int:
+        def a() -> int:
+            return x
+
+        def b() -> int:
+            return a()
+
+        return b()
+
+    assert _acyclic(no_inner) is None
+    assert _acyclic(two_inner) is None
+    assert _acyclic(print) is None  # no Python source
+
+    def recursive(n: int) -> list[int]:
+        out: list[int] = []
+
+        def walk(k: int) -> None:
+            if k:
+                out.append(k)
+                walk(k - 1)
+
+        walk(n)
+        return out
+
+    rebuilt = _acyclic(recursive)
+    assert rebuilt is not None
+    assert rebuilt(3) == [3, 2, 1]
