@@ -649,7 +649,7 @@ async def run(args: argparse.Namespace) -> int:
         if tracebacks:
             print(server.log_text()[-4000:], file=sys.stderr)
         for line in server.log_text().splitlines():
-            if "throneroom.health" in line:
+            if "throneroom.health" in line or "throneroom.heap" in line:
                 print("server:", line, flush=True)
         server.cleanup()
 

@@ -35,8 +35,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from server.heap import HeapKeeper
 from server.hub import Hub
-from server.ssh import _prepare_app, tune_gc
+from server.ssh import _prepare_app
 from server.sshdriver import SessionTerminal
 from server.storage import Storage
 from tui.app import ThroneApp
@@ -110,7 +111,8 @@ def _gc_timer(phase: str, info: dict[str, int]) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    tune_gc()  # as the server does
+    heap = HeapKeeper()
+    heap.start()  # as the server does
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:bench", bot_delay=args.bot_delay, intermission=1.0)
     await hub.start()
     size = (args.cols, args.rows)
@@ -267,6 +269,8 @@ async def run(args: argparse.Namespace) -> None:
         profiler.enable()
     await asyncio.sleep(args.seconds)
     if args.garbage:
+        await heap.stop()  # nothing frozen: every cycle is found
+        gc.unfreeze()
         gc.collect()
         gc.set_debug(gc.DEBUG_SAVEALL)
         await asyncio.sleep(args.garbage)
@@ -278,6 +282,18 @@ async def run(args: argparse.Namespace) -> None:
         _print(f"cyclic garbage in {args.garbage:g} s of play: {len(gc.garbage)} objects")
         for name, n in sorted(junk.items(), key=lambda kv: -kv[1])[:30]:
             _print(f"  {n:8d}  {name}")
+        # where the cycles come from: the functions (closures) in them
+        origins: dict[str, int] = {}
+        for obj in gc.garbage:
+            code = getattr(obj, "__code__", None)
+            if code is not None:
+                key = f"{code.co_filename.rsplit('/', 2)[-1]}:{code.co_firstlineno} {code.co_qualname}"
+                origins[key] = origins.get(key, 0) + 1
+            elif type(obj).__name__ == "builtin_function_or_method":
+                key = f"builtin {obj.__qualname__} of {type(getattr(obj, '__self__', None)).__qualname__}"
+                origins[key] = origins.get(key, 0) + 1
+        for name, n in sorted(origins.items(), key=lambda kv: -kv[1])[:15]:
+            _print(f"  {n:8d}  from {name}")
         gc.garbage.clear()
     if profiler:
         profiler.disable()
@@ -301,7 +317,8 @@ async def run(args: argparse.Namespace) -> None:
           f"({len(sessions)} sessions, RSS {base_rss:.0f} -> {at_tables:.0f} MiB)")
     print(f"play {wall:.1f} s: CPU {used / wall * 100:.0f}% of a core, {actions} actions "
           f"({actions / wall:.1f}/s), {frames} frames written ({frames / wall:.0f}/s)")
-    print(f"  garbage collection: {GC_TIME[0] * 1000:.0f} ms in {GC_TIME[1]} collections, longest {GC_TIME[2] * 1000:.0f} ms")
+    print(f"  garbage collection: {GC_TIME[0] * 1000:.0f} ms in {GC_TIME[1]} collections, longest {GC_TIME[2] * 1000:.0f} ms; "
+          f"{heap.full_collections} full collections since start-up")
     if frames:
         print(f"  CPU per frame {used / frames * 1000:.2f} ms, per action {used / max(actions, 1) * 1000:.1f} ms, "
               f"{sent / frames:.0f} bytes per frame")
@@ -323,6 +340,7 @@ async def run(args: argparse.Namespace) -> None:
     for s in sessions:
         s.app.exit()
     await asyncio.gather(*(s.task for s in sessions if s.task), return_exceptions=True)
+    await heap.stop()
     await hub.stop()
 
 

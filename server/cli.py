@@ -76,9 +76,10 @@ async def serve(config: Config) -> int:
     # Import the screens now, not during the first player's login.
     import tui.app  # noqa: F401
     from server.health import HealthMonitor
+    from server.heap import HeapKeeper
     from server.hostkey import HostKeyError, fingerprint, load_or_create
     from server.hub import Hub
-    from server.ssh import ThroneServer, capture_process_output, tune_gc
+    from server.ssh import ThroneServer, capture_process_output
     from server.storage import Storage
 
     try:
@@ -104,6 +105,7 @@ async def serve(config: Config) -> int:
     )
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key)
     health = HealthMonitor()
+    heap = HeapKeeper()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -122,12 +124,13 @@ async def serve(config: Config) -> int:
         _say(f"throneroom: players connect with: ssh -p {port} yourname@{shown}")
         log.info("listening on %s:%s", host, port)
         capture_process_output()
-        tune_gc()
+        heap.start()
         health.start()
         await stop.wait()
         log.info("shutting down")
     finally:
         await health.stop()
+        await heap.stop()
         await server.stop()
         await hub.stop()
         storage.close()

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import io
 import logging
 import sys
@@ -127,31 +126,6 @@ def capture_process_output() -> None:
     """
     sys.stdout = cast(TextIO, _shared_stdout)
     sys.stderr = cast(TextIO, _shared_stderr)
-
-
-def tune_gc() -> None:
-    """One heap serves every session: move start-up objects out of the
-    collector's way and collect less often (full collections at 100 sessions
-    paused the loop for hundreds of ms).
-
-    Freezing survivors periodically as well (``gc.freeze`` every few seconds)
-    shortened the pauses but leaked: objects alive at a freeze that later died
-    in reference cycles are never collected (measured ~140 MB in 30 s of play
-    at 150 sessions), so only start-up objects are frozen.
-
-    Young collections every 20,000 allocations, the middle generation every 5
-    of them (it walks ~120,000-240,000 objects at 150 sessions: 0.06-0.14 s in
-    one process, 0.26-0.41 s logged by the server under load), a full
-    collection every 10 of those (~1.1 million objects at 150 sessions:
-    0.8-1.8 s). Measured with ``./manage bench load`` (150 at tables) on
-    2026-11-29: (20000, 20, 10) gave 1.9-2.0 MB per session and a 100-login
-    burst in 4.6-4.9 s; (20000, 5, 10) 1.66 MB and 7.4-7.8 s; (20000, 5, 20)
-    1.92 MB and 5.0 s. Memory is what every session pays, so (20000, 5, 10);
-    since screens stopped filling themselves two or three times over
-    (2026-11-30) the burst takes 4.2-5.1 s with it."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 5, 10)
 
 
 # -- messages shown outside the App (refusals, farewells) ----------------------

@@ -1,0 +1,145 @@
+"""Keeps Python's garbage collector off the live heap of many sessions.
+
+Every session's screens live in one heap: at 150 sessions the collector
+tracks ~1.2 million objects. CPython 3.11's collector is generational and
+stops the event loop while it walks a generation: its middle generation
+walked the 120,000-350,000 young objects that screen updates leave alive
+(0.26-0.43 s) and its full collections all of them (0.9-1.8 s), and every
+such pause was a late echo and a late table for every player.
+
+Play itself makes no cyclic garbage (the screens' strips are acyclic and
+``tui.compositor`` rebuilds Textual's layout without its self-referencing
+closure; ``./manage bench screens --garbage 10`` counts 0 objects), so what
+a screen update leaves behind is freed by reference counting and the
+collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
+
+* every ``EPOCH`` seconds collects the young generations (only objects made
+  since the last epoch: a few milliseconds) and then freezes the survivors
+  (``gc.freeze``: moves them out of the collector's reach, in constant time);
+* collects everything (``gc.unfreeze`` + a full collection, then freezes
+  again) only when the process has grown by ``GROW`` of its resident memory
+  (at least ``GROW_MIN`` bytes) since the last full collection, or when the
+  server is idle (under ``IDLE_CPU`` of a core over the last ``IDLE_WINDOW``
+  seconds) and the frozen heap changed by ``IDLE_CHANGE`` since then, at
+  most once per ``IDLE_GAP`` seconds. (Counting the frozen objects walks
+  them all, ~10 ms per million, so it is done only when idle; the resident
+  memory is one read of ``/proc/self/statm``.)
+
+What a frozen object leaks until the next full collection: reference cycles
+that formed across an epoch and died later, which is what screens left
+(a closed session's app, a dismissed dialog) turn into; the growth rule
+bounds that garbage at ``GROW`` of the heap, the idle rule clears it when
+players leave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import resource
+import sys
+import time
+
+log = logging.getLogger("throneroom.heap")
+
+EPOCH = 0.5
+GROW = 0.5
+GROW_MIN = 64 << 20
+IDLE_CPU = 0.10
+IDLE_WINDOW = 1.0
+IDLE_CHANGE = 0.02
+IDLE_GAP = 30.0
+THRESHOLDS = (20_000, 5, 10)
+"""Automatic collections between epochs walk only unfrozen objects."""
+
+
+def full_collection() -> int:
+    """Collect everything, frozen or not, and freeze what lives; the frozen
+    objects after it."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int:
+    """This process's resident memory now (Linux), else its peak."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+class HeapKeeper:
+    """See the module docstring. ``start`` collects and freezes what start-up
+    made; ``stop`` cancels the task (the heap stays frozen)."""
+
+    def __init__(self) -> None:
+        self._task: asyncio.Task[None] | None = None
+        self.base = 0  # frozen objects after the last full collection
+        self.base_rss = 0  # resident bytes after it
+        self.last_full = 0.0
+        self.full_collections = 0
+
+    def start(self) -> None:
+        gc.set_threshold(*THRESHOLDS)
+        self._full("start-up")
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="heap")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def _full(self, why: str) -> None:
+        started = time.perf_counter()
+        self.base = full_collection()
+        self.base_rss = resident_bytes()
+        self.last_full = time.monotonic()
+        self.full_collections += 1
+        log.info(
+            "full collection (%s): %d objects live, %.0f MiB resident; %.2f s",
+            why, self.base, self.base_rss / 2**20, time.perf_counter() - started,
+        )
+
+    def epoch(self, idle: bool) -> str | None:
+        """One epoch's work; the reason when it ran a full collection."""
+        gc.collect(1)
+        gc.freeze()
+        why: str | None = None
+        rss = resident_bytes()
+        if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN):
+            why = "memory grew"
+        elif (
+            idle
+            and time.monotonic() - self.last_full >= IDLE_GAP
+            and abs(gc.get_freeze_count() - self.base) > IDLE_CHANGE * self.base
+        ):
+            why = "idle"
+        if why is not None:
+            self._full(why)
+        return why
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        window: list[tuple[float, float]] = []  # (wall, cpu) at each epoch
+        while True:
+            await asyncio.sleep(EPOCH)
+            now, cpu = loop.time(), time.process_time()
+            window.append((now, cpu))
+            while len(window) > 1 and now - window[1][0] >= IDLE_WINDOW:
+                window.pop(0)
+            then, cpu_then = window[0]
+            idle = now - then >= IDLE_WINDOW and (cpu - cpu_then) / (now - then) < IDLE_CPU
+            self.epoch(idle)

@@ -1,0 +1,112 @@
+"""server.heap.HeapKeeper: young objects are collected and frozen every epoch;
+everything is collected only when memory grew or the server is idle."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from server import heap
+from server.heap import HeapKeeper
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def cycle() -> tuple[weakref.ref[Node], Node]:
+    """A two-object reference cycle, its first node's weak reference, and a
+    strong reference the caller drops to make it garbage."""
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a), a
+
+
+@pytest.fixture(autouse=True)
+def restore_gc() -> Iterator[None]:
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+    gc.collect()
+
+
+def test_an_epoch_collects_young_cycles_and_freezes_what_lives() -> None:
+    keeper = HeapKeeper()
+    keeper.base, keeper.base_rss = gc.get_freeze_count(), heap.resident_bytes()
+    dead, strong = cycle()
+    del strong
+    alive = [Node() for _ in range(1000)]
+    frozen = gc.get_freeze_count()
+    assert keeper.epoch(idle=False) is None
+    assert dead() is None  # collected before the freeze
+    assert gc.get_freeze_count() >= frozen + 1000  # the survivors are out of the collector's way
+    assert alive
+
+
+def test_a_cycle_frozen_alive_is_freed_by_the_next_full_collection_when_memory_grew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    keeper = HeapKeeper()
+    keeper.base, keeper.base_rss = gc.get_freeze_count(), 100 << 20
+    ref, strong = cycle()
+    monkeypatch.setattr(heap, "resident_bytes", lambda: 120 << 20)
+    assert keeper.epoch(idle=False) is None  # grown by less than GROW_MIN
+    del strong
+    gc.collect()
+    assert ref() is not None  # frozen: a plain collection does not see it
+    monkeypatch.setattr(heap, "resident_bytes", lambda: (100 << 20) + heap.GROW_MIN + 1)
+    assert keeper.epoch(idle=False) == "memory grew"
+    assert ref() is None
+    assert keeper.full_collections == 1
+    assert keeper.base_rss == (100 << 20) + heap.GROW_MIN + 1
+
+
+def test_an_idle_server_collects_everything_once_the_heap_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    keeper = HeapKeeper()
+    monkeypatch.setattr(heap, "resident_bytes", lambda: 100 << 20)
+    keeper.base_rss = 100 << 20
+    keeper.epoch(idle=False)
+    keeper.base = gc.get_freeze_count()
+    ref, strong = cycle()
+    keeper.epoch(idle=False)
+    del strong
+    # unchanged heap: nothing to do even when idle
+    assert keeper.epoch(idle=True) is None
+    # a changed heap, but busy, or idle too soon after the last full collection
+    ballast = [Node() for _ in range(int(keeper.base * heap.IDLE_CHANGE) + 100)]
+    assert keeper.epoch(idle=False) is None
+    keeper.last_full = time.monotonic()
+    assert keeper.epoch(idle=True) is None
+    keeper.last_full -= heap.IDLE_GAP
+    assert ref() is not None
+    assert keeper.epoch(idle=True) == "idle"
+    assert ref() is None
+    assert ballast
+
+
+async def test_the_task_freezes_every_epoch_and_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(heap, "EPOCH", 0.01)
+    keeper = HeapKeeper()
+    keeper.start()
+    try:
+        assert keeper.full_collections == 1  # what start-up made
+        assert gc.get_threshold() == heap.THRESHOLDS
+        frozen = gc.get_freeze_count()
+        alive = [Node() for _ in range(500)]
+        await asyncio.sleep(0.1)
+        assert gc.get_freeze_count() >= frozen + 500
+        assert alive
+    finally:
+        await keeper.stop()
+    assert keeper._task is None
+
+
+def test_resident_bytes_reads_this_process() -> None:
+    assert 1 << 20 < heap.resident_bytes() < 1 << 40
