@@ -13,9 +13,12 @@ closure; ``./manage bench screens --garbage 10`` counts 0 objects), so what
 a screen update leaves behind is freed by reference counting and the
 collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
 
-* every ``EPOCH`` seconds collects the young generations (only objects made
-  since the last epoch: a few milliseconds) and then freezes the survivors
-  (``gc.freeze``: moves them out of the collector's reach, in constant time);
+* every ``EPOCH`` seconds freezes what lives (``gc.freeze``: moves every
+  tracked object out of the collector's reach, in constant time), so the
+  collections Python starts by itself (``THRESHOLDS``; rare while bots play,
+  as a screen update frees about as much as it makes) walk only objects made
+  since; collecting the young generations at each epoch first cost 3-9% of
+  the server's CPU while bots play (py-spy) for garbage play does not make;
 * collects everything (``gc.unfreeze`` + a full collection, then freezes
   again) only when the process has grown by ``GROW`` of its resident memory
   (at least ``GROW_MIN`` bytes) since the last full collection, or when the
@@ -26,10 +29,10 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   memory is one read of ``/proc/self/statm``.)
 
 What a frozen object leaks until the next full collection: reference cycles
-that formed across an epoch and died later, which is what screens left
-(a closed session's app, a dismissed dialog) turn into; the growth rule
-bounds that garbage at ``GROW`` of the heap, the idle rule clears it when
-players leave.
+that were still alive at a freeze or became garbage after it, which is what
+logins and screens left (a closed session's app, a dismissed dialog) turn
+into; the growth rule bounds that garbage at ``GROW`` of the process, the
+idle rule clears it when players leave.
 """
 
 from __future__ import annotations
@@ -115,7 +118,6 @@ class HeapKeeper:
 
     def epoch(self, idle: bool) -> str | None:
         """One epoch's work; the reason when it ran a full collection."""
-        gc.collect(1)
         gc.freeze()
         why: str | None = None
         rss = resident_bytes()
