@@ -105,6 +105,7 @@ class Player:
     pending_echoes: list[tuple[str, int, float]] = field(default_factory=list)
     """(text typed so far, output index when sent, time sent) of keys not echoed yet."""
     echoes: list[float] = field(default_factory=list)
+    echo_sent: list[float] = field(default_factory=list)  # when each of ``echoes`` was typed
     lost_echoes: int = 0
 
     def watch(self) -> None:
@@ -128,6 +129,7 @@ class Player:
             for typed, index, sent in self.pending_echoes:
                 if typed in client.since(index):
                     self.echoes.append(at - sent)
+                    self.echo_sent.append(sent)
                 else:
                     still.append((typed, index, sent))
             self.pending_echoes = still
@@ -360,6 +362,19 @@ async def typer_loop(player: Player, stop: asyncio.Event, rate: float, offset: f
         await asyncio.sleep(0.3)
 
 
+def print_timeline(samples: list[tuple[float, float]], t0: float) -> None:
+    """The echoes typed in each second of play: count, slowest, and how many
+    took over 100 ms (monotonic ``t0`` = the start of play)."""
+    by_second: dict[int, list[float]] = {}
+    for sent, took in samples:
+        by_second.setdefault(int(sent - t0), []).append(took)
+    for second in sorted(by_second):
+        took = by_second[second]
+        slow = sum(1 for x in took if x > 0.1)
+        print(f"  play +{second:3d} s: {len(took):3d} echoes, slowest {max(took) * 1000:6.0f} ms, "
+              f"{slow:3d} over 100 ms", flush=True)
+
+
 def seats_by_name(db: Path) -> dict[str, tuple[int, int]]:
     """name -> (match id, seat) for every match in the server's database."""
     out: dict[str, tuple[int, int]] = {}
@@ -576,6 +591,8 @@ async def run(args: argparse.Namespace) -> int:
         logged = [a for a in logged_actions(db) if wall0 <= a[3] <= wall0 + args.seconds]
 
         echoes = [e for p in players for e in p.echoes]
+        if args.timeline:
+            print_timeline([(t, e) for p in players for t, e in zip(p.echo_sent, p.echoes, strict=True)], t0)
         lost = sum(p.lost_echoes for p in players)
         typers = sum(1 for p in players if p.typer)
         if echoes:
@@ -679,6 +696,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", type=int, default=100, help="simultaneous logins")
     parser.add_argument("--py-spy", metavar="FILE", default="",
                         help="sample the server with py-spy during play (raw stacks to FILE; prints a summary)")
+    parser.add_argument("--timeline", action="store_true",
+                        help="print the slowest echo of each second of play (where the tail comes from)")
     parser.add_argument("--quick", action="store_true", help="2 rooms of 6, 10 s, burst of 20 (a smoke run)")
     args = parser.parse_args(argv)
     if args.quick:

@@ -3,7 +3,7 @@
 :class:`GameTableScreen` is the base of a game's keyboard-first table
 (``tui/sultans/table.py``, ``tui/overlord/table.py``). The game subclass
 names its widgets and texts with one prefix (``PREFIX``: ids ``#<p>-countdown``,
-``#<p>-log``, ``#<p>-sheet-box`` holding ``#<p>-sheet`` (the other panes); texts ``<p>.key.*``,
+``#<p>-log``, a ``TailLog`` that also shows the other panes as a sheet; texts ``<p>.key.*``,
 ``<p>.status.sent``, ``<p>.status.refused``), says which widget has the focus
 when nothing else does (``HOME``), and fills in the hooks:
 
@@ -29,7 +29,7 @@ from textual.widgets import Input
 from tui.client import ClientError, RoomClient
 from tui.i18n import error_text
 from tui.tables import TableScreen
-from tui.widgets import ChatPanel, KeyBar, KeySpec
+from tui.widgets import ChatPanel, KeyBar, KeySpec, TailLog
 
 P = TypeVar("P")  # the game's picker (a choice of one action in progress)
 
@@ -108,18 +108,17 @@ class GameTableScreen(TableScreen, Generic[P]):
 
     # ---------------------------------------------------------------- render
     def _show_sheet(self, kind: str | None, text: Text | None = None) -> None:
-        """The panes other than the log (notes, exchange, result) share one
-        scrollable sheet (``#<p>-sheet`` in ``#<p>-sheet-box``): a widget pair
-        per pane costs every session memory. ``kind`` None hides it; another
-        kind than before starts at its top."""
-        holder = self.query_one(f"#{self.PREFIX}-sheet-box")
-        holder.display = kind is not None
+        """The panes other than the log (notes, exchange, result) are a sheet
+        the log widget shows in its own place (``TailLog.show_sheet``), so a
+        pane switch repaints one widget and lays out nothing. ``kind`` None
+        shows the log; another kind than before starts at its top."""
+        log = self.query_one(f"#{self.PREFIX}-log", TailLog)
         if kind is None or text is None:
+            log.show_sheet(None)
             return
-        if kind != self._sheet_kind:
-            self._sheet_kind = kind
-            holder.scroll_home(animate=False)
-        self._update(f"#{self.PREFIX}-sheet", text, layout=True)
+        fresh = kind != self._sheet_kind or log.sheet is None
+        self._sheet_kind = kind
+        log.show_sheet(text, from_top=fresh)
 
     # ------------------------------------------------------------------ keys
     def refresh_keys(self) -> None:
@@ -201,9 +200,4 @@ class GameTableScreen(TableScreen, Generic[P]):
 
     def action_scroll_pane(self, direction: int) -> None:
         """PageUp/PageDown scroll the shown pane."""
-        pane = self.pane if self.pane in self.PANES else "log"
-        widget = self.query_one(f"#{self.PREFIX}-log" if pane == "log" else f"#{self.PREFIX}-sheet-box")
-        if direction < 0:
-            widget.scroll_page_up()
-        else:
-            widget.scroll_page_down()
+        self.query_one(f"#{self.PREFIX}-log", TailLog).action_scroll_page(-1 if direction < 0 else 1)

@@ -1,13 +1,17 @@
 """DirectLines keeps its style (rich_style, background) until a style of the
-widget or of an ancestor changes; the lines drawn then follow the change."""
+widget or of an ancestor changes; the lines drawn then follow the change. Its
+repaints reach the screen directly; a TailLog shows a sheet in its place."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.geometry import Region
 
-from tui.widgets import LineStatic
+from tui.widgets import LineStatic, TailLog
 
 
 class Holder(App[None]):
@@ -43,3 +47,79 @@ async def test_the_style_is_kept_until_an_ancestor_changes() -> None:
         background_of(line)
         assert line._style is not before and line._style[0].color is not None
         assert line._style[0].color.triplet == (255, 255, 0)  # the widget's own change too
+
+
+class LogHolder(App[None]):
+    CSS = "#log { height: 5; } #other { height: 1; }"
+
+    def compose(self) -> ComposeResult:
+        yield TailLog(id="log")
+        yield LineStatic("other", id="other", markup=False)
+
+
+def shown(app: App[None]) -> list[str]:
+    log = app.query_one("#log", TailLog)
+    return [strip.text.rstrip() for strip in log.render_lines(Region(0, 0, log.size.width, 5))]
+
+
+async def test_a_sheet_shows_in_the_log_s_place_from_its_top_without_a_layout() -> None:
+    app = LogHolder()
+    async with app.run_test(size=(30, 8)) as pilot:
+        await pilot.pause()
+        log = app.query_one("#log", TailLog)
+        for i in range(8):
+            log.write(f"log line {i}")
+        await pilot.pause()
+        assert shown(app)[-1].startswith("log line 7")  # the log follows its end
+        layouts: list[object] = []
+        original = app.screen._refresh_layout
+
+        def counting(*args: object, **kw: object) -> None:
+            layouts.append(args)
+            original(*args, **kw)  # type: ignore[arg-type]
+
+        app.screen._refresh_layout = counting  # type: ignore[method-assign]
+        log.show_sheet(Text("\n".join(f"sheet row {i}" for i in range(9))), from_top=True)
+        await pilot.pause()
+        assert shown(app)[0].startswith("sheet row 0")
+        assert "log line" not in " ".join(shown(app))
+        log.write("log line 8")  # the log keeps its lines underneath
+        log.action_scroll_page(1)
+        await pilot.pause()
+        assert shown(app)[0].startswith("sheet row 4")  # a page is the height less one line
+        log.show_sheet(Text("\n".join(f"sheet row {i}" for i in range(9))))  # same text: kept where it was
+        await pilot.pause()
+        assert shown(app)[0].startswith("sheet row 4")
+        log.show_sheet(None)
+        await pilot.pause()
+        assert shown(app)[-1].startswith("log line 8")
+        assert layouts == []  # switching repainted the log only
+
+
+async def test_a_plain_repaint_marks_the_widget_on_its_screen_directly() -> None:
+    """ScreenRepaint: no Prompt to the widget and no Update message to the screen."""
+    from textual import messages
+
+    app = LogHolder()
+    async with app.run_test(size=(30, 8)) as pilot:
+        await pilot.pause()
+        other = app.query_one("#other", LineStatic)
+        posted: list[object] = []
+        original = app.screen.post_message
+
+        def spy(message: Any) -> bool:
+            posted.append(message)
+            return original(message)
+
+        app.screen.post_message = spy  # type: ignore[method-assign]
+        other.update("changed", layout=False)
+        assert other in app.screen._dirty_widgets
+        assert not other._repaint_required
+        assert not any(isinstance(m, messages.Update) for m in posted)
+        await pilot.pause()
+        assert app.screen._compositor.render_strips()[5].text.startswith("changed")
+        # a change of size still goes Textual's way (a layout)
+        other.update("changed again", layout=True)
+        assert other._layout_required and other not in app.screen._dirty_widgets
+        await pilot.pause()
+        assert app.screen._compositor.render_strips()[5].text.startswith("changed again")

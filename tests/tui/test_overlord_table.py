@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 from fakes import screen_text, settle
@@ -35,6 +35,13 @@ ROLES4 = ["overlord", "captain", "squire", "peasant"]
 ROLES5 = ["overlord", "captain", "squire", "peasant", "general"]
 # a deck without reaction cards, so that windows hold only what the hands hold
 QUIET_DECK = ["victimize"] * 5 + ["capitalize"] * 4 + ["extortion"] * 3 + ["sidestep"] * 4 + ["make-an-example"] * 4
+
+
+def sheet_of(app: Any, log_id: str) -> str:
+    """The sheet (notes, exchange, result) the table's log pane shows now."""
+    sheet = app.screen.query_one(log_id, TailLog).sheet
+    assert sheet is not None, "the pane shows the log, not a sheet"
+    return sheet.plain
 
 
 def new_game(
@@ -444,7 +451,7 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
         else:
             assert "遊戲結束" in text and "回合上限" in text
             assert f"★ {winner}（{out.winner}）" in text
-        result = str(app.screen.query_one("#ov-sheet", Static).render())
+        result = sheet_of(app, "#ov-log")
         rows = [ln for ln in result.splitlines() if "(" in ln or "（" in ln][1:]
         assert len(rows) == 4  # the gold table: one row per seat, most gold first
         golds = [int(ln.split()[-2]) for ln in rows]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 from fakes import screen_text, settle
@@ -25,12 +25,20 @@ from tui.sultans.help import SultansHelp
 from tui.sultans.ring import TableRing, ring_layout
 from tui.sultans.table import Table
 from tui.sultans.words import card_str
+from tui.widgets import TailLog
 
 SIZES = [(80, 24), (120, 40)]
 Lang = Literal["en", "zh"]
 
 # seat 0 Guard, 1 Assassin, 2 Slave, 3 Sultan, 4 Slave; spare Slave
 DEAL_A = ["guard", "assassin", "slave", "sultan", "slave"]
+
+
+def sheet_of(app: Any, log_id: str) -> str:
+    """The sheet (notes, exchange, result) the table's log pane shows now."""
+    sheet = app.screen.query_one(log_id, TailLog).sheet
+    assert sheet is not None, "the pane shows the log, not a sheet"
+    return sheet.plain
 
 
 def table(
@@ -297,7 +305,7 @@ async def test_round_end_and_match_end() -> None:
         assert "Winners:" in text
         assert "scored the most points" in text or "Tied on" in text
         assert "Where the cards went" in text or "R1" in text
-        body = str(app.screen.query_one("#sk-sheet", Static).render())
+        body = sheet_of(app, "#sk-log")
         assert "Where the cards went" in body
         assert "<Assassin>: bob (1) → t2 carol (2)" in body  # the trail of the moved card
         assert "+2" in text or "+1" in text  # points on the seat boxes
@@ -354,7 +362,7 @@ async def test_notebook_shows_fresh_and_stale_notes() -> None:
         assert "You saw: bob (1) holds <Assassin>" in text  # a private log line
         await pilot.press("tab")
         await settle(pilot)
-        notes = str(app.screen.query_one("#sk-sheet", Static).render())
+        notes = sheet_of(app, "#sk-log")
         assert "bob (1) = <Assassin>" in notes and "fresh" in notes
         # bob reveals (acts), then hides and may swap in secret: the note goes stale (S-VIEW-2)
         room.play(1, "assassinate 3")
@@ -382,7 +390,7 @@ async def test_stale_note_after_a_secret_swap() -> None:
         assert "bob (1) hid and may have swapped" in text
         await pilot.press("tab")
         await settle(pilot)
-        notes = str(app.screen.query_one("#sk-sheet", Static).render())
+        notes = sheet_of(app, "#sk-log")
         assert "may have moved since turn" in notes
 
 

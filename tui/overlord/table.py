@@ -25,8 +25,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Static
+from textual.containers import Horizontal, Vertical
 
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
@@ -94,8 +93,6 @@ class Table(GameTableScreen[Picker]):
             with Vertical(id="ov-pane-box"):
                 yield LineStatic("", id="ov-pane-title", markup=False)
                 yield TailLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
-                with VerticalScroll(id="ov-sheet-box"):  # the exchange or the result
-                    yield Static("", id="ov-sheet", markup=False)
             yield ChatPanel(id="ov-chat")
         yield KeyBar()
 
@@ -486,7 +483,6 @@ class Table(GameTableScreen[Picker]):
         log = self.query_one("#ov-log", TailLog)
         self._render_log(ov, namer, log)
         pane = self.pane if self.pane != "result" or ov.outcome is not None else "log"
-        log.display = pane == "log"
         self._update("#ov-pane-title", Text(self.tr(f"ov.pane.{pane}") + "  (Tab)", style="bold", end=""))
         if pane == "exchange":
             self._show_sheet(pane, self._exchange_text(ov.log, namer))

@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from engine.sultans.actions import Action
@@ -90,8 +90,6 @@ class Table(GameTableScreen[Picker]):
             with Vertical(id="sk-pane-box", classes="pane"):
                 yield LineStatic("", id="sk-pane-title", classes="title", markup=False)
                 yield TailLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
-                with VerticalScroll(id="sk-sheet-box"):  # notes or result
-                    yield Static("", id="sk-sheet", markup=False)
             yield ChatPanel(id="sk-chat", classes="pane")
         yield KeyBar()
 
@@ -362,7 +360,6 @@ class Table(GameTableScreen[Picker]):
         pane = self.pane
         if pane == "notes" and not self._notebook:
             pane = "log"
-        log.display = pane == "log"
         title = {"log": "sk.pane.log", "notes": "sk.pane.notes", "result": "sk.pane.result"}[pane]
         self._update("#sk-pane-title", Text(self.tr(title)))
         if pane == "notes":
