@@ -409,6 +409,10 @@ class ActionResult:
     ended_round: int = 0  # actions after which the next turn was in a new round (not timed)
 
 
+ACTION_TIMES: list[tuple[float, float, float, int]] = []
+"""(sent, slowest screen, Enter -> logged, room) of each timed action (``--timeline``)."""
+
+
 def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) -> ActionResult:
     seats = seats_by_name(db)
     log = logged_actions(db)
@@ -446,6 +450,7 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
             slowest = max(slowest, first[0] - act.sent)
         if complete:
             per_action.append(slowest)
+            ACTION_TIMES.append((act.sent, slowest, hit - act.wall, act.player.room))
     return ActionResult(per_screen, per_action, apply_delay, unconfirmed, missed, ended_round)
 
 
@@ -593,6 +598,10 @@ async def run(args: argparse.Namespace) -> int:
         echoes = [e for p in players for e in p.echoes]
         if args.timeline:
             print_timeline([(t, e) for p in players for t, e in zip(p.echo_sent, p.echoes, strict=True)], t0)
+            for sent, slowest, applied, room in sorted(ACTION_TIMES):
+                if slowest > 0.25:
+                    print(f"  action at play +{sent - t0:5.1f} s in room {room}: all screens after "
+                          f"{slowest * 1000:.0f} ms (logged after {applied * 1000:.0f} ms)", flush=True)
         lost = sum(p.lost_echoes for p in players)
         typers = sum(1 for p in players if p.typer)
         if echoes:
