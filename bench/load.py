@@ -15,10 +15,12 @@ Phases (each bounded; the script stops the server and exits by itself):
    press ``r``, the rest of the room's clients watch it (``w``); the host
    starts and bots fill the empty seats.
 3. **play** for ``--seconds``: bots play; seated players play a Peek (``p``,
-   Enter) on their turn and Pass (``o``, Enter) in reaction windows; in each
-   room ``--typers`` watchers type into the chat line at 2 keys/s (a word of
-   12 keys, then 12 quick backspaces; each typer starts 0-6 s after the
-   others, seeded, unless ``--lockstep``).
+   Enter) on their turn and Pass (``o``, Enter) in reaction windows (each
+   seated player starts looking 0-2 s after the play phase begins, seeded,
+   unless ``--lockstep``: the turns that waited during the setup are not all
+   played at the same instant); in each room ``--typers`` watchers type into
+   the chat line at 2 keys/s (a word of 12 keys, then 12 quick backspaces;
+   each typer starts 0-6 s after the others, seeded, unless ``--lockstep``).
 4. **simultaneous logins**: the room clients leave; once the server is idle
    again (under 10% of a core over a second, at least 2 s later) ``--burst``
    clients connect at once; time until each sees its lobby.
@@ -304,9 +306,12 @@ async def setup_room(
 # -- playing ----------------------------------------------------------------------------
 
 
-async def seated_loop(player: Player, actions: list[Action], stop: asyncio.Event) -> None:
-    """Play a Peek on one's turn, Pass in a window; otherwise wait (timers exist)."""
+async def seated_loop(player: Player, actions: list[Action], stop: asyncio.Event, offset: float = 0.0) -> None:
+    """Play a Peek on one's turn, Pass in a window; otherwise wait (timers exist).
+    ``offset`` delays the first look at the screen: the turns that waited for
+    the seated players during the setup are not all answered at the same instant."""
     client = player.client
+    await asyncio.sleep(offset)
     while not stop.is_set():
         await asyncio.sleep(0.05)
         now = time.monotonic()
@@ -573,8 +578,11 @@ async def run(args: argparse.Namespace) -> int:
         actions: list[Action] = []
         lag.clear()
         cpu0, t0, wall0 = server.cpu_seconds(), time.monotonic(), time.time()
-        tasks = [asyncio.create_task(seated_loop(p, actions, stop)) for p in players if p.role in ("host", "seated")]
         stagger = random.Random(1) if args.stagger else None  # the same offsets on every run
+        tasks = [
+            asyncio.create_task(seated_loop(p, actions, stop, stagger.uniform(0.0, 2.0) if stagger else 0.0))
+            for p in players if p.role in ("host", "seated")
+        ]
         tasks += [
             asyncio.create_task(typer_loop(p, stop, args.rate, stagger.uniform(0.0, 6.0) if stagger else 0.0))
             for p in players if p.typer
@@ -696,7 +704,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--typers", type=int, default=3, help="watchers per room typing in the chat line")
     parser.add_argument("--rate", type=float, default=2.0, help="keys per second per typer")
     parser.add_argument("--lockstep", dest="stagger", action="store_false",
-                        help="all typers start their words together (default: each starts 0-6 s later, seeded)")
+                        help="all typers and seated players start together (default: typers 0-6 s later, "
+                             "seated players 0-2 s, seeded)")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the play phase")
     parser.add_argument("--bot-delay", type=float, default=1.0)
     parser.add_argument("--turn-timer", type=int, default=10, help="room turn timer, s (0: off)")

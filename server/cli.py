@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", type=Path, help="SQLite database (default data/throneroom.db)")
     serve.add_argument("--config", type=Path, help="TOML config file (see deploy/throneroom.toml)")
     serve.add_argument(
-        "--bot-delay", type=float, help="seconds a bot thinks before acting (default 1; 0 for tests)"
+        "--bot-delay", type=float, help="seconds a bot thinks before acting, give or take 30%% (default 1; 0 for tests)"
     )
     return parser
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
@@ -67,6 +68,7 @@ ROOM_NAME_MAX = 40
 CODE_MAX = 16
 TIMER_MAX = 600
 BOT_DELAY_MAX = 30.0
+BOT_JITTER = 0.3
 ACTION_MAX = 200
 
 State = Literal["waiting", "playing", "finished"]
@@ -237,6 +239,7 @@ class Room:
         self._intermission: asyncio.Task[None] | None = None
         self._bots: asyncio.Task[None] | None = None
         self._bot_wake = asyncio.Event()
+        self._think = random.Random()  # bot thinking times (not the game's randomness)
 
     # ------------------------------------------------------------- reading
 
@@ -853,6 +856,14 @@ class Room:
         if any(s.bot_plays() for s in self.seats):
             self._bot_wake.set()
 
+    def bot_think(self) -> float:
+        """How long the bots think this time: the room's bot delay, give or take
+        ``BOT_JITTER`` of it, as people do. (Exactly the same delay in every room
+        kept the rooms that acted together in step: on a busy server each step
+        then drew every screen of all of them at once.) Timing only: the game's
+        own randomness stays the seeded engine's."""
+        return self.settings.bot_delay * self._think.uniform(1 - BOT_JITTER, 1 + BOT_JITTER)
+
     def _bot_for(self, seat: Seat) -> Bot:
         if seat.bot is None:
             seat.bot = self.spec.new_bot(seat.index, "heuristic", (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
@@ -863,7 +874,7 @@ class Room:
             await self._bot_wake.wait()
             self._bot_wake.clear()
             if self.settings.bot_delay > 0:
-                await self.env.sleep(self.settings.bot_delay)
+                await self.env.sleep(self.bot_think())
             else:
                 await asyncio.sleep(0)
             try:

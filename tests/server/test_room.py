@@ -534,3 +534,28 @@ async def test_an_engine_crash_rebuilds_the_table_from_the_log(caplog: pytest.Lo
         assert cview(a).total == 2
     finally:
         await h.stop()
+
+
+async def test_bots_think_about_the_room_s_delay_give_or_take_its_jitter(hub: Hub) -> None:
+    """Bot delays vary (human-like, and rooms that acted together drift apart):
+    each within BOT_JITTER of the room's delay, not all the same."""
+    from server.room import BOT_JITTER
+
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=5, bot_delay=2.0))
+    room = room_of(a)
+    thoughts = [room.bot_think() for _ in range(200)]
+    assert all(2.0 * (1 - BOT_JITTER) <= t <= 2.0 * (1 + BOT_JITTER) for t in thoughts)
+    assert max(thoughts) - min(thoughts) > 2.0 * BOT_JITTER  # spread over the range, not one value
+    slept: list[float] = []
+    real_sleep = room.env.sleep
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        await real_sleep(seconds)
+
+    room.env.sleep = sleep  # type: ignore[method-assign]
+    a.start()
+    await until(lambda: len(slept) >= 3)
+    bot_sleeps = [t for t in slept if 2.0 * (1 - BOT_JITTER) <= t <= 2.0 * (1 + BOT_JITTER)]
+    assert len(bot_sleeps) >= 3 and len(set(bot_sleeps)) >= 2

@@ -14,6 +14,7 @@ import io
 import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
@@ -55,8 +56,10 @@ def _spread(seats: int, places: list[tuple[int, int]]) -> tuple[tuple[int, int],
     return tuple(places[(i * len(places)) // seats] for i in range(seats))
 
 
+@lru_cache(maxsize=256)
 def ring_layout(seats: int, width: int, height: int) -> Layout:
-    """Pick where the boxes of ``seats`` seats go in ``width`` x ``height`` cells.
+    """Pick where the boxes of ``seats`` seats go in ``width`` x ``height`` cells
+    (made once per process for each size: every screen asks on every update).
 
     Few seats: a row on top and a row at the bottom with the centre between,
     full width. Many seats: a ring of boxes (top, right, bottom, left) around
