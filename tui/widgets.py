@@ -218,6 +218,14 @@ class DirectLines(ScreenRepaint, Widget):
 
     _direct_key: tuple[Any, ...] = ()
     _direct_lines: dict[int, tuple[Strip, Strip]]
+    _drawing: Size | None = None  # the content size while render_lines runs
+
+    @property
+    def line_size(self) -> Size:
+        """The content size: while drawing, the one looked up for the whole
+        draw (each lookup walks up to the screen and asks its compositor, and
+        ``render_line`` needs it for every line)."""
+        return self._drawing or self.content_size
     _style_key: tuple[int, ...] = ()
     _style: tuple[Style, Color]
 
@@ -236,7 +244,8 @@ class DirectLines(ScreenRepaint, Widget):
         padding = styles.padding
         if self.BLANK or styles.gutter != padding or padding.top or padding.bottom:
             return super().render_lines(crop)  # a border, or padding above or below
-        width = self.size.width
+        size = self.size
+        width = size.width
         base, background = self._direct_style()
         self._base = base
         filters = self.get_line_filters()
@@ -246,21 +255,25 @@ class DirectLines(ScreenRepaint, Widget):
             self._direct_key, self._direct_lines = key, {}
         done = self._direct_lines
         lines: list[Strip] = []
-        for y in crop.line_range:
-            line = self.render_line(y)
-            seen = done.get(y)
-            if seen is not None and seen[0] is line:
-                final = seen[1]
-            else:
-                final = line
-                if left or right:
-                    final = Strip.join([Strip.blank(left, base), final, Strip.blank(right, base)])
-                for line_filter in filters:
-                    # cached on the strip: the process-wide strips (and the app's shared
-                    # filter, tui/app.py) make one filtering serve every session
-                    final = final.apply_filter(line_filter, background)
-                done[y] = (line, final)
-            lines.append(final)
+        self._drawing = size
+        try:
+            for y in crop.line_range:
+                line = self.render_line(y)
+                seen = done.get(y)
+                if seen is not None and seen[0] is line:
+                    final = seen[1]
+                else:
+                    final = line
+                    if left or right:
+                        final = Strip.join([Strip.blank(left, base), final, Strip.blank(right, base)])
+                    for line_filter in filters:
+                        # cached on the strip: the process-wide strips (and the app's shared
+                        # filter, tui/app.py) make one filtering serve every session
+                        final = final.apply_filter(line_filter, background)
+                    done[y] = (line, final)
+                lines.append(final)
+        finally:
+            self._drawing = None
         x1, x2 = crop.column_span
         if (x1, x2) != (0, width):
             lines = [line.crop(x1, x2) for line in lines]
@@ -284,7 +297,7 @@ class LineStatic(DirectLines, Static):
         super().update(content, layout=layout)
 
     def render_line(self, y: int) -> Strip:
-        width = self.content_size.width
+        width = self.line_size.width
         base = getattr(self, "_base", None) or self.rich_style
         drawn = self._drawn
         if drawn is None or drawn[0] != width or drawn[1] != base:
@@ -380,7 +393,7 @@ class TailLog(DirectLines, can_focus=True):
         """The lines on show: the sheet's (wrapped to the width now) or the log's."""
         if self.sheet is None:
             return self.lines
-        width = self.content_size.width
+        width = self.line_size.width
         if width != self._sheet_width:
             text = self.sheet.copy()
             text.end = ""
@@ -428,7 +441,7 @@ class TailLog(DirectLines, can_focus=True):
     # -- scrolling ----------------------------------------------------------
 
     def _first_shown(self) -> int:
-        end = max(0, len(self._shown()) - self.content_size.height)
+        end = max(0, len(self._shown()) - self.line_size.height)
         if self.sheet is not None:
             return min(self._sheet_top, end)
         return end if self._top is None else min(self._top, end)
@@ -469,7 +482,7 @@ class TailLog(DirectLines, can_focus=True):
     # -- drawing ------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        width, height = self.content_size
+        width, height = self.line_size
         base = getattr(self, "_base", None) or self.rich_style  # set once per draw (DirectLines)
         if width <= 0:
             return Strip.blank(0, base)

@@ -288,7 +288,7 @@ class TableRing(DirectLines):
         widget's style changes.
         """
         self._dirty_regions.clear()
-        size = self.size
+        size = self.line_size
         style = self.visual_style
         if size != self._rows_size:
             self._rows, self._rows_size, self._strips = self._build_rows(), size, {}
