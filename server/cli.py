@@ -104,8 +104,8 @@ async def serve(config: Config) -> int:
         intermission=rooms.intermission,
     )
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key)
+    heap = HeapKeeper(ended=lambda: server.ended)
     health = HealthMonitor()
-    heap = HeapKeeper()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

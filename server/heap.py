@@ -23,8 +23,9 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   again) only when the process has grown by ``GROW`` of its resident memory
   (at least ``GROW_MIN`` bytes) since the last full collection, or when the
   server is idle (under ``IDLE_CPU`` of a core over the last ``IDLE_WINDOW``
-  seconds) and the frozen heap changed by ``IDLE_CHANGE`` since then, at
-  most once per ``IDLE_GAP`` seconds. (Counting the frozen objects walks
+  seconds) and sessions ended or the frozen heap changed by ``IDLE_CHANGE``
+  since then, at most once per ``IDLE_GAP`` seconds (a closed session's
+  app is garbage in reference cycles: the frozen count hardly moves). (Counting the frozen objects walks
   them all, ~10 ms per million, so it is done only when idle; the resident
   memory is one read of ``/proc/self/statm``.)
 
@@ -45,6 +46,7 @@ import os
 import resource
 import sys
 import time
+from collections.abc import Callable
 
 log = logging.getLogger("throneroom.heap")
 
@@ -85,7 +87,9 @@ class HeapKeeper:
     """See the module docstring. ``start`` collects and freezes what start-up
     made; ``stop`` cancels the task (the heap stays frozen)."""
 
-    def __init__(self) -> None:
+    def __init__(self, ended: Callable[[], int] = lambda: 0) -> None:
+        self._ended = ended  # sessions closed so far: their apps are garbage for a full collection
+        self._ended_at_full = 0
         self._task: asyncio.Task[None] | None = None
         self.base = 0  # frozen objects after the last full collection
         self.base_rss = 0  # resident bytes after it
@@ -107,6 +111,7 @@ class HeapKeeper:
 
     def _full(self, why: str) -> None:
         started = time.perf_counter()
+        self._ended_at_full = self._ended()
         self.base = full_collection()
         self.base_rss = resident_bytes()
         self.last_full = time.monotonic()
@@ -126,7 +131,10 @@ class HeapKeeper:
         elif (
             idle
             and time.monotonic() - self.last_full >= IDLE_GAP
-            and abs(gc.get_freeze_count() - self.base) > IDLE_CHANGE * self.base
+            and (
+                self._ended() != self._ended_at_full
+                or abs(gc.get_freeze_count() - self.base) > IDLE_CHANGE * self.base
+            )
         ):
             why = "idle"
         if why is not None:

@@ -225,6 +225,7 @@ class ThroneServer:
         self.host_key = host_key
         self.app_factory = app_factory
         self.sessions: set[Session] = set()
+        self.ended = 0  # sessions closed since start (server.heap collects when players left)
         self.per_address: Counter[str] = Counter()
         self.active_names: Counter[str] = Counter()
         self._listener: asyncssh.SSHAcceptor | None = None
@@ -666,6 +667,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.lobby = None
         if self in self.server.sessions:
             self.server.sessions.discard(self)
+            self.server.ended += 1
             folded = name.casefold()
             self.server.active_names[folded] -= 1
             if self.server.active_names[folded] <= 0:

@@ -108,3 +108,27 @@ async def test_the_task_freezes_every_epoch_and_stops(monkeypatch: pytest.Monkey
 
 def test_resident_bytes_reads_this_process() -> None:
     assert 1 << 20 < heap.resident_bytes() < 1 << 40
+
+
+def test_an_idle_server_collects_once_sessions_ended_even_if_the_heap_did_not_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A closed session's app is garbage in reference cycles: the frozen count
+    hardly moves, so sessions that ended are the idle rule's other cue."""
+    ended = [0]
+    keeper = HeapKeeper(ended=lambda: ended[0])
+    monkeypatch.setattr(heap, "resident_bytes", lambda: 100 << 20)
+    keeper.base_rss = 100 << 20
+    keeper.epoch(idle=False)
+    keeper.base = gc.get_freeze_count()
+    keeper.last_full = time.monotonic() - heap.IDLE_GAP
+    assert keeper.epoch(idle=True) is None  # nothing changed, nobody left
+    ref, strong = cycle()
+    keeper.epoch(idle=False)
+    del strong
+    ended[0] = 1
+    assert keeper.epoch(idle=False) is None  # busy: later
+    assert keeper.epoch(idle=True) == "idle"
+    assert ref() is None
+    keeper.last_full -= heap.IDLE_GAP
+    assert keeper.epoch(idle=True) is None  # counted at that collection: nothing new
