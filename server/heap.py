@@ -23,11 +23,13 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   again) only when the process has grown by ``GROW`` of its resident memory
   (at least ``GROW_MIN`` bytes) since the last full collection, or when the
   server is idle (under ``IDLE_CPU`` of a core over the last ``IDLE_WINDOW``
-  seconds) and sessions ended or the frozen heap changed by ``IDLE_CHANGE``
-  since then, at most once per ``IDLE_GAP`` seconds (a closed session's
-  app is garbage in reference cycles: the frozen count hardly moves). (Counting the frozen objects walks
-  them all, ~10 ms per million, so it is done only when idle; the resident
-  memory is one read of ``/proc/self/statm``.)
+  seconds) and, since the last full collection, sessions ended (a closed
+  session's app is garbage in reference cycles: the frozen count hardly
+  moves) or the frozen heap changed by ``IDLE_CHANGE``; at most once per
+  ``IDLE_GAP`` seconds. The resident memory is one read of
+  ``/proc/self/statm``; counting the frozen objects walks them all (~10 ms
+  per million), so it is done only when idle, at most every ``COUNT_EVERY``
+  seconds.
 
 What a frozen object leaks until the next full collection: reference cycles
 that were still alive at a freeze or became garbage after it, which is what
@@ -57,6 +59,7 @@ IDLE_CPU = 0.10
 IDLE_WINDOW = 0.5
 IDLE_CHANGE = 0.02
 IDLE_GAP = 30.0
+COUNT_EVERY = 5.0
 THRESHOLDS = (20_000, 5, 10)
 """Automatic collections between epochs walk only unfrozen objects."""
 
@@ -95,6 +98,7 @@ class HeapKeeper:
         self.base_rss = 0  # resident bytes after it
         self.last_full = 0.0
         self.full_collections = 0
+        self._counted_at = 0.0  # when the idle rule last counted the frozen objects
 
     def start(self) -> None:
         gc.set_threshold(*THRESHOLDS)
@@ -128,18 +132,20 @@ class HeapKeeper:
         rss = resident_bytes()
         if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN):
             why = "memory grew"
-        elif (
-            idle
-            and time.monotonic() - self.last_full >= IDLE_GAP
-            and (
-                self._ended() != self._ended_at_full
-                or abs(gc.get_freeze_count() - self.base) > IDLE_CHANGE * self.base
-            )
+        elif idle and time.monotonic() - self.last_full >= IDLE_GAP and (
+            self._ended() != self._ended_at_full or self._heap_changed()
         ):
             why = "idle"
         if why is not None:
             self._full(why)
         return why
+
+    def _heap_changed(self) -> bool:
+        now = time.monotonic()
+        if now - self._counted_at < COUNT_EVERY:
+            return False
+        self._counted_at = now
+        return abs(gc.get_freeze_count() - self.base) > IDLE_CHANGE * self.base
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

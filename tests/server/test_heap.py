@@ -84,6 +84,8 @@ def test_an_idle_server_collects_everything_once_the_heap_changed(monkeypatch: p
     assert keeper.epoch(idle=True) is None
     keeper.last_full -= heap.IDLE_GAP
     assert ref() is not None
+    assert keeper.epoch(idle=True) is None  # counted a moment ago: not again yet (it walks them all)
+    keeper._counted_at -= heap.COUNT_EVERY
     assert keeper.epoch(idle=True) == "idle"
     assert ref() is None
     assert ballast
