@@ -6,9 +6,11 @@ a key echoed in the chat line at the bottom make it visit every widget on
 the screen. With many sessions per process that is most of a frame's cost
 (measured with ``./manage bench screens``). :class:`RegionCompositor` renders
 each changed region's own crop, drawing only the widgets whose regions meet
-it, and merges the results, so a frame costs what changed. Only the partial update differs; full repaints, layout and the
-terminal output are Textual's own. If the Textual internals it relies on are
-missing (another Textual version), screens keep the stock compositor.
+it, and merges the results, so a frame costs what changed. Only the partial
+update differs; full repaints, layout and the terminal output are Textual's
+own, except that its layout method is rebuilt to leave no reference cycles
+(:func:`_acyclic`). If the Textual internals it relies on are missing
+(another Textual version), screens keep the stock compositor.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ import textwrap
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import textual._compositor
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
@@ -70,7 +71,7 @@ def _acyclic(method: Callable[..., Any]) -> Callable[..., Any] | None:
     return rebuilt if callable(rebuilt) else None
 
 
-_ARRANGE_ROOT = _acyclic(textual._compositor.Compositor._arrange_root)
+_ARRANGE_ROOT = _acyclic(Compositor._arrange_root)
 
 
 class RegionCompositor(Compositor):
