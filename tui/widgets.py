@@ -175,7 +175,7 @@ class ScreenRepaint(_WidgetMixin):
     ``Prompt`` to the widget, whose task wakes, goes idle and posts an
     ``Update`` to the screen, whose task wakes and marks the widget dirty;
     then the screen's update timer draws. With 150 sessions those hops were
-    over half of the ~2,200 messages dispatched per second while bots play
+    about half of the ~2,200 messages dispatched per second while bots play
     (``./manage bench screens``), each a task switch. A repaint that needs
     nothing else (no layout, scroll or style refresh pending) is marked on
     the screen here, as the screen's ``Update`` handler would; the rest goes
@@ -219,6 +219,8 @@ class DirectLines(ScreenRepaint, Widget):
     _direct_key: tuple[Any, ...] = ()
     _direct_lines: dict[int, tuple[Strip, Strip]]
     _drawing: Size | None = None  # the content size while render_lines runs
+    _style_key: tuple[int, ...] = ()
+    _style: tuple[Style, Color]
 
     @property
     def line_size(self) -> Size:
@@ -226,8 +228,6 @@ class DirectLines(ScreenRepaint, Widget):
         draw (each lookup walks up to the screen and asks its compositor, and
         ``render_line`` needs it for every line)."""
         return self._drawing or self.content_size
-    _style_key: tuple[int, ...] = ()
-    _style: tuple[Style, Color]
 
     def _direct_style(self) -> tuple[Style, Color]:
         """``rich_style`` and the background colour, computed again only when the
