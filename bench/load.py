@@ -413,10 +413,8 @@ class ActionResult:
     unconfirmed: int
     missed_screens: int
     ended_round: int = 0  # actions after which the next turn was in a new round (not timed)
-
-
-ACTION_TIMES: list[tuple[float, float, float, int]] = []
-"""(sent, slowest screen, Enter -> logged, room) of each timed action (``--timeline``)."""
+    timed: list[tuple[float, float, float, int]] = field(default_factory=list)
+    """(sent, slowest screen, Enter -> logged, room) of each action in ``per_action``."""
 
 
 def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) -> ActionResult:
@@ -426,6 +424,7 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
     per_action: list[float] = []
     apply_delay: list[float] = []
     unconfirmed = missed = ended_round = 0
+    timed: list[tuple[float, float, float, int]] = []
     for act in actions:
         me = seats.get(act.player.client.name)
         hit = None
@@ -456,8 +455,8 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
             slowest = max(slowest, first[0] - act.sent)
         if complete:
             per_action.append(slowest)
-            ACTION_TIMES.append((act.sent, slowest, hit - act.wall, act.player.room))
-    return ActionResult(per_screen, per_action, apply_delay, unconfirmed, missed, ended_round)
+            timed.append((act.sent, slowest, hit - act.wall, act.player.room))
+    return ActionResult(per_screen, per_action, apply_delay, unconfirmed, missed, ended_round, timed)
 
 
 # -- main ------------------------------------------------------------------------------
@@ -611,7 +610,7 @@ async def run(args: argparse.Namespace) -> int:
         echoes = [e for p in players for e in p.echoes]
         if args.timeline:
             print_timeline([(t, e) for p in players for t, e in zip(p.echo_sent, p.echoes, strict=True)], t0)
-            for sent, slowest, applied, room in sorted(ACTION_TIMES):
+            for sent, slowest, applied, room in sorted(result.timed):
                 if slowest > 0.25:
                     print(f"  action at play +{sent - t0:5.1f} s in room {room}: all screens after "
                           f"{slowest * 1000:.0f} ms (logged after {applied * 1000:.0f} ms)", flush=True)

@@ -335,7 +335,8 @@ class TailLog(DirectLines, can_focus=True):
     collecting lines underneath; hiding it shows the log again. Switching is
     a repaint of this widget: swapping two widgets' ``display`` re-laid out
     the screen, twice with the sheet's scroll container, in every session of
-    a room at each round's end (~200 ms of a busy server's time per room).
+    a room at each round's end (the echo stalls ``bench load --timeline``
+    showed).
     """
 
     DEFAULT_CSS = """
@@ -396,9 +397,8 @@ class TailLog(DirectLines, can_focus=True):
         width = self.line_size.width
         if width != self._sheet_width:
             text = self.sheet.copy()
-            text.end = ""
             text.expand_tabs()
-            self._sheet_lines = wrapped_strips(self, text, max(1, width - 1), wrap=True) if width > 1 else []
+            self._sheet_lines = self._wrap(text, width, wrap=True) if width > 1 else []
             self._sheet_width = width
         return self._sheet_lines
 
@@ -415,9 +415,14 @@ class TailLog(DirectLines, can_focus=True):
         self.refresh()
         return self
 
-    def _append(self, text: Text, width: int) -> None:
+    def _wrap(self, text: Text, width: int, *, wrap: bool) -> list[Strip]:
+        """``text`` (a copy with tabs expanded) as lines for a log ``width``
+        wide: the rightmost column is the scroll indicator."""
         text.end = ""
-        self.lines.extend(wrapped_strips(self, text, max(self.min_width, width - 1), wrap=self.wrap))
+        return wrapped_strips(self, text, max(self.min_width, width - 1), wrap=wrap)
+
+    def _append(self, text: Text, width: int) -> None:
+        self.lines.extend(self._wrap(text, width, wrap=self.wrap))
         if self.max_lines is not None and len(self.lines) > self.max_lines:
             drop = len(self.lines) - self.max_lines
             del self.lines[:drop]
