@@ -21,7 +21,10 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   the server's CPU while bots play (py-spy) for garbage play does not make;
 * collects everything (``gc.unfreeze`` + a full collection, then freezes
   again) only when the process has grown by ``GROW`` of its resident memory
-  (at least ``GROW_MIN`` bytes) since the last full collection, or when the
+  (at least ``GROW_MIN`` bytes) since the last full collection, beyond
+  ``PER_SESSION`` for each session more than there were then (a burst of
+  logins is live memory, not garbage: 100 of them grew a fresh server past
+  the rule and a 0.3 s collection fell into the burst), or when the
   server is idle (under ``IDLE_CPU`` of a core over the last ``IDLE_WINDOW``
   seconds) and, since the last full collection, sessions ended (a closed
   session's app is garbage in reference cycles: the frozen count hardly
@@ -55,6 +58,7 @@ log = logging.getLogger("throneroom.heap")
 EPOCH = 0.5
 GROW = 0.5
 GROW_MIN = 64 << 20
+PER_SESSION = 2 << 20
 IDLE_CPU = 0.10
 IDLE_WINDOW = 0.5
 IDLE_CHANGE = 0.02
@@ -90,9 +94,11 @@ class HeapKeeper:
     """See the module docstring. ``start`` collects and freezes what start-up
     made; ``stop`` cancels the task (the heap stays frozen)."""
 
-    def __init__(self, ended: Callable[[], int] = lambda: 0) -> None:
+    def __init__(self, ended: Callable[[], int] = lambda: 0, sessions: Callable[[], int] = lambda: 0) -> None:
         self._ended = ended  # sessions closed so far: their apps are garbage for a full collection
         self._ended_at_full = 0
+        self._sessions = sessions  # sessions open now
+        self._sessions_at_full = 0
         self._task: asyncio.Task[None] | None = None
         self.base = 0  # frozen objects after the last full collection
         self.base_rss = 0  # resident bytes after it
@@ -116,6 +122,7 @@ class HeapKeeper:
     def _full(self, why: str) -> None:
         started = time.perf_counter()
         self._ended_at_full = self._ended()
+        self._sessions_at_full = self._sessions()
         self.base = full_collection()
         self.base_rss = resident_bytes()
         self.last_full = time.monotonic()
@@ -130,7 +137,8 @@ class HeapKeeper:
         gc.freeze()
         why: str | None = None
         rss = resident_bytes()
-        if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN):
+        more = max(0, self._sessions() - self._sessions_at_full)
+        if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN) + more * PER_SESSION:
             why = "memory grew"
         elif idle and time.monotonic() - self.last_full >= IDLE_GAP and (
             self._ended() != self._ended_at_full or self._heap_changed()

@@ -28,7 +28,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TextIO, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, TypeVar, cast
 
 import asyncssh
 from rich.console import Console
@@ -37,6 +37,7 @@ from server.config import Config
 from server.sanitize import clean_name, clean_text
 from server.sshdriver import SessionTerminal
 from tui.client import Identity, LobbyClient
+from tui.sharedcss import share_styles
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -700,39 +701,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
             log.debug("channel closed before the farewell", exc_info=True)
 
 
-class SharedCSSCache:
-    """Stands in for a Stylesheet's private parse cache: every session's App
-    parses the same CSS (app, screens, widgets' DEFAULT_CSS), so the parsed rule
-    sets are made once per process and shared (less CPU at login, less memory
-    per session). Keyed by the sheet's CSS variables as well, since variables
-    are substituted while parsing; ``clear`` (Textual calls it when variables
-    change) is therefore not needed."""
-
-    _tables: ClassVar[dict[tuple[tuple[str, str], ...], dict[Any, Any]]] = {}
-    MAX_ENTRIES: ClassVar[int] = 512
-
-    def __init__(self, stylesheet: Any) -> None:
-        self._stylesheet = stylesheet
-
-    def _table(self) -> dict[Any, Any]:
-        variables = tuple(sorted(self._stylesheet._variables.items()))
-        return self._tables.setdefault(variables, {})
-
-    def __getitem__(self, key: Any) -> Any:
-        return self._table()[key]
-
-    def __setitem__(self, key: Any, rules: Any) -> None:
-        table = self._table()
-        if len(table) < self.MAX_ENTRIES:
-            table[key] = rules
-
-    def clear(self) -> None:
-        pass
-
-
 def _prepare_app(app: App[Any]) -> None:
     """Share the process-wide output streams and the parsed CSS; send error output to the log."""
-    app.stylesheet._parse_cache = SharedCSSCache(app.stylesheet)  # type: ignore[assignment]
+    share_styles(app)
     app._capture_stdout = _shared_stdout  # type: ignore[assignment]
     app._capture_stderr = _shared_stderr  # type: ignore[assignment]
     app.error_console = Console(

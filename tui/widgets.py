@@ -441,7 +441,7 @@ class TailLog(DirectLines, can_focus=True):
             pending, self._deferred = self._deferred, []
             for text in pending:
                 self._append(text, self.content_size.width)
-        self.refresh()
+            self.refresh()  # (a new size alone is redrawn by Textual)
 
     # -- scrolling ----------------------------------------------------------
 

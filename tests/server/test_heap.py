@@ -66,6 +66,20 @@ def test_a_cycle_frozen_alive_is_freed_by_the_next_full_collection_when_memory_g
     assert keeper.base_rss == (100 << 20) + heap.GROW_MIN + 1
 
 
+def test_memory_that_new_sessions_hold_is_not_counted_as_growth(monkeypatch: pytest.MonkeyPatch) -> None:
+    sessions = [10]
+    keeper = HeapKeeper(sessions=lambda: sessions[0])
+    monkeypatch.setattr(heap, "resident_bytes", lambda: 100 << 20)
+    keeper._full("test")  # 10 sessions, 100 MiB
+    grown = (100 << 20) + heap.GROW_MIN + 50 * heap.PER_SESSION
+    monkeypatch.setattr(heap, "resident_bytes", lambda: grown)
+    sessions[0] = 60  # a burst of 50 logins: their memory is alive
+    assert keeper.epoch(idle=False) is None
+    sessions[0] = 59  # one left: the growth is no longer explained by sessions
+    assert keeper.epoch(idle=False) == "memory grew"
+    assert keeper.full_collections == 2
+
+
 def test_an_idle_server_collects_everything_once_the_heap_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     keeper = HeapKeeper()
     monkeypatch.setattr(heap, "resident_bytes", lambda: 100 << 20)

@@ -270,11 +270,15 @@ async def open_table(
     *,
     size: tuple[int, int] = (80, 24),
     lang: Literal["en", "zh"] = "en",
+    prepare: Callable[[ThroneApp], None] | None = None,
 ) -> AsyncIterator[tuple[ThroneApp, Pilot[None], C]]:
-    """The app on ``seat``'s table (``None``: a spectator called zoe), settled."""
+    """The app on ``seat``'s table (``None``: a spectator called zoe), settled;
+    ``prepare`` is called with the app before it runs."""
     name = room.names[seat] if seat is not None else "zoe"
     client = client_class(room, seat, name)
     app = ThroneApp(lobby_class(client, name, lang))
+    if prepare is not None:
+        prepare(app)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         if seat is None:

@@ -8,10 +8,11 @@ host through ``self.throne.lobby`` / ``self.throne.room`` only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from rich.text import Text
-from textual import events
+from textual import _time, events, messages
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -35,7 +36,9 @@ class Translatable:
 class _ThroneMixin:
     app: Any
     live = False  # True once mounted: its widgets exist and may be updated
-    _fresh = False  # mounted and filled, not shown yet (see HostScreen.on_screen_resume)
+    _fresh = False  # mounted and filled, not shown yet (see HostScreen._on_screen_resume)
+    _drawn_by_layout = False  # inside Textual's resume handler, after a layout drew it all
+    _drawn_at = 0.0  # when a layout last drew the whole screen (see HostScreen._on_screen_resume)
 
     @property
     def throne(self) -> ThroneApp:
@@ -108,7 +111,9 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
     def on_screen_suspend(self) -> None:
         self._fresh = False
 
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # One handler per class (Textual takes ``_on_x`` or ``on_x``): this one
+        # does the host screen's part, then runs Textual's own with one change.
         if self._fresh:
             # Textual re-applies the stylesheet to every widget of a screen that
             # comes on top; a screen shown for the first time had it applied when
@@ -118,7 +123,46 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
             self.refresh_keys()
             self.refresh_data()
         self._fresh = False
+        # Textual's handler lays out a screen shown at a new size and draws it
+        # whole; sizing the widgets asked each of them (and the screen) to be
+        # drawn again, and it asks for a repaint anyway: a second frame of the
+        # whole screen (~10 KB to the terminal) a moment after the first. Those
+        # requests are dropped when the layout drew it all just now. A layout
+        # widgets ask for still happens (and draws what it changes).
+        event.prevent_default()  # Textual's handler runs here, not after this one
+        drawn = self._size != self.app.size and not self.app._batch_count
+        self._drawn_by_layout = drawn
+        try:
+            Screen._on_screen_resume(self, event)
+        finally:
+            self._drawn_by_layout = False
+        if drawn:
+            self._drawn_at = _time.get_time()
+            for widget in self.walk_children(Widget, with_self=False):
+                widget._repaint_required = False
+            self._repaint_required = False
 
+    async def _on_update(self, message: messages.Update) -> None:
+        if message.time <= self._drawn_at:  # asked for before the screen was drawn whole
+            message.stop()
+            message.prevent_default()  # (Textual's handler would draw the widget again)
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if self._drawn_by_layout and not recompose:
+            return self  # see _on_screen_resume
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _screen_resized(self, size: Size) -> None:
+        """Textual lays a screen out again at every Resize event, also at one
+        that leaves its size as it was: a new session's screen gets two of
+        those right after its first layout (the App's start, and the screen's
+        own size taking effect). A layout some widget asked for meanwhile is
+        done by the screen's update timer, as any other."""
+        if size == self._compositor.size:
+            return
+        super()._screen_resized(size)
 
 R = TypeVar("R")
 

@@ -1,0 +1,62 @@
+"""What a session's terminal is sent: the real screens on the real hub through
+the SSH driver (server/sshdriver.py), without SSH.
+
+A new screen is laid out and drawn whole once. Textual asked for it to be
+drawn whole a second time right after (every widget sized for the first time
+asks for a repaint, and two Resize events of an unchanged size each laid the
+screen out again): ~10 KB more per login, and a tenth of a login's CPU.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from textual.geometry import Size
+
+from server.hub import Hub
+from server.sshdriver import SessionTerminal
+from server.ssh import _prepare_app
+from tui.app import ThroneApp
+from tui.client import Identity
+from tui.screens.lobby import LobbyScreen
+
+WHOLE = 1500  # bytes: more than any widget's update, less than a whole screen
+
+
+async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+async def test_a_new_session_is_sent_the_whole_screen_once_and_again_after_a_resize(hub: Hub) -> None:
+    writes: list[bytes] = []
+    term = SessionTerminal(writes.append, (100, 30))
+    app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class)
+    _prepare_app(app)
+    task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        await until(lambda: any(b"SHA256:test" in w for w in writes))
+        await asyncio.sleep(0.3)  # what the screen's timers and the widgets' requests would add
+        whole = [w for w in writes if len(w) > WHOLE]
+        assert len(whole) == 1
+        assert isinstance(app.screen, LobbyScreen)
+
+        # the lobby still shows what changes after that first frame
+        hub.say("bob", "hello-after-the-first-frame")
+        await until(lambda: any(b"hello-after-the-first-frame" in w for w in writes))
+
+        # a window of another size: laid out and drawn whole again, at its size
+        seen = len(writes)
+        term.resize(80, 24)
+        await until(lambda: any(len(w) > WHOLE for w in writes[seen:]))
+        assert app.screen._compositor.size == Size(80, 24)
+        assert app.screen.query_one("#fingerprint").region.width == 80
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)

@@ -1,0 +1,122 @@
+"""Style matching shared between the Apps of one process (tui/sharedcss.py):
+every widget of every screen gets exactly the styles Textual gives it, also
+when they come from another App's matches, and after focus moves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fakes import FakeHub, settle
+from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+from table_fakes import open_table
+from test_sultans_table import DEAL_A
+from textual.app import App
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
+from textual.layout import Layout
+
+from tui.app import ThroneApp
+from tui.client import RoomSettings
+from tui.screens.lobby import LobbyScreen
+from tui.screens.room import RoomScreen
+from tui.sharedcss import SharedCSSCache, forget, share_styles
+from tui.sultans.table import Table as SultansTable
+
+
+@pytest.fixture(autouse=True)
+def empty_tables() -> Iterator[None]:
+    forget()
+    yield
+    forget()
+
+
+@pytest.fixture
+def matched(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many nodes were matched Textual's way (its ``apply`` ran in full)."""
+    calls = [0]
+    original = Stylesheet.apply
+
+    def counted(self: Stylesheet, node: DOMNode, **kw: Any) -> None:
+        calls[0] += 1
+        original(self, node, **kw)
+
+    monkeypatch.setattr(Stylesheet, "apply", counted)
+    return calls
+
+
+def _rules(styles: Any) -> dict[str, Any]:
+    """A node's style rules (a layout by its name: each parse makes new ones)."""
+    return {key: value.name if isinstance(value, Layout) else value for key, value in styles.base._rules.items()}
+
+
+def styles_of(app: App[Any]) -> list[tuple[str, dict[str, Any], dict[str, dict[str, Any]]]]:
+    """Every node of the current screen: its path, its style rules and those
+    of its component classes."""
+    found = []
+    for node in app.screen.walk_children(with_self=True):
+        path = "/".join(f"{type(n).__name__}#{n.id}.{'.'.join(sorted(n.classes))}" for n in node.ancestors_with_self)
+        components = {name: _rules(styles) for name, styles in node._component_styles.items()}
+        found.append((path, _rules(node.styles), components))
+    return found
+
+
+async def lobby_then_room(shared: bool) -> list[Any]:
+    """What the lobby, the lobby with the chat line focused, and bob's room
+    look like (styles and screen) to alice."""
+    hub = FakeHub()
+    hub.lobby("bob").create_room(RoomSettings(game="tokens", seats=3, options={"rounds": 1}))
+    app = ThroneApp(hub.lobby("alice"))
+    if shared:
+        share_styles(app)
+    seen: list[Any] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        seen += [styles_of(app), app.export_screenshot()]
+        await pilot.press("t")  # the chat line takes the focus (:focus rules change)
+        await settle(pilot)
+        seen += [styles_of(app), app.export_screenshot()]
+        await pilot.press("escape", "enter")  # back to the room list; join bob's room
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        seen += [styles_of(app), app.export_screenshot()]
+    return seen
+
+
+async def test_shared_matches_give_every_widget_textual_s_own_styles(matched: list[int]) -> None:
+    plain = await lobby_then_room(shared=False)
+    matched_alone = matched[0]
+    matched[0] = 0
+    first = await lobby_then_room(shared=True)  # fills the process-wide table
+    matched[0] = 0
+    second = await lobby_then_room(shared=True)  # gets its styles from it
+    assert first == plain
+    assert second == plain
+    assert matched[0] < matched_alone / 10  # nearly every node came from the table
+
+
+async def test_a_table_screen_styled_from_shared_matches_looks_the_same() -> None:
+    shots: list[tuple[Any, str]] = []
+    for shared in (False, True, True):
+        room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+        prepare: Callable[[ThroneApp], None] | None = share_styles if shared else None
+        async with open_table(room, 0, SultansClient, SultansLobby, SultansTable, prepare=prepare) as (app, _p, _c):
+            shots.append((styles_of(app), app.export_screenshot()))
+    assert shots[1] == shots[0]
+    assert shots[2] == shots[0]
+
+
+def test_parsed_css_is_shared_per_set_of_variables() -> None:
+    one, two, other = Stylesheet(variables={"a": "1"}), Stylesheet(variables={"a": "1"}), Stylesheet(variables={"a": "2"})
+    caches = [SharedCSSCache(sheet) for sheet in (one, two, other)]
+    caches[0]["key"] = ["rules"]
+    assert caches[1]["key"] == ["rules"]
+    with pytest.raises(KeyError):
+        caches[2]["key"]
+    one.set_variables({"a": "2"})  # Textual replaces the dict: the key follows
+    with pytest.raises(KeyError):
+        caches[0]["key"]
+    caches[2]["key"] = ["other rules"]
+    assert caches[0]["key"] == ["other rules"]
