@@ -15,21 +15,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import resource
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import login, phase_burst, start_py_spy, top_functions
+from load import login, own_cpu, phase_burst, start_py_spy, top_functions
 from sshclients import ServerUnderTest, make_key, percentile
 
 CONFIG = "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
-
-
-def own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 async def run(args: argparse.Namespace) -> int:

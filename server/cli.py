@@ -104,7 +104,7 @@ async def serve(config: Config) -> int:
         intermission=rooms.intermission,
     )
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key)
-    heap = HeapKeeper(ended=lambda: server.ended, sessions=lambda: len(server.sessions))
+    heap = HeapKeeper(ended=lambda: server.ended, opened=lambda: server.opened)
     health = HealthMonitor()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

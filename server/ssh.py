@@ -227,6 +227,7 @@ class ThroneServer:
         self.app_factory = app_factory
         self.sessions: set[Session] = set()
         self.ended = 0  # sessions closed since start (server.heap collects when players left)
+        self.opened = 0  # sessions opened since start (server.heap lets a burst of logins grow it)
         self.per_address: Counter[str] = Counter()
         self.active_names: Counter[str] = Counter()
         self._listener: asyncssh.SSHAcceptor | None = None
@@ -570,6 +571,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.terminal = SessionTerminal(chan.write, self.size)
         self.terminal.on_first_frame = self._first_frame
         self.server.sessions.add(self)
+        self.server.opened += 1
         self.server.active_names[decision.name.casefold()] += 1
         self.task = asyncio.create_task(self._run(), name=f"session {decision.name}")
 

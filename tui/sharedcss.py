@@ -32,7 +32,7 @@ from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 
-MAX_RULE_LISTS = 256
+MAX_RULE_LISTS = 32
 """Distinct rule lists (the order widgets' CSS was added in differs between
 Apps) remembered; beyond this, new ones are matched Textual's way."""
 MAX_MATCHES = 8192
@@ -120,6 +120,26 @@ class SharedStylesheet(Stylesheet):
                     used |= rule.pseudo_classes
             found = self._pseudo[key] = tuple(sorted(used))
         return found
+
+    def reparse(self) -> None:
+        """Textual's, but the fresh sheet it parses into shares the parsed CSS
+        too: a screen with CSS of its own (the game tables) reparses when
+        shown, which gave every session new rule sets for all of the CSS."""
+        stylesheet = SharedStylesheet(variables=self._variables)
+        stylesheet._parse_cache = SharedCSSCache(stylesheet)  # type: ignore[assignment]
+        for read_from, (css, is_defaults, tie_breaker, scope) in self.source.items():
+            stylesheet.add_source(
+                css, read_from=read_from, is_default_css=is_defaults, tie_breaker=tie_breaker, scope=scope
+            )
+        try:
+            stylesheet.parse()
+        except Exception:
+            self._invalid_css.update(stylesheet._invalid_css)
+            raise
+        self._rules = stylesheet.rules
+        self._rules_map = None
+        self.source = stylesheet.source
+        self._require_parse = False
 
     _capturing: DOMNode | None = None  # the node whose rules replace_rules keeps
     _captured: Any = None

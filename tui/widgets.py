@@ -29,7 +29,7 @@ from textual.widgets import Checkbox, Input, Static
 
 from tui.client import ChatLine
 from tui.i18n import LANGS, Lang, system_line, t
-from tui.text import clock
+from tui.text import clock, fit
 
 # (key as shown, action to run, catalogue key of its label)
 KeySpec = tuple[str, str, str]
@@ -507,6 +507,168 @@ class TailLog(DirectLines, can_focus=True):
             at = (top * (height - thumb)) // max(1, total - height)
             mark = "┃" if at <= y < at + thumb else "│"
         return Strip.join([line, _bar(mark, base)])
+
+
+class RowList(DirectLines, can_focus=True):
+    """A table of plain-text rows under a header line, with a row cursor: the
+    lobby's rooms. In place of Textual's ``DataTable``, whose cells are Rich
+    renderables each drawn through a Console, and whose dozen component
+    classes each get the stylesheet applied: with ten rooms listed, the rooms
+    table was a third of a login's CPU (``./manage bench load``'s burst).
+
+    Cells are plain strings, drawn as they are (never markup), padded to each
+    column's widest cell in terminal cells (CJK lines up). Up/Down,
+    PageUp/PageDown, Home/End and the mouse wheel move the cursor, a click
+    puts it on a row and a click on the cursor's row selects it; the view
+    follows the cursor (the header's right end says which rows are in view
+    when they do not all fit). ``Highlighted`` is posted when the cursor moves,
+    ``Selected`` on that second click (Enter is left to the screen).
+    """
+
+    DEFAULT_CSS = """
+    RowList { height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", show=False),
+        Binding("down", "cursor(1)", show=False),
+        Binding("pageup", "page(-1)", show=False),
+        Binding("pagedown", "page(1)", show=False),
+        Binding("home", "cursor(-1000000)", show=False),
+        Binding("end", "cursor(1000000)", show=False),
+    ]
+
+    CURSOR = Style(reverse=True, bold=True)  # visible without colour too
+    CURSOR_BLURRED = Style(underline=True)
+    HEADER = Style(bold=True)
+
+    class Highlighted(Message):
+        def __init__(self, row_list: RowList, row: int) -> None:
+            super().__init__()
+            self.row_list = row_list
+            self.row = row
+
+    class Selected(Message):
+        def __init__(self, row_list: RowList, row: int) -> None:
+            super().__init__()
+            self.row_list = row_list
+            self.row = row
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._labels: list[str] = []
+        self._rows: list[tuple[str, ...]] = []
+        self._widths: list[int] = []
+        self.cursor_row = 0
+        self._top = 0  # the first row in view
+        self._strips: dict[int, Strip] = {}
+        self._strips_key: tuple[Any, ...] = ()
+
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    def set_columns(self, labels: list[str]) -> None:
+        self._labels = list(labels)
+        self._changed()
+
+    def set_rows(self, rows: list[tuple[str, ...]]) -> None:
+        """Show these rows; the cursor keeps its index (within the new rows)."""
+        self._rows = list(rows)
+        self.cursor_row = max(0, min(self.cursor_row, len(self._rows) - 1))
+        self._changed()
+
+    def _changed(self) -> None:
+        columns = [self._labels, *self._rows]
+        count = max((len(row) for row in columns), default=0)
+        self._widths = [
+            max((cell_len(row[i]) for row in columns if i < len(row)), default=0) for i in range(count)
+        ]
+        self._strips.clear()
+        self._follow()
+        self.refresh()
+
+    def move_cursor(self, row: int) -> None:
+        row = max(0, min(row, len(self._rows) - 1))
+        if row != self.cursor_row:
+            self.cursor_row = row
+            self._strips.clear()
+            self._follow()
+            self.refresh()
+            self.post_message(self.Highlighted(self, row))
+
+    def _view_height(self) -> int:
+        return max(1, self.content_size.height - 1)  # under the header
+
+    def _follow(self) -> None:
+        """Scroll so the cursor's row is in view."""
+        height = self._view_height()
+        top = min(self._top, self.cursor_row)
+        top = max(top, self.cursor_row - height + 1)
+        self._top = max(0, min(top, max(0, len(self._rows) - height)))
+
+    def action_cursor(self, delta: int) -> None:
+        self.move_cursor(self.cursor_row + delta)
+
+    def action_page(self, delta: int) -> None:
+        self.move_cursor(self.cursor_row + delta * self._view_height())
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.move_cursor(self.cursor_row - 1)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.move_cursor(self.cursor_row + 1)
+
+    def on_click(self, event: events.Click) -> None:
+        row = self._top + event.y - 1
+        if event.y < 1 or not 0 <= row < len(self._rows):
+            return
+        if row == self.cursor_row:
+            self.post_message(self.Selected(self, row))
+        else:
+            self.move_cursor(row)
+
+    def on_focus(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._follow()
+
+    def _line(self, cells: tuple[str, ...], width: int, style: Style) -> Strip:
+        text = " " + "  ".join(fit(cell, w) for cell, w in zip(cells, self._widths, strict=False))
+        return Strip([Segment(fit(text, width), style)], width)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.line_size.width
+        base = getattr(self, "_base", None) or self.rich_style  # set once per draw (DirectLines)
+        key = (width, base, self.has_focus, self._top)
+        if key != self._strips_key:
+            self._strips_key, self._strips = key, {}
+        strip = self._strips.get(y)
+        if strip is None:
+            if y == 0:
+                strip = self._line(tuple(self._labels), width, base + self.HEADER)
+                height, count = self._view_height(), len(self._rows)
+                if count > height:  # which rows are in view, at the header's right end
+                    where = f" {self._top + 1}-{min(self._top + height, count)}/{count} "
+                    if cell_len(where) < width:
+                        strip = Strip.join([strip.crop(0, width - cell_len(where)), Strip([Segment(where, base)])])
+            elif 0 <= (index := self._top + y - 1) < len(self._rows):
+                style = base
+                if index == self.cursor_row:
+                    style = base + (self.CURSOR if self.has_focus else self.CURSOR_BLURRED)
+                strip = self._line(self._rows[index], width, style)
+            else:
+                strip = Strip.blank(width, base)
+            self._strips[y] = strip
+        return strip
 
 
 @lru_cache(maxsize=64)

@@ -66,16 +66,21 @@ def test_a_cycle_frozen_alive_is_freed_by_the_next_full_collection_when_memory_g
     assert keeper.base_rss == (100 << 20) + heap.GROW_MIN + 1
 
 
-def test_memory_that_new_sessions_hold_is_not_counted_as_growth(monkeypatch: pytest.MonkeyPatch) -> None:
-    sessions = [10]
-    keeper = HeapKeeper(sessions=lambda: sessions[0])
+def test_memory_a_burst_of_logins_holds_is_not_growth_until_the_burst_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened, now = [10], [1000.0]
+    monkeypatch.setattr(heap.time, "monotonic", lambda: now[0])
+    keeper = HeapKeeper(opened=lambda: opened[0])
     monkeypatch.setattr(heap, "resident_bytes", lambda: 100 << 20)
-    keeper._full("test")  # 10 sessions, 100 MiB
+    keeper._full("test")  # 100 MiB
+    assert keeper.epoch(idle=False) is None
     grown = (100 << 20) + heap.GROW_MIN + 50 * heap.PER_SESSION
     monkeypatch.setattr(heap, "resident_bytes", lambda: grown)
-    sessions[0] = 60  # a burst of 50 logins: their memory is alive
+    now[0] += 1.0
+    opened[0] = 60  # 50 logins in the last second: their memory is alive
     assert keeper.epoch(idle=False) is None
-    sessions[0] = 59  # one left: the growth is no longer explained by sessions
+    now[0] += heap.BURST / 2
+    assert keeper.epoch(idle=False) is None
+    now[0] += heap.BURST  # no login since: the growth is what it is
     assert keeper.epoch(idle=False) == "memory grew"
     assert keeper.full_collections == 2
 

@@ -16,8 +16,8 @@ from typing import Any
 from textual.geometry import Size
 
 from server.hub import Hub
-from server.sshdriver import SessionTerminal
 from server.ssh import _prepare_app
+from server.sshdriver import SessionTerminal
 from tui.app import ThroneApp
 from tui.client import Identity
 from tui.screens.lobby import LobbyScreen

@@ -13,14 +13,14 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from tui.client import LeaderRow, RoomSettings, RoomSummary
 from tui.i18n import Lang, game_title
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import CodeDialog, LanguageDialog, LeaderboardDialog, RoomSettingsDialog
 from tui.text import FirstLines, clip, literal
-from tui.widgets import ChatPanel, KeyBar, KeySpec
+from tui.widgets import ChatPanel, KeyBar, KeySpec, RowList
 
 LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown
 
@@ -61,8 +61,7 @@ class LobbyScreen(HostScreen):
         yield Static("", id="lobby-head", classes="head", markup=False)
         with Vertical(id="rooms-pane", classes="pane"):
             yield Static("", id="rooms-title", classes="title", markup=False)
-            table: DataTable[Text] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
-            yield table
+            yield RowList(id="rooms")
         with Horizontal(id="lobby-bottom"):
             yield ChatPanel(id="lobby-chat", classes="pane")
             yield Static("", id="side-pane", classes="pane", markup=False)  # who is online, the leaders
@@ -71,14 +70,13 @@ class LobbyScreen(HostScreen):
 
     def on_mount(self) -> None:
         self._titles = {gid: title for gid, title, _lo, _hi in self.throne.lobby.games()}
-        self.query_one("#rooms", DataTable).focus()
+        self.query_one("#rooms", RowList).focus()
 
     # ------------------------------------------------------------- rendering
     def apply_lang(self) -> None:
-        table = self.query_one("#rooms", DataTable)
-        table.clear(columns=True)
-        for key in ("col.room", "col.game", "col.seats", "col.watchers", "col.state", "col.host"):
-            table.add_column(self.tr(key), key=key)
+        self.query_one("#rooms", RowList).set_columns(
+            [self.tr(key) for key in ("col.room", "col.game", "col.seats", "col.watchers", "col.state", "col.host")]
+        )
         self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.lobby"))
 
         self.query_one("#fingerprint", Static).update(
@@ -126,28 +124,31 @@ class LobbyScreen(HostScreen):
         self._update("#rooms-title", title)
         if rooms == self._rooms:
             return
-        table = self.query_one("#rooms", DataTable)
+        table = self.query_one("#rooms", RowList)
         selected = self.selected_room()
-        table.clear()
+        rows: list[tuple[str, ...]] = []
         for room in rooms:
             taken = room.humans + room.bots
             state = self.tr(f"state.{room.state}")
             if room.private:
                 state += " · " + self.tr("lobby.private")
-            table.add_row(
-                literal(clip(room.name or room.id, 20)),
-                Text(game_title(room.game, self.lang, short=True, fallback=self._titles.get(room.game, ""))),
-                Text(f"{taken}/{room.seats}"),
-                Text(str(room.spectators)),
-                Text(state),
-                literal(clip(room.host, 16)),
-                key=room.id,
-            )
+            rows.append((
+                clip(room.name or room.id, 20),
+                game_title(room.game, self.lang, short=True, fallback=self._titles.get(room.game, "")),
+                f"{taken}/{room.seats}",
+                str(room.spectators),
+                state,
+                clip(room.host, 16),
+            ))
+        table.set_rows(rows)
+        emptiness_changed = bool(rooms) != bool(self._rooms)
         self._rooms = list(rooms)
+        if emptiness_changed:
+            self.refresh_keys()  # join and watch come and go with the rooms
         if selected is not None:
             for row, room in enumerate(rooms):
                 if room.id == selected.id:
-                    table.move_cursor(row=row, animate=False)
+                    table.move_cursor(row)
 
     def _show_side(self, count: int, names: str) -> None:
         """The side pane, one widget: who is online (two lines at most) and the
@@ -178,7 +179,7 @@ class LobbyScreen(HostScreen):
 
     # --------------------------------------------------------------- actions
     def selected_room(self) -> RoomSummary | None:
-        table = self.query_one("#rooms", DataTable)
+        table = self.query_one("#rooms", RowList)
         if not self._rooms or table.row_count == 0:
             return None
         row = table.cursor_row
@@ -191,11 +192,11 @@ class LobbyScreen(HostScreen):
             return self.selected_room() is not None or None
         return True
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_row_list_selected(self, event: RowList.Selected) -> None:
         event.stop()
         self.action_join()
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
         self.refresh_keys()
 
     def action_join(self) -> None:
@@ -252,7 +253,7 @@ class LobbyScreen(HostScreen):
 
     def action_back(self) -> None:
         if isinstance(self.focused, Input):
-            self.query_one("#rooms", DataTable).focus()
+            self.query_one("#rooms", RowList).focus()
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
         self.throne.guard(self.throne.lobby.chat, event.text)
