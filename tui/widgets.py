@@ -517,7 +517,10 @@ class RowList(DirectLines, can_focus=True):
     table was a third of a login's CPU (``./manage bench load``'s burst).
 
     Cells are plain strings, drawn as they are (never markup), padded to each
-    column's widest cell in terminal cells (CJK lines up). Up/Down,
+    column's widest cell in terminal cells (CJK lines up); an optional title
+    line goes above the header (the lobby's pane is this one widget, not a
+    container with a title and a table in it: each widget is ~5% of a
+    login's CPU). Up/Down,
     PageUp/PageDown, Home/End and the mouse wheel move the cursor, a click
     puts it on a row and a click on the cursor's row selects it; the view
     follows the cursor (the header's right end says which rows are in view
@@ -541,6 +544,7 @@ class RowList(DirectLines, can_focus=True):
     CURSOR = Style(reverse=True, bold=True)  # visible without colour too
     CURSOR_BLURRED = Style(underline=True)
     HEADER = Style(bold=True)
+    TITLE = Style(bold=True, underline=True)
 
     class Highlighted(Message):
         def __init__(self, row_list: RowList, row: int) -> None:
@@ -556,6 +560,7 @@ class RowList(DirectLines, can_focus=True):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self._title = ""
         self._labels: list[str] = []
         self._rows: list[tuple[str, ...]] = []
         self._widths: list[int] = []
@@ -567,6 +572,17 @@ class RowList(DirectLines, can_focus=True):
     @property
     def row_count(self) -> int:
         return len(self._rows)
+
+    def set_title(self, title: str) -> None:
+        """A line above the header (none when empty)."""
+        if title != self._title:
+            self._title = title
+            self._changed()
+
+    @property
+    def _above(self) -> int:
+        """Lines above the first row: the title (if any) and the header."""
+        return 2 if self._title else 1
 
     def set_columns(self, labels: list[str]) -> None:
         self._labels = list(labels)
@@ -598,7 +614,7 @@ class RowList(DirectLines, can_focus=True):
             self.post_message(self.Highlighted(self, row))
 
     def _view_height(self) -> int:
-        return max(1, self.content_size.height - 1)  # under the header
+        return max(1, self.content_size.height - self._above)
 
     def _follow(self) -> None:
         """Scroll so the cursor's row is in view."""
@@ -622,8 +638,11 @@ class RowList(DirectLines, can_focus=True):
         self.move_cursor(self.cursor_row + 1)
 
     def on_click(self, event: events.Click) -> None:
-        row = self._top + event.y - 1
-        if event.y < 1 or not 0 <= row < len(self._rows):
+        offset = event.get_content_offset(self)  # inside a border and padding
+        if offset is None or offset.y < self._above:
+            return
+        row = self._top + offset.y - self._above
+        if not 0 <= row < len(self._rows):
             return
         if row == self.cursor_row:
             self.post_message(self.Selected(self, row))
@@ -653,14 +672,17 @@ class RowList(DirectLines, can_focus=True):
             self._strips_key, self._strips = key, {}
         strip = self._strips.get(y)
         if strip is None:
-            if y == 0:
+            above = self._above
+            if y < above - 1:
+                strip = Strip([Segment(fit(self._title, width), base + self.TITLE)], width)
+            elif y == above - 1:
                 strip = self._line(tuple(self._labels), width, base + self.HEADER)
                 height, count = self._view_height(), len(self._rows)
                 if count > height:  # which rows are in view, at the header's right end
                     where = f" {self._top + 1}-{min(self._top + height, count)}/{count} "
                     if cell_len(where) < width:
                         strip = Strip.join([strip.crop(0, width - cell_len(where)), Strip([Segment(where, base)])])
-            elif 0 <= (index := self._top + y - 1) < len(self._rows):
+            elif 0 <= (index := self._top + y - above) < len(self._rows):
                 style = base
                 if index == self.cursor_row:
                     style = base + (self.CURSOR if self.has_focus else self.CURSOR_BLURRED)

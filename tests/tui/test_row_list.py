@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fakes import screen_text
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.widgets import Static
@@ -107,3 +108,29 @@ async def test_the_cursor_row_is_marked_focused_or_not_and_rows_can_shrink() -> 
         assert table.row_count == 0
         await pilot.pause()
         assert lines(app)[1].strip() == ""
+
+
+async def test_a_title_above_the_header_and_clicks_inside_a_border() -> None:
+    app = ListApp([("a", "x"), ("b", "y"), ("c", "z")])
+    async with app.run_test(size=(40, 12)) as pilot:
+        table = app.query_one(RowList)
+        table.styles.height = 8
+        table.styles.border = ("round", "white")
+        table.styles.padding = (0, 1)
+        table.set_title("Rooms (3)")
+        await pilot.pause()
+        assert table.render_line(0).text.startswith("Rooms (3)")
+        assert table.render_line(1).text.startswith(" Room  Host")
+        assert table.render_line(2).text.startswith(" a")
+        # the widget's rows 0 and 1 are the border and the title, then the header
+        await pilot.click(RowList, offset=(3, 4))  # the second row: b
+        assert table.cursor_row == 1
+        await pilot.click(RowList, offset=(3, 1))  # the title: nothing
+        await pilot.click(RowList, offset=(3, 0))  # the border: nothing
+        await pilot.pause()
+        assert table.cursor_row == 1
+        assert app.selected == []
+        await pilot.click(RowList, offset=(3, 4))
+        await pilot.pause()
+        assert app.selected == [1]
+        assert "│ Rooms (3)" in screen_text(app)  # inside the border, after the padding

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from tui.client import LeaderRow, RoomSettings, RoomSummary
@@ -59,9 +59,7 @@ class LobbyScreen(HostScreen):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-head", classes="head", markup=False)
-        with Vertical(id="rooms-pane", classes="pane"):
-            yield Static("", id="rooms-title", classes="title", markup=False)
-            yield RowList(id="rooms")
+        yield RowList(id="rooms", classes="pane")
         with Horizontal(id="lobby-bottom"):
             yield ChatPanel(id="lobby-chat", classes="pane")
             yield Static("", id="side-pane", classes="pane", markup=False)  # who is online, the leaders
@@ -121,10 +119,10 @@ class LobbyScreen(HostScreen):
         title = self.tr("lobby.rooms", n=len(rooms))
         if not rooms:
             title += "  " + self.tr("lobby.no_rooms")
-        self._update("#rooms-title", title)
+        table = self.query_one("#rooms", RowList)
+        table.set_title(title)
         if rooms == self._rooms:
             return
-        table = self.query_one("#rooms", RowList)
         selected = self.selected_room()
         rows: list[tuple[str, ...]] = []
         for room in rooms:
