@@ -164,6 +164,7 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
             return
         super()._screen_resized(size)
 
+
 R = TypeVar("R")
 
 
