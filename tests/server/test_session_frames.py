@@ -4,7 +4,8 @@ the SSH driver (server/sshdriver.py), without SSH.
 A new screen is laid out and drawn whole once. Textual asked for it to be
 drawn whole a second time right after (every widget sized for the first time
 asks for a repaint, and two Resize events of an unchanged size each laid the
-screen out again): ~10 KB more per login, and a tenth of a login's CPU.
+screen out again): ~10 KB more per login, and a tenth of a login's CPU. The
+lobby's layout is final at once (HostScreen.FIXED_LAYOUT).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from textual.geometry import Size
+from textual.geometry import Region, Size
+from textual.widget import Widget
 
 from server.hub import Hub
 from server.ssh import _prepare_app
@@ -46,6 +48,18 @@ async def test_a_new_session_is_sent_the_whole_screen_once_and_again_after_a_res
         whole = [w for w in writes if len(w) > WHOLE]
         assert len(whole) == 1
         assert isinstance(app.screen, LobbyScreen)
+
+        # the lobby (FIXED_LAYOUT) skipped the second layout: one now changes nothing
+        def regions() -> dict[str, Region]:
+            return {f"{type(w).__name__}#{w.id}": w.region for w in app.screen.walk_children(Widget)}
+
+        first = regions()
+        assert all(region.area for region in first.values())
+        seen = len(writes)
+        app.screen.refresh(layout=True, repaint=False)  # a layout, nothing asked to be drawn
+        await asyncio.sleep(0.2)
+        assert regions() == first
+        assert not any(len(w) > WHOLE for w in writes[seen:])
 
         # the lobby still shows what changes after that first frame
         hub.say("bob", "hello-after-the-first-frame")

@@ -64,6 +64,11 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
         self._shown: dict[str, object] = {}  # what each widget shows now (see _changed)
 
     KEYS: ClassVar[list[KeySpec]] = []
+    FIXED_LAYOUT: ClassVar[bool] = False
+    """Every widget's size follows from the screen's size alone (no ``auto``
+    sizes, nothing that scrolls): the layout that first draws the screen is
+    final, and the second one Textual asks for (its widgets were sized) is
+    skipped."""
 
     def _extend_compose(self, widgets: list[Widget]) -> None:
         """Textual adds a toast rack (and a tooltip) to every screen it composes:
@@ -140,7 +145,14 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
             self._drawn_at = _time.get_time()
             for widget in self.walk_children(Widget, with_self=False):
                 widget._repaint_required = False
+                if self.FIXED_LAYOUT:
+                    widget._layout_required = False
             self._repaint_required = False
+
+    async def _on_layout(self, message: messages.Layout) -> None:
+        if message.time <= self._drawn_at:  # asked for before the screen was laid out whole
+            message.stop()
+            message.prevent_default()
 
     async def _on_update(self, message: messages.Update) -> None:
         if message.time <= self._drawn_at:  # asked for before the screen was drawn whole

@@ -28,6 +28,8 @@ LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is sho
 class LobbyScreen(HostScreen):
     """The first screen of every session."""
 
+    FIXED_LAYOUT = True  # lines and panes of fixed or fractional size (a tenth of a login's CPU less)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "join", show=False),
         Binding("w", "watch", show=False),
