@@ -11,9 +11,9 @@ lobby's layout is final at once (HostScreen.FIXED_LAYOUT).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
+from test_ssh_driver import until
 from textual.geometry import Region, Size
 from textual.widget import Widget
 
@@ -25,15 +25,6 @@ from tui.client import Identity
 from tui.screens.lobby import LobbyScreen
 
 WHOLE = 1500  # bytes: more than any widget's update, less than a whole screen
-
-
-async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
 
 
 async def test_a_new_session_is_sent_the_whole_screen_once_and_again_after_a_resize(hub: Hub) -> None:
