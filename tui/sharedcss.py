@@ -4,7 +4,8 @@ Every session's App parses the same CSS and applies it to the same kinds of
 widgets, and Textual repeats that work for each App: at a login, matching
 the stylesheet's rules against each new widget (and against each of a
 widget's component classes, a dozen for a DataTable) was about 40% of the
-CPU of building the lobby (``./manage bench burst``). Two things are shared:
+CPU of building the lobby (Textual's ``Stylesheet.apply`` timed in logins
+without SSH, ``./manage bench screens``' sessions). Two things are shared:
 
 * :class:`SharedCSSCache`: the parsed rule sets (Textual keeps a parse cache
   per stylesheet); keyed by the CSS variables, which are substituted while

@@ -17,6 +17,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.layout import Layout
 
+from tui import sharedcss
 from tui.app import ThroneApp
 from tui.client import RoomSettings
 from tui.screens.lobby import LobbyScreen
@@ -95,6 +96,20 @@ async def test_shared_matches_give_every_widget_textual_s_own_styles(matched: li
     assert first == plain
     assert second == plain
     assert matched[0] < matched_alone / 10  # nearly every node came from the table
+
+
+async def test_beyond_the_rule_lists_it_remembers_it_matches_textual_s_way(
+    matched: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = await lobby_then_room(shared=False)
+    monkeypatch.setattr(sharedcss, "MAX_RULE_LISTS", 0)
+    matched[0] = 0
+    assert await lobby_then_room(shared=True) == plain
+    matched_first = matched[0]
+    matched[0] = 0
+    assert await lobby_then_room(shared=True) == plain
+    assert matched[0] == matched_first > 0  # nothing remembered
+    assert not sharedcss.SharedStylesheet._matches
 
 
 async def test_a_table_screen_styled_from_shared_matches_looks_the_same() -> None:
