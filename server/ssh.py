@@ -704,7 +704,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
 
 def _prepare_app(app: App[Any]) -> None:
-    """Share the process-wide output streams and the parsed CSS; send error output to the log."""
+    """Share the process-wide output streams, parsed CSS and style matches; error output to the log."""
     share_styles(app)
     app._capture_stdout = _shared_stdout  # type: ignore[assignment]
     app._capture_stderr = _shared_stderr  # type: ignore[assignment]
