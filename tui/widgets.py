@@ -520,12 +520,12 @@ class RowList(DirectLines, can_focus=True):
     column's widest cell in terminal cells (CJK lines up); an optional title
     line goes above the header (the lobby's pane is this one widget, not a
     container with a title and a table in it: each widget is ~5% of a
-    login's CPU). Up/Down,
-    PageUp/PageDown, Home/End and the mouse wheel move the cursor, a click
-    puts it on a row and a click on the cursor's row selects it; the view
-    follows the cursor (the header's right end says which rows are in view
-    when they do not all fit). ``Highlighted`` is posted when the cursor moves,
-    ``Selected`` on that second click (Enter is left to the screen).
+    login's CPU). Up/Down, PageUp/PageDown, Home/End and the mouse wheel
+    move the cursor, a click puts it on a row and a click on the cursor's
+    row selects it; the view follows the cursor (the header's right end
+    says which rows are in view when they do not all fit). ``Highlighted``
+    is posted when the cursor moves, ``Selected`` on that second click
+    (Enter is left to the screen).
     """
 
     DEFAULT_CSS = """
@@ -665,9 +665,10 @@ class RowList(DirectLines, can_focus=True):
         return Strip([Segment(fit(text, width), style)], width)
 
     def render_line(self, y: int) -> Strip:
-        width = self.line_size.width
+        size = self.line_size
+        width = size.width
         base = getattr(self, "_base", None) or self.rich_style  # set once per draw (DirectLines)
-        key = (width, base, self.has_focus, self._top)
+        key = (size, base, self.has_focus, self._top)  # the height too: the header's "rows in view"
         if key != self._strips_key:
             self._strips_key, self._strips = key, {}
         strip = self._strips.get(y)

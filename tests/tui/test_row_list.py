@@ -71,6 +71,10 @@ async def test_keys_move_the_cursor_and_the_view_follows_it() -> None:
         await pilot.pause()
         assert lines(app)[1].startswith(" room0")
         assert lines(app)[0].rstrip().endswith("1-5/12")
+        table.styles.height = 8  # taller: seven rows in view, and the header says so
+        await pilot.pause()
+        await pilot.pause()
+        assert lines(app)[0].rstrip().endswith("1-7/12")
 
 
 async def test_a_click_moves_the_cursor_and_a_click_on_it_selects_the_row() -> None:
