@@ -650,11 +650,9 @@ class RowList(DirectLines, can_focus=True):
             self.move_cursor(row)
 
     def on_focus(self) -> None:
-        self._strips.clear()
-        self.refresh()
+        self.refresh()  # the cursor's look follows the focus (its drawn lines are keyed by it)
 
     def on_blur(self) -> None:
-        self._strips.clear()
         self.refresh()
 
     def on_resize(self) -> None:

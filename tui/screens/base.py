@@ -149,15 +149,18 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
                     widget._layout_required = False
             self._repaint_required = False
 
-    async def _on_layout(self, message: messages.Layout) -> None:
-        if message.time <= self._drawn_at:  # asked for before the screen was laid out whole
+    def _drop_if_drawn(self, message: messages.Layout | messages.Update) -> None:
+        """A layout or repaint asked for before the screen was laid out and drawn
+        whole is done: Textual's handler (next along the MRO) is skipped."""
+        if message.time <= self._drawn_at:
             message.stop()
             message.prevent_default()
 
+    async def _on_layout(self, message: messages.Layout) -> None:
+        self._drop_if_drawn(message)
+
     async def _on_update(self, message: messages.Update) -> None:
-        if message.time <= self._drawn_at:  # asked for before the screen was drawn whole
-            message.stop()
-            message.prevent_default()  # (Textual's handler would draw the widget again)
+        self._drop_if_drawn(message)
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
