@@ -143,21 +143,29 @@ def test_reconnect_gets_the_same_seat_and_table_back(
 
 
 def _wait_log(
-    server: ServerProcess, match_id: int, predicate: Callable[[list[LogEntry]], bool], timeout: float, what: str
+    server: ServerProcess,
+    match_id: int,
+    predicate: Callable[[list[LogEntry], bool], bool],
+    timeout: float,
+    what: str,
 ) -> list[LogEntry]:
-    """Poll the match's action log (finished or not) until ``predicate`` holds."""
+    """Poll the match's action log until ``predicate(log, finished)`` holds
+    (``finished``: the match has ended and its results are recorded)."""
     deadline = time.monotonic() + timeout
     log: list[LogEntry] = []
+    finished = False
     while time.monotonic() < deadline:
         storage = Storage(server.db_path)
         try:
             log = storage.match_log(match_id)
+            finished = bool(storage.match_results(match_id))
         finally:
             storage.close()
-        if predicate(log):
+        if predicate(log, finished):
             return log
         time.sleep(0.1)
-    raise HarnessError(f"{what} not reached within {timeout}s (log: {len(log)} entries)\n{server.log_tail()}")
+    state = "finished" if finished else "not finished"
+    raise HarnessError(f"{what} not reached within {timeout}s (log: {len(log)} entries, {state})\n{server.log_tail()}")
 
 
 @pytest.mark.parametrize(
@@ -186,11 +194,13 @@ def test_a_player_who_vanishes_mid_window_does_not_stop_the_room(
     window = wait_truth(server, lambda t: t.window_on(0), 120, "a window asking alice", alice, play_again=True)
     alice.kill()
     server.wait_for_log(r"session end: alice")
-    # the window closes without her and the match goes on (it may even end meanwhile)
+    # the window closes without her and the match goes on: four more entries,
+    # or its end (the answer for her may have been the match's last action)
     _wait_log(
         server,
         window.match_id,
-        lambda log: any(e.seat == 0 for e in log[len(window.log):]) and len(log) >= len(window.log) + 4,
+        lambda log, finished: any(e.seat == 0 for e in log[len(window.log):])
+        and (finished or len(log) >= len(window.log) + 4),
         30,
         "alice's seat answered for and the match moving on",
     )
