@@ -42,6 +42,7 @@ from server.sshdriver import SessionTerminal
 from server.storage import Storage
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
+from tui.turns import TURNS
 
 
 def _print(*args: object) -> None:
@@ -59,7 +60,7 @@ class Session:
         self.first_frame = asyncio.get_running_loop().create_future()
         self.terminal = SessionTerminal(self._write, size)
         self.lobby = hub.connect(Identity(name=name))
-        self.app = ThroneApp(self.lobby, driver_class=self.terminal.driver_class)
+        self.app = ThroneApp(self.lobby, driver_class=self.terminal.driver_class, turns=TURNS)
         _prepare_app(self.app)
         self.task: asyncio.Task[Any] | None = None
 

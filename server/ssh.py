@@ -73,8 +73,9 @@ AppFactory = Callable[[LobbyClient, "type[Driver]"], "App[Any]"]
 
 def default_app_factory(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
     from tui.app import ThroneApp
+    from tui.turns import TURNS
 
-    return ThroneApp(lobby, driver_class=driver_class)
+    return ThroneApp(lobby, driver_class=driver_class, turns=TURNS)
 
 
 # -- process-wide output capture ----------------------------------------------

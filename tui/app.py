@@ -12,10 +12,12 @@ Screens: the lobby (always at the bottom of the stack), the waiting room
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.driver import Driver
@@ -32,6 +34,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.tables import TableScreen, table_screen_for
+from tui.turns import Turns
 
 T = TypeVar("T")
 
@@ -40,22 +43,40 @@ LOBBY_FLUSHES = 4
 """Lobby changes (logins, rooms, lobby chat) reach the lobby screen at most every
 ``LOBBY_FLUSHES * FLUSH_INTERVAL`` (0.5 s): with many players logging in at
 once every login changes every lobby screen's "online" line."""
+INPUT_ANSWER = 0.25
+"""Seconds after a player's input during which their screen's frames are urgent
+turns (:class:`tui.turns.Turns`): the echo of a key comes before frames that
+other players' actions caused."""
 
 
 class Coalesced:
     """Calls ``action`` soon after :meth:`poke`, at most once per ``interval()``
-    seconds: pokes that come meanwhile are merged into the next call."""
+    seconds: pokes that come meanwhile are merged into the next call.
 
-    def __init__(self, app: App[Any], interval: Callable[[], float], action: Callable[[], None]) -> None:
+    With ``turns`` (the SSH host: :data:`tui.turns.TURNS`) the call is queued
+    there, with every session's screen work (the app keeps reading keys
+    meanwhile); pokes while it waits are merged into it too."""
+
+    def __init__(
+        self, app: App[Any], interval: Callable[[], float], action: Callable[[], None], turns: Turns | None = None
+    ) -> None:
         self._app = app
         self._interval = interval
         self._action = action
+        self._turns = turns
         self._armed = False
         self._last = 0.0
+        self._queued: asyncio.Future[None] | None = None
 
     def poke(self) -> None:
         if not self._armed:
             self._armed = self._app.call_later(self._arm)
+
+    def cancel(self) -> None:
+        """Drop a call waiting for its turn (the app is closing)."""
+        if self._queued is not None:
+            self._queued.cancel()
+            self._queued = None
 
     def _arm(self) -> None:
         wait = self._last + self._interval() - time.monotonic()
@@ -65,6 +86,19 @@ class Coalesced:
             self._run()
 
     def _run(self) -> None:
+        if self._turns is None:
+            self._call()
+        elif self._queued is None:  # queued from the app's message loop: runs in its context
+            self._queued = self._turns.run(self._call_in_turn)
+
+    def _call_in_turn(self) -> None:
+        self._queued = None
+        try:
+            self._call()
+        except Exception as error:  # as if raised in the app's own handler: the session ends
+            self._app._handle_exception(error)
+
+    def _call(self) -> None:
         self._armed = False
         self._last = time.monotonic()
         self._action()
@@ -108,6 +142,7 @@ class ThroneApp(App[None]):
         lobby: LobbyClient,
         *,
         driver_class: type[Driver] | None = None,
+        turns: Turns | None = None,
         **kw: Any,
     ) -> None:
         strips.install()  # strips make their caches when used (many sessions share one process)
@@ -119,8 +154,10 @@ class ThroneApp(App[None]):
         self.room: RoomClient | None = None
         self.room_code = ""  # the private code this session entered the room with
         self.watching = False
-        self._host_flush = Coalesced(self, lambda: self.flush_interval, self.refresh_screens)
-        self._lobby_flush = Coalesced(self, lambda: self.flush_interval * LOBBY_FLUSHES, self._refresh_lobby)
+        self.turns = turns  # screen updates take turns too (HostScreen._on_timer_update)
+        self._input_at = -1.0  # when the player's last key, click or paste came
+        self._host_flush = Coalesced(self, lambda: self.flush_interval, self.refresh_screens, turns)
+        self._lobby_flush = Coalesced(self, lambda: self.flush_interval * LOBBY_FLUSHES, self._refresh_lobby, turns)
 
     # ----------------------------------------------------------------- life cycle
     def get_default_screen(self) -> Screen[Any]:
@@ -134,9 +171,21 @@ class ThroneApp(App[None]):
             self.enter_room(room, watching=False)
 
     def on_unmount(self) -> None:
+        self._host_flush.cancel()
+        self._lobby_flush.cancel()
         self.lobby.set_listener(None)
         if self.room is not None:
             self.room.set_listener(None)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.InputEvent, events.Paste)):
+            self._input_at = time.monotonic()
+        await super().on_event(event)
+
+    def answers_input(self) -> bool:
+        """Whether a frame drawn now may show the answer to the player's input
+        (a key, a click, a paste within :data:`INPUT_ANSWER` seconds)."""
+        return time.monotonic() - self._input_at < INPUT_ANSWER
 
     # ----------------------------------------------------- coalesced refreshing
     def host_changed(self) -> None:

@@ -11,6 +11,8 @@ lobby's layout is final at once (HostScreen.FIXED_LAYOUT).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from test_ssh_driver import until
@@ -20,9 +22,10 @@ from textual.widget import Widget
 from server.hub import Hub
 from server.ssh import _prepare_app
 from server.sshdriver import SessionTerminal
-from tui.app import ThroneApp
+from tui.app import INPUT_ANSWER, ThroneApp
 from tui.client import Identity
 from tui.screens.lobby import LobbyScreen
+from tui.turns import Turns
 
 WHOLE = 1500  # bytes: more than any widget's update, less than a whole screen
 
@@ -65,3 +68,48 @@ async def test_a_new_session_is_sent_the_whole_screen_once_and_again_after_a_res
     finally:
         app.exit()
         await asyncio.wait_for(task, 5)
+
+
+class RecordingTurns(Turns):
+    """Turns that note each job's kind (a screen's frame or a host refresh) and urgency."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: list[tuple[str, bool]] = []
+
+    def run(self, job: Callable[[], None], *, urgent: bool = False) -> asyncio.Future[None]:
+        kind = "frame" if isinstance(job, partial) else "refresh"
+        self.jobs.append((kind, urgent))
+        return super().run(job, urgent=urgent)
+
+
+async def test_with_turns_host_refreshes_and_frames_queue_there_and_a_players_keys_come_first(hub: Hub) -> None:
+    writes: list[bytes] = []
+    term = SessionTerminal(writes.append, (100, 30))
+    turns = RecordingTurns()
+    app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class, turns=turns)
+    _prepare_app(app)
+    task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        await until(lambda: any(b"SHA256:test" in w for w in writes))
+        await asyncio.sleep(0.2)
+        # another player's chat line: the lobby's refresh and its frame took turns, not urgent
+        turns.jobs.clear()
+        hub.say("bob", "hello-from-bob")
+        await until(lambda: any(b"hello-from-bob" in w for w in writes))
+        assert ("refresh", False) in turns.jobs and ("frame", False) in turns.jobs
+        assert not any(urgent for _, urgent in turns.jobs)
+        # alice's own keys: the frames that echo them are urgent
+        await asyncio.sleep(INPUT_ANSWER + 0.05)
+        turns.jobs.clear()
+        term.feed(b"t")
+        await asyncio.sleep(0.1)
+        term.feed("zyx-käse".encode())
+        await until(lambda: b"".join(writes).decode(errors="replace").count("zyx-k") > 0)
+        frames = [urgent for kind, urgent in turns.jobs if kind == "frame"]
+        assert frames and all(frames)
+        assert turns.ran >= len(turns.jobs)
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+    assert turns.waiting == 0  # nothing of the closed app left queued

@@ -8,6 +8,8 @@ host through ``self.throne.lobby`` / ``self.throne.room`` only.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from rich.text import Text
@@ -20,6 +22,7 @@ from textual.widgets import Static
 from tui.client import ClientError
 from tui.compositor import compositor
 from tui.i18n import Lang, t
+from tui.turns import Turns
 from tui.widgets import KeyBar, KeySpec
 
 if TYPE_CHECKING:
@@ -168,6 +171,19 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
         if self._drawn_by_layout and not recompose:
             return self  # see _on_screen_resume
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _on_timer_update(self) -> Awaitable[None] | None:  # type: ignore[override]
+        """Textual's screen update (lay out, draw what changed, write it) as a
+        job of the app's :class:`~tui.turns.Turns` when it has them (the SSH
+        host: one room's change updates fifteen screens at once, and a key
+        pressed meanwhile waits behind none of them). A frame that answers the
+        player's own input goes before frames the host caused."""
+        turns: Turns | None = getattr(self.app, "turns", None)
+        if turns is None:
+            Screen._on_timer_update(self)
+            return None
+        # Textual's timer awaits it: the next frame is not asked for before this one is drawn
+        return turns.run(partial(Screen._on_timer_update, self), urgent=self.throne.answers_input())
 
     def _screen_resized(self, size: Size) -> None:
         """Textual lays a screen out again at every Resize event, also at one

@@ -1,0 +1,85 @@
+"""Turns for screen work, shared by every session of a process.
+
+One change in a room of fifteen makes fifteen sessions re-read it and draw a
+frame at the same moment. Each is short (about a millisecond), but asyncio
+runs what is ready in the order it became ready, so a key that arrives just
+then is read, echoed and written behind all fifteen; two rooms changing
+together put it behind thirty, and the frames the refreshes ask for come due
+together a moment later and do it again. With :class:`Turns` that work is
+queued instead and run a few milliseconds' worth per pass of the event loop
+(:data:`BUDGET`): whatever became ready meanwhile (a key, a login's next
+step) runs between two batches, and a frame that answers a player's own key
+is queued before the frames other players' actions caused. The work itself
+takes as long as before; a session whose refresh has not run yet merges
+further changes into it (:class:`tui.app.Coalesced`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections import deque
+from collections.abc import Callable
+
+BUDGET = 0.004
+"""Seconds of queued work run in one pass of the event loop (at least one job)."""
+
+_Job = tuple[contextvars.Context, Callable[[], None], asyncio.Future[None]]
+
+
+class Turns:
+    """A queue of jobs run on the event loop a batch per pass, urgent ones
+    first, each in the context it was queued from (Textual finds its app and
+    message pump there). See the module docstring."""
+
+    def __init__(self, budget: float = BUDGET) -> None:
+        self.budget = budget
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._urgent: deque[_Job] = deque()
+        self._waiting: deque[_Job] = deque()
+        self._scheduled = False
+        self.ran = 0  # jobs run (tests, benchmarks)
+        self.passes = 0  # passes of the loop that ran some
+
+    def run(self, job: Callable[[], None], *, urgent: bool = False) -> asyncio.Future[None]:
+        """Queue ``job``; the future is done once it ran (with its exception, if
+        it raised). Cancel the future to drop a job that has not run yet."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # a new loop (tests run several): nothing carried over
+            self._loop, self._urgent, self._waiting, self._scheduled = loop, deque(), deque(), False
+        done: asyncio.Future[None] = loop.create_future()
+        (self._urgent if urgent else self._waiting).append((contextvars.copy_context(), job, done))
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._run_some)
+        return done
+
+    def _run_some(self) -> None:
+        self._scheduled = False
+        self.passes += 1
+        deadline = time.perf_counter() + self.budget
+        while self._urgent or self._waiting:
+            context, job, done = (self._urgent or self._waiting).popleft()
+            if done.done():  # dropped (its app closed)
+                continue
+            self.ran += 1
+            try:
+                context.run(job)
+            except Exception as error:
+                done.set_exception(error)
+            else:
+                done.set_result(None)
+            if time.perf_counter() >= deadline:
+                break
+        if (self._urgent or self._waiting) and self._loop is not None and not self._loop.is_closed():
+            self._scheduled = True
+            self._loop.call_soon(self._run_some)
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for queue in (self._urgent, self._waiting) for _, _, done in queue if not done.done())
+
+
+TURNS = Turns()
+"""The process-wide turns (one event loop serves every session)."""
