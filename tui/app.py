@@ -89,7 +89,7 @@ class Coalesced:
         if self._turns is None:
             self._call()
         elif self._queued is None:  # queued from the app's message loop: runs in its context
-            self._queued = self._turns.run(self._call_in_turn)
+            self._queued = self._turns.run(self._call_in_turn, refresh=True)
 
     def _call_in_turn(self) -> None:
         self._queued = None

@@ -36,20 +36,26 @@ class Turns:
     def __init__(self, budget: float = BUDGET) -> None:
         self.budget = budget
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._urgent: deque[_Job] = deque()
-        self._waiting: deque[_Job] = deque()
+        self._queues: tuple[deque[_Job], ...] = (deque(), deque(), deque())  # urgent, frames, refreshes
         self._scheduled = False
         self.ran = 0  # jobs run (tests, benchmarks)
         self.passes = 0  # passes of the loop that ran some
 
-    def run(self, job: Callable[[], None], *, urgent: bool = False) -> asyncio.Future[None]:
+    def run(self, job: Callable[[], None], *, urgent: bool = False, refresh: bool = False) -> asyncio.Future[None]:
         """Queue ``job``; the future is done once it ran (with its exception, if
-        it raised). Cancel the future to drop a job that has not run yet."""
+        it raised). Cancel the future to drop a job that has not run yet.
+
+        Jobs run in three tiers, each first come first served: ``urgent`` ones
+        (a frame answering a player's key), then frames, then ``refresh`` jobs
+        (re-reading the host into a screen): a screen already refreshed is
+        drawn before the next one is refreshed, so a room's screens show a
+        change one after the other instead of all after the last refresh."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new loop (tests run several): nothing carried over
-            self._loop, self._urgent, self._waiting, self._scheduled = loop, deque(), deque(), False
+            self._loop, self._queues, self._scheduled = loop, (deque(), deque(), deque()), False
         done: asyncio.Future[None] = loop.create_future()
-        (self._urgent if urgent else self._waiting).append((contextvars.copy_context(), job, done))
+        tier = 0 if urgent else 2 if refresh else 1
+        self._queues[tier].append((contextvars.copy_context(), job, done))
         if not self._scheduled:
             self._scheduled = True
             loop.call_soon(self._run_some)
@@ -59,8 +65,8 @@ class Turns:
         self._scheduled = False
         self.passes += 1
         deadline = time.perf_counter() + self.budget
-        while self._urgent or self._waiting:
-            context, job, done = (self._urgent or self._waiting).popleft()
+        while queue := self._next_queue():
+            context, job, done = queue.popleft()
             if done.done():  # dropped (its app closed)
                 continue
             self.ran += 1
@@ -72,13 +78,19 @@ class Turns:
                 done.set_result(None)
             if time.perf_counter() >= deadline:
                 break
-        if (self._urgent or self._waiting) and self._loop is not None and not self._loop.is_closed():
+        if self._next_queue() is not None and self._loop is not None and not self._loop.is_closed():
             self._scheduled = True
             self._loop.call_soon(self._run_some)
 
+    def _next_queue(self) -> deque[_Job] | None:
+        for queue in self._queues:
+            if queue:
+                return queue
+        return None
+
     @property
     def waiting(self) -> int:
-        return sum(1 for queue in (self._urgent, self._waiting) for _, _, done in queue if not done.done())
+        return sum(1 for queue in self._queues for _, _, done in queue if not done.done())
 
 
 TURNS = Turns()

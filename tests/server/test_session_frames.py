@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from test_ssh_driver import until
@@ -77,10 +76,9 @@ class RecordingTurns(Turns):
         super().__init__()
         self.jobs: list[tuple[str, bool]] = []
 
-    def run(self, job: Callable[[], None], *, urgent: bool = False) -> asyncio.Future[None]:
-        kind = "frame" if isinstance(job, partial) else "refresh"
-        self.jobs.append((kind, urgent))
-        return super().run(job, urgent=urgent)
+    def run(self, job: Callable[[], None], *, urgent: bool = False, refresh: bool = False) -> asyncio.Future[None]:
+        self.jobs.append(("refresh" if refresh else "frame", urgent))
+        return super().run(job, urgent=urgent, refresh=refresh)
 
 
 async def test_with_turns_host_refreshes_and_frames_queue_there_and_a_players_keys_come_first(hub: Hub) -> None:

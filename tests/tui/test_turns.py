@@ -31,6 +31,21 @@ async def test_jobs_run_in_order_urgent_ones_first() -> None:
     assert ran == ["key", "a", "b", "c"]
 
 
+async def test_frames_go_before_refreshes_so_a_refreshed_screen_is_drawn_before_the_next_is_refreshed() -> None:
+    turns = Turns(budget=0.0)
+    ran: list[str] = []
+
+    def refresh(n: int) -> None:
+        ran.append(f"refresh{n}")
+        turns.run(lambda: ran.append(f"frame{n}"))  # the screen's frame, asked for by its refresh
+
+    for n in range(3):
+        turns.run(lambda n=n: refresh(n), refresh=True)
+    turns.run(lambda: ran.append("key"), urgent=True)
+    await settle(turns)
+    assert ran == ["key", "refresh0", "frame0", "refresh1", "frame1", "refresh2", "frame2"]
+
+
 async def test_a_job_runs_in_the_context_it_was_queued_from() -> None:
     turns = Turns()
     seen: list[str] = []
