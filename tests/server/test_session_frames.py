@@ -111,3 +111,39 @@ async def test_with_turns_host_refreshes_and_frames_queue_there_and_a_players_ke
         app.exit()
         await asyncio.wait_for(task, 5)
     assert turns.waiting == 0  # nothing of the closed app left queued
+
+
+class RefreshCrash(RuntimeError):
+    pass
+
+
+async def test_with_turns_a_refresh_that_fails_ends_its_own_session_only(hub: Hub) -> None:
+    turns = Turns()
+    writes: dict[str, list[bytes]] = {"ann": [], "ben": []}
+    apps: dict[str, ThroneApp] = {}
+    tasks: dict[str, asyncio.Task[Any]] = {}
+    for name in ("ann", "ben"):
+        term = SessionTerminal(writes[name].append, (100, 30))
+        apps[name] = app = ThroneApp(hub.connect(Identity(name=name)), driver_class=term.driver_class, turns=turns)
+        _prepare_app(app)
+        tasks[name] = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        for name in ("ann", "ben"):
+            await until(lambda name=name: any(b"SHA256:test" in w for w in writes[name]))  # type: ignore[misc]
+        await asyncio.sleep(0.2)
+
+        def crash() -> None:
+            raise RefreshCrash("ann's lobby cannot refresh")
+
+        lobby = apps["ann"].screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.refresh_data = crash  # type: ignore[method-assign]
+        hub.say("cat", "hello-from-cat")
+        await asyncio.wait_for(asyncio.shield(tasks["ann"]), 5)  # ann's session ended...
+        assert apps["ann"].return_code == 1
+        await until(lambda: any(b"hello-from-cat" in w for w in writes["ben"]))  # ...ben's goes on
+        assert not tasks["ben"].done()
+    finally:
+        for name in ("ann", "ben"):
+            apps[name].exit()
+        await asyncio.wait_for(asyncio.gather(*tasks.values(), return_exceptions=True), 5)
