@@ -577,7 +577,7 @@ class RowList(DirectLines, can_focus=True):
         """A line above the header (none when empty)."""
         if title != self._title:
             self._title = title
-            self._changed()
+            self._redraw()  # the columns stay as they are
 
     @property
     def _above(self) -> int:
@@ -586,20 +586,26 @@ class RowList(DirectLines, can_focus=True):
 
     def set_columns(self, labels: list[str]) -> None:
         self._labels = list(labels)
-        self._changed()
+        self._measure()
+        self._redraw()
 
     def set_rows(self, rows: list[tuple[str, ...]]) -> None:
         """Show these rows; the cursor keeps its index (within the new rows)."""
         self._rows = list(rows)
         self.cursor_row = max(0, min(self.cursor_row, len(self._rows) - 1))
-        self._changed()
+        self._measure()
+        self._redraw()
 
-    def _changed(self) -> None:
+    def _measure(self) -> None:
+        """Each column as wide as its widest cell (header included)."""
         columns = [self._labels, *self._rows]
         count = max((len(row) for row in columns), default=0)
         self._widths = [
             max((cell_len(row[i]) for row in columns if i < len(row)), default=0) for i in range(count)
         ]
+
+    def _redraw(self) -> None:
+        """Draw the lines anew, the cursor's row in view."""
         self._strips.clear()
         self._follow()
         self.refresh()
@@ -608,9 +614,7 @@ class RowList(DirectLines, can_focus=True):
         row = max(0, min(row, len(self._rows) - 1))
         if row != self.cursor_row:
             self.cursor_row = row
-            self._strips.clear()
-            self._follow()
-            self.refresh()
+            self._redraw()
             self.post_message(self.Highlighted(self, row))
 
     def _view_height(self) -> int:
