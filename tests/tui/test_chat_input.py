@@ -1,0 +1,121 @@
+"""The chat line draws its own line (tui.widgets.ChatInput.render_line, the
+DirectRender path) and must look exactly as Textual's Input draws it through
+its own pipeline: text, cursor, placeholder, padding, colours, wide (CJK)
+characters and horizontal scrolling; typed keys show."""
+
+from __future__ import annotations
+
+import types
+
+from rich.style import Style
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Input
+from textual.widgets.input import Selection
+
+from tui.widgets import ChatInput, ChatPanel
+
+
+class Holder(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ChatPanel(id="chat")
+
+
+Cell = tuple[str, object]
+
+
+def shown(ch: str, style: Style | None) -> Cell:
+    """What a terminal shows of one character: a blank shows only its background
+    (and reverse or underline); any other character its whole style."""
+    if style is None:
+        return (ch, None)
+    if ch == " ":
+        return (ch, (style.bgcolor, style.reverse, style.underline))
+    return (ch, style)
+
+
+def cells(strips: list[Strip]) -> list[list[Cell]]:
+    """Each line as what is shown per character (segment splits differ)."""
+    return [[shown(ch, seg.style) for seg in strip for ch in seg.text] for strip in strips]
+
+
+def drawn_both_ways(field: ChatInput) -> tuple[list[list[Cell]], list[list[Cell]]]:
+    crop = Region(0, 0, field.outer_size.width, field.outer_size.height)
+    field._line_key = ()
+    field._direct_key = ()
+    ours = cells(field.render_lines(crop))
+    assert field._direct_key  # drawn the direct way, not Textual's (a border or padding above would)
+    field._styles_cache.clear()
+    field.render_line = types.MethodType(Input.render_line, field)  # type: ignore[method-assign]
+    try:
+        textual = cells(Widget.render_lines(field, crop))
+    finally:
+        del field.render_line
+    return ours, textual
+
+
+async def test_the_chat_line_looks_as_textual_draws_it() -> None:
+    app = Holder()
+    async with app.run_test(size=(40, 8)) as pilot:
+        field = app.query_one(ChatInput)
+        field.placeholder = "say something [b]literal[/b]"
+        await pilot.pause()
+        states: list[str] = []
+
+        def check(label: str) -> None:
+            ours, textual = drawn_both_ways(field)
+            assert ours == textual, label
+            states.append(label)
+
+        check("empty, no focus: placeholder")
+        field.focus()
+        await pilot.pause()
+        check("empty, focused: cursor on the placeholder")
+        for key in "héllo":
+            await pilot.press(key)
+        await pilot.pause()
+        assert field.value == "héllo"
+        check("typed, cursor at the end")
+        field.value = "héllo 世界 and more"
+        field.cursor_position = 3
+        await pilot.pause()
+        check("cursor inside")
+        field.value = "世界" * 30
+        field.cursor_position = len(field.value)
+        await pilot.pause()
+        assert field.scroll_offset.x > 0
+        check("wide characters scrolled to the end")
+        field.cursor_position = 7
+        await pilot.pause()
+        check("wide characters, cursor back inside")
+        field.selection = Selection(2, 9)
+        await pilot.pause()
+        check("a selection (Textual's own drawing)")
+        field.value = "abc"
+        field.cursor_position = 1
+        app.set_focus(None)
+        await pilot.pause()
+        check("no focus: no cursor")
+        field.placeholder = ""
+        field.value = ""
+        field.focus()
+        await pilot.pause()
+        check("empty placeholder, focused")
+        assert len(states) == 9
+
+
+async def test_a_line_is_drawn_again_only_when_it_changes() -> None:
+    app = Holder()
+    async with app.run_test(size=(40, 8)) as pilot:
+        field = app.query_one(ChatInput)
+        field.focus()
+        await pilot.press("a")
+        await pilot.pause()
+        first = field.render_line(0)
+        assert field.render_line(0) is first  # nothing changed: the same strip
+        await pilot.press("b")
+        await pilot.pause()
+        second = field.render_line(0)
+        assert second is not first and "ab" in second.text
