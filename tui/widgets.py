@@ -739,11 +739,25 @@ class ChatInput(DirectRender, SteadyInput):
 
     _line_key: tuple[Any, ...] = ()
     _line: Strip | None = None
+    _parts_key: tuple[Any, ...] = ()
+    _parts: tuple[Style, Style, Style]
 
     def post_message(self, message: Message) -> bool:
         if isinstance(message, Input.Changed):
             return True
         return super().post_message(message)
+
+    def _part_styles(self, base: Style, focus: bool) -> tuple[Style, Style, Style]:
+        """The cursor's, the placeholder's and the cursor on the placeholder's
+        styles over ``base``, looked up again
+        only when a style of the field or an ancestor changed (Textual's own cache
+        of component styles is emptied often: ~0.2 ms a lookup at a busy table)."""
+        key = (self._style_key, base, focus)
+        if key != self._parts_key:
+            cursor = self.get_component_rich_style("input--cursor")
+            hint = base + self.get_component_rich_style("input--placeholder")
+            self._parts_key, self._parts = key, (base + cursor, hint, hint + cursor)
+        return self._parts
 
     def render_line(self, y: int) -> Strip:
         width = self.line_size.width
@@ -766,10 +780,10 @@ class ChatInput(DirectRender, SteadyInput):
         key = (width, base, value, selection.end, scroll_x, cursor_shown, self.placeholder)
         if key == self._line_key and self._line is not None:
             return self._line  # the same strip: DirectLines keeps its filtered copy
+        cursor_style, hint_style, hint_cursor = self._part_styles(base, focus)
         if value:
             if cursor_shown:
                 at = selection.end
-                cursor_style = base + self.get_component_rich_style("input--cursor")
                 segments = [Segment(value[:at], base), Segment(value[at : at + 1] or " ", cursor_style)]
                 if at + 1 < len(value):
                     segments.append(Segment(value[at + 1 :], base))
@@ -777,13 +791,12 @@ class ChatInput(DirectRender, SteadyInput):
                 segments = [Segment(value, base)]
             line = Strip(segments).crop(scroll_x, scroll_x + width + 1)
         else:
-            style = base + self.get_component_rich_style("input--placeholder")
             hint = self.placeholder
             if cursor_shown:
                 first = hint[:1] or " "
-                segments = [Segment(first, style + self.get_component_rich_style("input--cursor")), Segment(hint[1:], style)]
+                segments = [Segment(first, hint_cursor), Segment(hint[1:], hint_style)]
             else:
-                segments = [Segment(hint, style)]
+                segments = [Segment(hint, hint_style)]
             line = Strip(segments).crop(0, width + 1)
         # a cell wider than the content, as Input draws it (its scrolling counts on
         # it); the padding is drawn over, and DirectRender cuts the line to the widget
