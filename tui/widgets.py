@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
+from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -36,82 +37,6 @@ KeySpec = tuple[str, str, str]
 
 
 MINOR_ACTIONS = {"app.help", "app.toggle_lang", "app.quit_app", "language", "leaders", "chat"}
-
-
-class KeyBar(Static):
-    """One line of ``key label`` pairs for the current screen, clickable.
-
-    Only actions the screen allows right now (``check_action``) are shown;
-    ones it reports as disabled (``None``) are shown dimmed. When the line is
-    too narrow it tightens: less padding, then disabled items dropped and the
-    labels of the always-there keys (help, language, quit) left out.
-    """
-
-    DEFAULT_CSS = """
-    KeyBar { height: 1; width: 1fr; }
-    """
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__("", markup=False, **kw)
-        self._spans: list[tuple[int, int, str]] = []
-        self._last: tuple[Any, list[KeySpec], Lang] | None = None
-        self._shown = Text("")
-
-    def show(self, node: Any, keys: list[KeySpec], lang: Lang) -> None:
-        self._last = (node, keys, lang)
-        items: list[tuple[str, str, str, bool]] = []  # key, label, action, enabled
-        for key, action, label_key in keys:
-            name = action.removeprefix("app.")
-            target = node.app if action.startswith("app.") else node
-            allowed = target.check_action(name, ())
-            if allowed is False:
-                continue
-            items.append((key, t(label_key, lang), action, bool(allowed)))
-        room = self.size.width or self.app.size.width
-        for level in range(4):
-            text, spans = self._layout(items, level)
-            if text.cell_len <= room:
-                break
-        self._spans = spans
-        if text != self._shown:  # the same bar again: no repaint
-            self._shown = text
-            self.update(text, layout=False)
-
-    @staticmethod
-    def _layout(items: list[tuple[str, str, str, bool]], level: int) -> tuple[Text, list[tuple[int, int, str]]]:
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
-        spans: list[tuple[int, int, str]] = []
-        x = 0
-        for key, label, action, allowed in items:
-            if level >= 2 and not allowed:
-                continue
-            start = x
-            key_part = f" {key} "
-            if level >= 3 and action in MINOR_ACTIONS:
-                label_part = " "
-            else:
-                label_part = f" {label}  " if level == 0 else f"{label} "
-            text.append(key_part, style="reverse bold" if allowed else "reverse dim")
-            text.append(label_part, style="" if allowed else "dim")
-            x += cell_len(key_part) + cell_len(label_part)
-            if allowed:
-                spans.append((start, x, action))
-        return text, spans
-
-    def on_resize(self) -> None:
-        if self._last is not None:
-            self.show(*self._last)
-
-    def plain(self) -> str:
-        """The bar as plain text (for tests and screen readers)."""
-        return str(self.render())
-
-    async def on_click(self, event: events.Click) -> None:
-        for start, end, action in self._spans:
-            if start <= event.x < end:
-                event.stop()
-                await self.app.run_action(action, self.screen)
-                return
 
 
 STRIP_CACHE_SIZE = 8192
@@ -210,8 +135,11 @@ class DirectRender(ScreenRepaint):
     Their lines go to the screen as they are (padded left and right as CSS
     says, plus the app's line filters), not through Textual's per-line style
     pipeline (``StylesCache.render_line``), which measured ~140 us per line and
-    was over half of a busy server's CPU (``./manage bench load``). A widget
-    given a border, or padding above or below, by CSS falls back to Textual's
+    was over half of a busy server's CPU (``./manage bench load``). A border
+    is Textual's own: its top and bottom lines are drawn by Textual, and its
+    left and right cells are cut once from a line Textual draws (a lobby's
+    first frame drew every line of its bordered panes Textual's way: ~6 ms
+    of a login's ~22 ms). Padding above or below falls back to Textual's
     pipeline. A line is filtered again only when ``render_line`` returns
     another strip object for its row.
     """
@@ -242,15 +170,22 @@ class DirectRender(ScreenRepaint):
     def render_lines(self, crop: Region) -> list[Strip]:
         styles = self.styles
         padding = styles.padding
-        if self.BLANK or styles.gutter != padding or padding.top or padding.bottom:
-            return super().render_lines(crop)  # a border, or padding above or below
+        if self.BLANK or padding.top or padding.bottom:
+            return super().render_lines(crop)  # padding above or below: Textual's way
+        gutter = styles.gutter
+        b_top, b_bottom = gutter.top, gutter.bottom
+        b_left, b_right = gutter.left - padding.left, gutter.right - padding.right
         size = self.size
         width = size.width
         base, background = self._direct_style()
         self._base = base
         filters = self.get_line_filters()
         left, right = padding.left, padding.right
-        key = (width, base, background, tuple(filters), left, right)
+        key: tuple[Any, ...] = (width, base, background, tuple(filters), left, right)
+        edges: tuple[Strip, Strip] | None = None
+        if b_top or b_bottom or b_left or b_right:
+            edges = self._edges(width + left + right, b_top, b_left, b_right)
+            key += (edges,)
         if key != self._direct_key:
             self._direct_key, self._direct_lines = key, {}
         done = self._direct_lines
@@ -258,8 +193,14 @@ class DirectRender(ScreenRepaint):
         self._drawing = size
         try:
             for y in crop.line_range:
-                line = self.render_line(y)
-                seen = done.get(y)
+                row = y - b_top
+                if row < 0 or row >= size.height:  # a border line: Textual's (its title, corners)
+                    self._drawing = None
+                    lines.append(super().render_lines(Region(0, y, width + gutter.width, 1))[0])
+                    self._drawing = size
+                    continue
+                line = self.render_line(row)
+                seen = done.get(row)
                 if seen is not None and seen[0] is line:
                     final = seen[1]
                 else:
@@ -272,14 +213,31 @@ class DirectRender(ScreenRepaint):
                         # cached on the strip: the process-wide strips (and the app's shared
                         # filter, tui/app.py) make one filtering serve every session
                         final = final.apply_filter(line_filter, background)
-                    done[y] = (line, final)
+                    if edges is not None:
+                        final = Strip.join([edges[0], final, edges[1]])
+                    done[row] = (line, final)
                 lines.append(final)
         finally:
             self._drawing = None
         x1, x2 = crop.column_span
-        if (x1, x2) != (0, width):
+        if (x1, x2) != (0, width + gutter.width):
             lines = [line.crop(x1, x2) for line in lines]
         return lines
+
+    _edges_key: tuple[Any, ...] = ()
+    _edge_strips: tuple[Strip, Strip]
+
+    def _edges(self, inner: int, b_top: int, b_left: int, b_right: int) -> tuple[Strip, Strip]:
+        """The border's left and right cells beside a line of content, as
+        Textual draws them (cut from one line it draws), drawn again only when a
+        style of the widget or an ancestor changed or the size did."""
+        key = (self._style_key, inner, b_top, b_left, b_right)
+        if key != self._edges_key:
+            self._drawing = None
+            row = super().render_lines(Region(0, b_top, inner + b_left + b_right, 1))[0]
+            self._edges_key = key
+            self._edge_strips = (row.crop(0, b_left), row.crop(b_left + inner, b_left + inner + b_right))
+        return self._edge_strips
 
 
 class DirectLines(DirectRender, Widget):
@@ -288,19 +246,35 @@ class DirectLines(DirectRender, Widget):
 
 
 class LineStatic(DirectLines, Static):
-    """A ``Static`` for the table's often-changing lines (header, countdown,
-    prompt): drawn as :class:`DirectLines` from its ``rich.text.Text``
-    (wrapped to the width, cached process-wide), while Textual keeps the
-    usual content for sizing (``width: auto``) and for readers of the widget.
-    Left and right padding from CSS are drawn; top or bottom padding or a
-    border fall back to Textual's drawing."""
+    """A ``Static`` for often-changing lines (a table's header, countdown and
+    prompt; the lobby's head and side pane; every screen's key bar): drawn as
+    :class:`DirectLines`. A ``rich.text.Text`` (or a string, literally) is
+    wrapped to the width and cached process-wide; another Rich renderable (a
+    ``Group``, a ``Table``) is rendered once per update and width. Textual
+    keeps the usual content for sizing (``width: auto``) and for readers of
+    the widget. Left and right padding and a border are drawn; top or bottom
+    padding falls back to Textual's drawing."""
 
     _text: Text = Text("")
+    _renderable: RenderableType | None = None  # not a Text: rendered by Rich as it is
     _drawn: tuple[int, Style, list[Strip]] | None = None
 
-    def update(self, content: Any = "", *, layout: bool = True) -> None:
-        self._text = content if isinstance(content, Text) else Text(str(content))
+    def __init__(self, content: Any = "", **kw: Any) -> None:
+        super().__init__(content, **kw)
+        self._take(content)
+
+    def _take(self, content: Any) -> None:
         self._drawn = None
+        self._renderable = None
+        if isinstance(content, Text):
+            self._text = content
+        elif isinstance(content, str):
+            self._text = Text(content)
+        else:
+            self._renderable = content
+
+    def update(self, content: Any = "", *, layout: bool = True) -> None:
+        self._take(content)
         super().update(content, layout=layout)
 
     def render_line(self, y: int) -> Strip:
@@ -308,15 +282,98 @@ class LineStatic(DirectLines, Static):
         base = getattr(self, "_base", None) or self.rich_style
         drawn = self._drawn
         if drawn is None or drawn[0] != width or drawn[1] != base:
-            text = self._text.copy()
-            text.end = ""
-            strips = [
-                strip.crop_extend(0, width, base).apply_style(base)
-                for strip in wrapped_strips(self, text, max(1, width))
-            ] if width > 0 else []
+            strips: list[Strip] = []
+            if width > 0 and self._renderable is not None:
+                console = self.app.console
+                lines = console.render_lines(self._renderable, console.options.update_width(width), pad=False)
+                strips = [Strip(line).crop_extend(0, width, base).apply_style(base) for line in lines]
+            elif width > 0:
+                text = self._text.copy()
+                text.end = ""
+                strips = [
+                    strip.crop_extend(0, width, base).apply_style(base)
+                    for strip in wrapped_strips(self, text, max(1, width))
+                ]
             drawn = self._drawn = (width, base, strips)
         strips = drawn[2]
         return strips[y] if y < len(strips) else Strip.blank(width, base)
+
+
+class KeyBar(LineStatic):
+    """One line of ``key label`` pairs for the current screen, clickable.
+
+    Only actions the screen allows right now (``check_action``) are shown;
+    ones it reports as disabled (``None``) are shown dimmed. When the line is
+    too narrow it tightens: less padding, then disabled items dropped and the
+    labels of the always-there keys (help, language, quit) left out. Drawn
+    as a :class:`LineStatic` (every screen has one, redrawn as its keys change).
+    """
+
+    DEFAULT_CSS = """
+    KeyBar { height: 1; width: 1fr; }
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__("", markup=False, **kw)
+        self._spans: list[tuple[int, int, str]] = []
+        self._last: tuple[Any, list[KeySpec], Lang] | None = None
+        self._shown = Text("")
+
+    def show(self, node: Any, keys: list[KeySpec], lang: Lang) -> None:
+        self._last = (node, keys, lang)
+        items: list[tuple[str, str, str, bool]] = []  # key, label, action, enabled
+        for key, action, label_key in keys:
+            name = action.removeprefix("app.")
+            target = node.app if action.startswith("app.") else node
+            allowed = target.check_action(name, ())
+            if allowed is False:
+                continue
+            items.append((key, t(label_key, lang), action, bool(allowed)))
+        room = self.size.width or self.app.size.width
+        for level in range(4):
+            text, spans = self._layout(items, level)
+            if text.cell_len <= room:
+                break
+        self._spans = spans
+        if text != self._shown:  # the same bar again: no repaint
+            self._shown = text
+            self.update(text, layout=False)
+
+    @staticmethod
+    def _layout(items: list[tuple[str, str, str, bool]], level: int) -> tuple[Text, list[tuple[int, int, str]]]:
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        spans: list[tuple[int, int, str]] = []
+        x = 0
+        for key, label, action, allowed in items:
+            if level >= 2 and not allowed:
+                continue
+            start = x
+            key_part = f" {key} "
+            if level >= 3 and action in MINOR_ACTIONS:
+                label_part = " "
+            else:
+                label_part = f" {label}  " if level == 0 else f"{label} "
+            text.append(key_part, style="reverse bold" if allowed else "reverse dim")
+            text.append(label_part, style="" if allowed else "dim")
+            x += cell_len(key_part) + cell_len(label_part)
+            if allowed:
+                spans.append((start, x, action))
+        return text, spans
+
+    def on_resize(self) -> None:
+        if self._last is not None:
+            self.show(*self._last)
+
+    def plain(self) -> str:
+        """The bar as plain text (for tests and screen readers)."""
+        return str(self.render())
+
+    async def on_click(self, event: events.Click) -> None:
+        for start, end, action in self._spans:
+            if start <= event.x < end:
+                event.stop()
+                await self.app.run_action(action, self.screen)
+                return
 
 
 class TailLog(DirectLines, can_focus=True):
@@ -814,7 +871,17 @@ def chat_text(line: ChatLine, lang: Lang = "en") -> Text:
     return Text.assemble((clock(line.at), "dim"), " ", (line.name, "bold"), ": ", line.text)
 
 
-class ChatPanel(Vertical):
+class PaneBox(DirectRender, Vertical):
+    """A container drawn as :class:`DirectRender`: its border (a ``.pane``)
+    from Textual, its inside blank in its own style (its children cover it).
+    Textual drew every line of a bordered container through its per-line
+    pipeline on every full frame (a lobby's chat pane: ~1 ms of a login)."""
+
+    def render_line(self, y: int) -> Strip:
+        return Strip.blank(self.line_size.width, getattr(self, "_base", None) or self.rich_style)
+
+
+class ChatPanel(PaneBox):
     """Chat lines (appended incrementally) and an input line."""
 
     DEFAULT_CSS = """

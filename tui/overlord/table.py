@@ -25,7 +25,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
@@ -44,7 +44,7 @@ from tui.overlord.words import (
     role_str,
 )
 from tui.table_common import GameTableScreen
-from tui.widgets import ChatPanel, KeyBar, LineStatic, TailLog
+from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
 PANES = ("log", "exchange", "result")
@@ -90,7 +90,7 @@ class Table(GameTableScreen[Picker]):
         yield LineStatic("", id="ov-path", markup=False)
         yield LineStatic("", id="ov-prompt", markup=False)
         with Horizontal(id="ov-bottom"):
-            with Vertical(id="ov-pane-box"):
+            with PaneBox(id="ov-pane-box"):
                 yield LineStatic("", id="ov-pane-title", markup=False)
                 yield TailLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
             yield ChatPanel(id="ov-chat")

@@ -20,7 +20,7 @@ from tui.i18n import Lang, game_title
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import CodeDialog, LanguageDialog, LeaderboardDialog, RoomSettingsDialog
 from tui.text import FirstLines, clip, literal
-from tui.widgets import ChatPanel, KeyBar, KeySpec, RowList
+from tui.widgets import ChatPanel, KeyBar, KeySpec, LineStatic, RowList
 
 LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown
 
@@ -60,12 +60,12 @@ class LobbyScreen(HostScreen):
         self._leaders: list[LeaderRow] = []
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="lobby-head", classes="head", markup=False)
+        yield LineStatic("", id="lobby-head", classes="head", markup=False)
         yield RowList(id="rooms", classes="pane")
         with Horizontal(id="lobby-bottom"):
             yield ChatPanel(id="lobby-chat", classes="pane")
-            yield Static("", id="side-pane", classes="pane", markup=False)  # who is online, the leaders
-        yield Static("", id="fingerprint", markup=False)
+            yield LineStatic("", id="side-pane", classes="pane", markup=False)  # who is online, the leaders
+        yield LineStatic("", id="fingerprint", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.widgets import Static
 
 from engine.sultans.actions import Action
@@ -42,7 +42,7 @@ from tui.sultans.render import (
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import GameTableScreen
-from tui.widgets import ChatPanel, KeyBar, LineStatic, TailLog
+from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 _RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
 """Seat boxes and centre lines by the view object they were made from (see Table._render_ring)."""
@@ -87,7 +87,7 @@ class Table(GameTableScreen[Picker]):
         yield TableRing(id="sk-ring")
         yield LineStatic("", id="sk-prompt", markup=False)
         with Horizontal(id="sk-bottom"):
-            with Vertical(id="sk-pane-box", classes="pane"):
+            with PaneBox(id="sk-pane-box", classes="pane"):
                 yield LineStatic("", id="sk-pane-title", classes="title", markup=False)
                 yield TailLog(id="sk-log", max_lines=2000, wrap=True, markup=False, min_width=10)
             yield ChatPanel(id="sk-chat", classes="pane")
