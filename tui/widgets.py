@@ -128,6 +128,10 @@ class ScreenRepaint(_WidgetMixin):
         super().check_idle()
 
 
+_EDGES: LRUCache[Hashable, tuple[Strip, Strip]] = LRUCache(256)
+"""A border's left and right cells by everything they are drawn from (see DirectRender._edges)."""
+
+
 class DirectRender(ScreenRepaint):
     """Widgets whose ``render_line`` already gives finished lines: the
     width of the widget's content, in its own style (``rich_style``).
@@ -233,16 +237,28 @@ class DirectRender(ScreenRepaint):
         style of the widget or an ancestor changed or the size did."""
         key = (self._style_key, inner, b_top, b_left, b_right)
         if key != self._edges_key:
-            self._drawing = None
-            row = super().render_lines(Region(0, b_top, inner + b_left + b_right, 1))[0]
-            self._edges_key = key
-            self._edge_strips = (row.crop(0, b_left), row.crop(b_left + inner, b_left + inner + b_right))
+            styles = self.styles
+            shared = (
+                styles.border_left, styles.border_right, self.background_colors, self._style[0],
+                styles.tint, self.opacity, tuple(self.get_line_filters()), inner, b_left, b_right,
+            )
+            edges = _EDGES.get(shared)  # the same pane in every session: cut once
+            if edges is None:
+                self._drawing = None
+                row = super().render_lines(Region(0, b_top, inner + b_left + b_right, 1))[0]
+                edges = (row.crop(0, b_left), row.crop(b_left + inner, b_left + inner + b_right))
+                _EDGES[shared] = edges
+            self._edges_key, self._edge_strips = key, edges
         return self._edge_strips
 
 
 class DirectLines(DirectRender, Widget):
     """Base of widgets drawn as :class:`DirectRender` (a mixin, so that a
     subclass of another widget, :class:`ChatInput`, keeps that widget's CSS)."""
+
+
+_RENDERED: LRUCache[Hashable, list[Strip]] = LRUCache(64)
+"""Renderables shown by LineStatic with a share key, drawn (see LineStatic.update)."""
 
 
 class LineStatic(DirectLines, Static):
@@ -257,15 +273,17 @@ class LineStatic(DirectLines, Static):
 
     _text: Text = Text("")
     _renderable: RenderableType | None = None  # not a Text: rendered by Rich as it is
+    _share: Hashable = None  # the renderable's key in _RENDERED (the same in every session)
     _drawn: tuple[int, Style, list[Strip]] | None = None
 
     def __init__(self, content: Any = "", **kw: Any) -> None:
         super().__init__(content, **kw)
         self._take(content)
 
-    def _take(self, content: Any) -> None:
+    def _take(self, content: Any, share: Hashable = None) -> None:
         self._drawn = None
         self._renderable = None
+        self._share = share
         if isinstance(content, Text):
             self._text = content
         elif isinstance(content, str):
@@ -273,8 +291,10 @@ class LineStatic(DirectLines, Static):
         else:
             self._renderable = content
 
-    def update(self, content: Any = "", *, layout: bool = True) -> None:
-        self._take(content)
+    def update(self, content: Any = "", *, layout: bool = True, share: Hashable = None) -> None:
+        """Show ``content``. ``share``: a key that stands for a renderable (not a
+        ``Text``) in every session, so that it is rendered once for all of them."""
+        self._take(content, share)
         super().update(content, layout=layout)
 
     def render_line(self, y: int) -> Strip:
@@ -284,9 +304,15 @@ class LineStatic(DirectLines, Static):
         if drawn is None or drawn[0] != width or drawn[1] != base:
             strips: list[Strip] = []
             if width > 0 and self._renderable is not None:
-                console = self.app.console
-                lines = console.render_lines(self._renderable, console.options.update_width(width), pad=False)
-                strips = [Strip(line).crop_extend(0, width, base).apply_style(base) for line in lines]
+                shared = None if self._share is None else (self._share, width, base)
+                found = None if shared is None else _RENDERED.get(shared)
+                if found is None:
+                    console = self.app.console
+                    lines = console.render_lines(self._renderable, console.options.update_width(width), pad=False)
+                    found = [Strip(line).crop_extend(0, width, base).apply_style(base) for line in lines]
+                    if shared is not None:
+                        _RENDERED[shared] = found
+                strips = found
             elif width > 0:
                 text = self._text.copy()
                 text.end = ""

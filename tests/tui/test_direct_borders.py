@@ -188,3 +188,33 @@ async def test_a_pane_box_draws_as_a_textual_container() -> None:
         focused = cells(box.render_lines(crop))
         assert focused != ours
         assert focused[0][0][1] != ours[0][0][1]
+
+
+async def test_two_sessions_share_a_pane_s_edges_and_a_shared_renderable() -> None:
+    """The border cells and a LineStatic's shared renderable are made once for
+    every session showing the same pane, and still look as Textual draws them."""
+    from rich.console import Group
+
+    from tui.app import shared_filter
+
+    class SharedPanes(Panes):
+        def __init__(self) -> None:
+            super().__init__()
+            self._filters = [shared_filter(f) for f in self._filters]  # as ThroneApp does
+
+    first, second = SharedPanes(), SharedPanes()
+    async with first.run_test(size=(50, 20)) as pilot1, second.run_test(size=(50, 20)) as pilot2:
+        notes = [app.query_one("#note", LineStatic) for app in (first, second)]
+        for note in notes:
+            note.update(Group(Text("shared"), Text("pane 世界")), share=("test-pane", 1))
+        await pilot1.pause()
+        await pilot2.pause()
+        crop = Region(0, 0, notes[0].outer_size.width, notes[0].outer_size.height)
+        drawn = [cells(note.render_lines(crop)) for note in notes]
+        assert drawn[0] == drawn[1]
+        assert notes[0]._edge_strips is notes[1]._edge_strips
+        assert notes[0]._drawn is not None and notes[1]._drawn is not None
+        assert notes[0]._drawn[2] is notes[1]._drawn[2]  # rendered once
+        ours, textual = both_ways(notes[1])
+        assert ours == textual
+        assert "shared" in "".join(ch for ch, _ in ours[1])

@@ -175,7 +175,9 @@ class LobbyScreen(HostScreen):
             for i, row in enumerate(self._leaders, 1):
                 grid.add_row(Text(str(i)), literal(row.name), Text(str(row.points)), Text(str(row.wins)))
             parts.append(grid)
-        self.query_one("#side-pane", Static).update(Group(*parts), layout=False)
+        leaders = tuple((row.name, row.points, row.wins) for row in self._leaders)
+        share = ("lobby-side", count, names, leaders, self.lang)  # every lobby shows the same pane
+        self.query_one("#side-pane", LineStatic).update(Group(*parts), layout=False, share=share)
 
     # --------------------------------------------------------------- actions
     def selected_room(self) -> RoomSummary | None:
