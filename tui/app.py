@@ -23,6 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.driver import Driver
 from textual.filter import ANSIToTruecolor, LineFilter
 from textual.screen import Screen
+from textual.theme import Theme
 from textual.widgets._toast import ToastRack
 
 from tui import strips
@@ -105,6 +106,7 @@ class Coalesced:
 
 
 _SHARED_TRUECOLOR: dict[tuple[int, bool], ANSIToTruecolor] = {}
+_CSS_VARIABLES: dict[tuple[int, str, type], tuple[Theme, dict[str, str]]] = {}
 
 
 def shared_filter(line_filter: LineFilter) -> LineFilter:
@@ -158,6 +160,18 @@ class ThroneApp(App[None]):
         self._input_at = -1.0  # when the player's last key, click or paste came
         self._host_flush = Coalesced(self, lambda: self.flush_interval, self.refresh_screens, turns)
         self._lobby_flush = Coalesced(self, lambda: self.flush_interval * LOBBY_FLUSHES, self._refresh_lobby, turns)
+
+    def get_css_variables(self) -> dict[str, str]:
+        """Textual's, made once per theme for the whole process: Textual builds
+        the theme's colour system for every App (~1 ms of each login)."""
+        theme = self.current_theme
+        key = (id(theme), theme.name, type(self))
+        made = _CSS_VARIABLES.get(key)
+        if made is None:
+            made = (theme, super().get_css_variables())  # the entry keeps the theme, so its id stays its own
+            _CSS_VARIABLES[key] = made
+        self.theme_variables = dict(made[1])
+        return dict(made[1])
 
     # ----------------------------------------------------------------- life cycle
     def get_default_screen(self) -> Screen[Any]:

@@ -135,3 +135,17 @@ def test_parsed_css_is_shared_per_set_of_variables() -> None:
         caches[0]["key"]
     caches[2]["key"] = ["other rules"]
     assert caches[0]["key"] == ["other rules"]
+
+
+def test_css_variables_are_made_once_per_theme_and_are_textual_s() -> None:
+    from textual.app import App as TextualApp
+
+    hub = FakeHub()
+    first, second = ThroneApp(hub.lobby("alice")), ThroneApp(hub.lobby("bob"))
+    made = TextualApp.get_css_variables(first)  # Textual's own, for the same theme
+    assert first.get_css_variables() == made == second.get_css_variables()
+    assert first.theme_variables == made
+    first.get_css_variables()["primary"] = "changed"  # a copy: the shared one is untouched
+    assert second.get_css_variables()["primary"] == made["primary"]
+    second.theme = "textual-light" if second.theme != "textual-light" else "nord"
+    assert second.get_css_variables() == TextualApp.get_css_variables(second) != made
