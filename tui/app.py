@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets._toast import ToastRack
 
-from tui import strips
+from tui import dispatch, strips
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import HostScreen, Translatable
@@ -148,6 +148,7 @@ class ThroneApp(App[None]):
         **kw: Any,
     ) -> None:
         strips.install()  # strips make their caches when used (many sessions share one process)
+        dispatch.install()  # message handlers looked up once per kind of widget and message
         super().__init__(driver_class=driver_class, **kw)
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self._filters = [shared_filter(f) for f in self._filters]
