@@ -128,6 +128,11 @@ class ScreenRepaint(_WidgetMixin):
         super().check_idle()
 
 
+_FINALS: LRUCache[Hashable, tuple[Strip, Any, Strip]] = LRUCache(8192)
+"""Lines as drawn (padded, filtered, between a border's edges) by the identity of
+the line a widget gave and how it was drawn; the entry keeps the line (and the
+edges) alive, so an id is not reused while its entry is there."""
+
 _EDGES: LRUCache[Hashable, tuple[Strip, Strip]] = LRUCache(256)
 """A border's left and right cells by everything they are drawn from (see DirectRender._edges)."""
 
@@ -185,7 +190,8 @@ class DirectRender(ScreenRepaint):
         self._base = base
         filters = self.get_line_filters()
         left, right = padding.left, padding.right
-        key: tuple[Any, ...] = (width, base, background, tuple(filters), left, right)
+        filter_ids = tuple(filters)
+        key: tuple[Any, ...] = (width, base, background, filter_ids, left, right)
         edges: tuple[Strip, Strip] | None = None
         if b_top or b_bottom or b_left or b_right:
             edges = self._edges(width + left + right, b_top, b_left, b_right)
@@ -207,6 +213,14 @@ class DirectRender(ScreenRepaint):
                 seen = done.get(row)
                 if seen is not None and seen[0] is line:
                     final = seen[1]
+                    lines.append(final)
+                    continue
+                # the same line drawn before (by this widget on another row, a log
+                # that scrolled; or by another session, a shared seat ring row)
+                shared = (id(line), width, left, right, base, background, filter_ids, id(edges))
+                made = _FINALS.get(shared)
+                if made is not None and made[0] is line and made[1] is edges:
+                    final = made[2]
                 else:
                     final = line
                     if left or right:
@@ -219,7 +233,8 @@ class DirectRender(ScreenRepaint):
                         final = final.apply_filter(line_filter, background)
                     if edges is not None:
                         final = Strip.join([edges[0], final, edges[1]])
-                    done[row] = (line, final)
+                    _FINALS[shared] = (line, edges, final)
+                done[row] = (line, final)
                 lines.append(final)
         finally:
             self._drawing = None
@@ -456,6 +471,7 @@ class TailLog(DirectLines, can_focus=True):
         self.wrap = wrap
         self.min_width = min_width
         self.lines: list[Strip] = []
+        self._joined: dict[tuple[int, str, Style], tuple[Strip, Strip]] = {}  # (line, mark) -> drawn row
         self._top: int | None = None  # first line shown when scrolled back; None: follow the end
         self._deferred: list[Text] = []  # written before the log knew its width
         self.sheet: Text | None = None  # shown instead of the log when set
@@ -596,7 +612,14 @@ class TailLog(DirectLines, can_focus=True):
             thumb = max(1, height * height // total)
             at = (top * (height - thumb)) // max(1, total - height)
             mark = "┃" if at <= y < at + thumb else "│"
-        return Strip.join([line, _bar(mark, base)])
+        # the same strip for the same line and mark: then the line is not drawn
+        # again when nothing changed, nor when it only moved (DirectRender)
+        joined = self._joined.get((id(line), mark, base))
+        if joined is None or joined[0] is not line:
+            if len(self._joined) > 8 * height + 16:
+                self._joined.clear()
+            joined = self._joined[(id(line), mark, base)] = (line, Strip.join([line, _bar(mark, base)]))
+        return joined[1]
 
 
 class RowList(DirectLines, can_focus=True):

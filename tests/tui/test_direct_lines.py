@@ -123,3 +123,35 @@ async def test_a_plain_repaint_marks_the_widget_on_its_screen_directly() -> None
         assert other._layout_required and other not in app.screen._dirty_widgets
         await pilot.pause()
         assert app.screen._compositor.render_strips()[5].text.startswith("changed again")
+
+
+async def test_a_scrolling_log_filters_only_its_new_line() -> None:
+    """A log that moved up a line shows the same lines on other rows: each is
+    drawn (padded, filtered) once, not again on its new row."""
+    from textual.strip import Strip
+
+    app = LogHolder()
+    async with app.run_test(size=(30, 8)) as pilot:
+        log = app.query_one("#log", TailLog)
+        for i in range(8):
+            log.write(f"log line {i}")
+        await pilot.pause()
+        crop = Region(0, 0, log.outer_size.width, log.outer_size.height)
+        before = [s.text for s in log.render_lines(crop)]
+        filtered: list[str] = []
+        original = Strip.apply_filter
+
+        def counting(self: Strip, *args: Any) -> Strip:
+            filtered.append(self.text)
+            return original(self, *args)
+
+        Strip.apply_filter = counting  # type: ignore[method-assign]
+        try:
+            log.write("log line 8")
+            after = [s.text for s in log.render_lines(crop)]
+        finally:
+            Strip.apply_filter = original  # type: ignore[method-assign]
+        assert [row[:-1] for row in after[:-1]] == [row[:-1] for row in before[1:]]  # moved up (the last
+        assert after[-1].startswith("log line 8")  # column is the scroll bar, whose thumb moves)
+        moved_thumb = sum(a[-1] != b[-1] for a, b in zip(after[:-1], before[1:], strict=True))
+        assert len(filtered) <= 1 + moved_thumb < len(after)  # the new line and the rows the thumb left or reached
