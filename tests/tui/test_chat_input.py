@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import types
 
-from rich.style import Style
+from shown_cells import Cell, cells
 from textual.app import App, ComposeResult
 from textual.geometry import Region
-from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
 from textual.widgets.input import Selection
@@ -23,24 +22,6 @@ class Holder(App[None]):
         yield ChatPanel(id="chat")
 
 
-Cell = tuple[str, object]
-
-
-def shown(ch: str, style: Style | None) -> Cell:
-    """What a terminal shows of one character: a blank shows only its background
-    (and reverse or underline); any other character its whole style."""
-    if style is None:
-        return (ch, None)
-    if ch == " ":
-        return (ch, (style.bgcolor, style.reverse, style.underline))
-    return (ch, style)
-
-
-def cells(strips: list[Strip]) -> list[list[Cell]]:
-    """Each line as what is shown per character (segment splits differ)."""
-    return [[shown(ch, seg.style) for seg in strip for ch in seg.text] for strip in strips]
-
-
 def drawn_both_ways(field: ChatInput) -> tuple[list[list[Cell]], list[list[Cell]]]:
     crop = Region(0, 0, field.outer_size.width, field.outer_size.height)
     field._line_key = ()
@@ -48,7 +29,7 @@ def drawn_both_ways(field: ChatInput) -> tuple[list[list[Cell]], list[list[Cell]
     ours = cells(field.render_lines(crop))
     assert field._direct_key  # drawn the direct way, not Textual's (a border or padding above would)
     field._styles_cache.clear()
-    field.render_line = types.MethodType(Input.render_line, field)  # type: ignore[method-assign]
+    field.render_line = types.MethodType(Input.render_line, field)
     try:
         textual = cells(Widget.render_lines(field, crop))
     finally:

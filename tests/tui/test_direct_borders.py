@@ -6,29 +6,14 @@ corners and title, the edges beside every line, the focus colour of
 
 from __future__ import annotations
 
-from rich.style import Style
 from rich.text import Text
+from shown_cells import Cell, cells
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
 from tui.widgets import DirectRender, LineStatic, RowList, TailLog
-
-Cell = tuple[str, object]
-
-
-def shown(ch: str, style: Style | None) -> Cell:
-    """What a terminal shows of one character (a blank: only its background)."""
-    if style is None:
-        return (ch, None)
-    if ch == " ":
-        return (ch, (style.bgcolor, style.reverse, style.underline))
-    return (ch, style)
-
-
-def cells(strips: list[Strip]) -> list[list[Cell]]:
-    return [[shown(ch, seg.style) for seg in strip for ch in seg.text] for strip in strips]
 
 
 class Panes(App[None]):

@@ -10,6 +10,7 @@ from typing import Any
 
 from textual import events, on
 from textual.app import App, ComposeResult
+from textual.geometry import Size
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.widget import Widget
@@ -32,7 +33,7 @@ class Base(Widget):
 
 
 class Middle(Base):
-    def _on_key(self, event: events.Key) -> None:
+    def _on_key(self, event: events.Key) -> None:  # type: ignore[override]
         self.called.append("middle")
         if event.key == "x":
             event.prevent_default()
@@ -59,7 +60,7 @@ def test_the_plans_find_textual_s_handlers_in_its_order() -> None:
         ChatInput(), ChatPanel(), RowList(), TailLog(), LineStatic("x"), KeyBar(), TableRing(), Input(), Top(),
     ]
     messages: list[Message] = [
-        events.Key("a", "a"), events.Mount(), events.Focus(), events.Resize(events.Size(1, 1), events.Size(1, 1)),
+        events.Key("a", "a"), events.Mount(), events.Focus(), events.Resize(Size(1, 1), Size(1, 1)),
         events.Click(None, 0, 0, 0, 0, 1, False, False, False), ChatPanel.Send("hi"), TableRing.SeatClicked(1),
     ]
     compared = 0
