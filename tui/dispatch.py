@@ -11,7 +11,8 @@ plan: the handlers in the order Textual yields them, with their class and
 selectors. Running a plan does what Textual does at each step (stop when a
 handler prevented the default, skip a decorated handler already called,
 match a decorated handler's selectors against the message), so the same
-handlers run in the same order.
+handlers run in the same order. (A handler added to a class after its
+first message of a kind would not be seen; nothing here does that.)
 
 :func:`install` applies it only if Textual's method is the one this was
 written against (its source is checked); otherwise Textual's own is kept.
