@@ -149,8 +149,8 @@ class DirectRender(ScreenRepaint):
     left and right cells are cut once from a line Textual draws (a lobby's
     first frame drew every line of its bordered panes Textual's way: ~6 ms
     of a login's ~22 ms). Padding above or below falls back to Textual's
-    pipeline. A line is filtered again only when ``render_line`` returns
-    another strip object for its row.
+    pipeline. A line is padded and filtered once per strip object
+    ``render_line`` gives (on any row, in any session: ``_FINALS``).
     """
 
     _direct_key: tuple[Any, ...] = ()
@@ -158,6 +158,13 @@ class DirectRender(ScreenRepaint):
     _drawing: Size | None = None  # the content size while render_lines runs
     _style_key: tuple[int, ...] = ()
     _style: tuple[Style, Color]
+
+    _base: Style | None = None  # the widget's style as render_lines last looked it up
+
+    @property
+    def line_style(self) -> Style:
+        """The widget's style as the last draw looked it up (once for all its lines)."""
+        return self._base or self.rich_style
 
     @property
     def line_size(self) -> Size:
@@ -190,11 +197,11 @@ class DirectRender(ScreenRepaint):
         self._base = base
         filters = self.get_line_filters()
         left, right = padding.left, padding.right
-        filter_ids = tuple(filters)
-        key: tuple[Any, ...] = (width, base, background, filter_ids, left, right)
+        filter_key = tuple(filters)
+        key: tuple[Any, ...] = (width, base, background, filter_key, left, right)
         edges: tuple[Strip, Strip] | None = None
         if b_top or b_bottom or b_left or b_right:
-            edges = self._edges(width + left + right, b_top, b_left, b_right)
+            edges = self._edges(width + left + right, b_top, b_left, b_right, filter_key)
             key += (edges,)
         if key != self._direct_key:
             self._direct_key, self._direct_lines = key, {}
@@ -205,9 +212,7 @@ class DirectRender(ScreenRepaint):
             for y in crop.line_range:
                 row = y - b_top
                 if row < 0 or row >= size.height:  # a border line: Textual's (its title, corners)
-                    self._drawing = None
                     lines.append(super().render_lines(Region(0, y, width + gutter.width, 1))[0])
-                    self._drawing = size
                     continue
                 line = self.render_line(row)
                 seen = done.get(row)
@@ -217,7 +222,7 @@ class DirectRender(ScreenRepaint):
                     continue
                 # the same line drawn before (by this widget on another row, a log
                 # that scrolled; or by another session, a shared seat ring row)
-                shared = (id(line), width, left, right, base, background, filter_ids, id(edges))
+                shared = (id(line), width, left, right, base, background, filter_key, id(edges))
                 made = _FINALS.get(shared)
                 if made is not None and made[0] is line and made[1] is edges:
                     final = made[2]
@@ -246,7 +251,9 @@ class DirectRender(ScreenRepaint):
     _edges_key: tuple[Any, ...] = ()
     _edge_strips: tuple[Strip, Strip]
 
-    def _edges(self, inner: int, b_top: int, b_left: int, b_right: int) -> tuple[Strip, Strip]:
+    def _edges(
+        self, inner: int, b_top: int, b_left: int, b_right: int, filter_key: tuple[Any, ...]
+    ) -> tuple[Strip, Strip]:
         """The border's left and right cells beside a line of content, as
         Textual draws them (cut from one line it draws), drawn again only when a
         style of the widget or an ancestor changed or the size did."""
@@ -255,7 +262,7 @@ class DirectRender(ScreenRepaint):
             styles = self.styles
             shared = (
                 styles.border_left, styles.border_right, self.background_colors, self._style[0],
-                styles.tint, self.opacity, tuple(self.get_line_filters()), inner, b_left, b_right,
+                styles.tint, self.opacity, filter_key, inner, b_left, b_right,
             )
             edges = _EDGES.get(shared)  # the same pane in every session: cut once
             if edges is None:
@@ -314,7 +321,7 @@ class LineStatic(DirectLines, Static):
 
     def render_line(self, y: int) -> Strip:
         width = self.line_size.width
-        base = getattr(self, "_base", None) or self.rich_style
+        base = self.line_style
         drawn = self._drawn
         if drawn is None or drawn[0] != width or drawn[1] != base:
             strips: list[Strip] = []
@@ -594,7 +601,7 @@ class TailLog(DirectLines, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width, height = self.line_size
-        base = getattr(self, "_base", None) or self.rich_style  # set once per draw (DirectLines)
+        base = self.line_style
         if width <= 0:
             return Strip.blank(0, base)
         lines = self._shown()
@@ -782,7 +789,7 @@ class RowList(DirectLines, can_focus=True):
     def render_line(self, y: int) -> Strip:
         size = self.line_size
         width = size.width
-        base = getattr(self, "_base", None) or self.rich_style  # set once per draw (DirectLines)
+        base = self.line_style
         key = (size, base, self.has_focus, self._top)  # the height too: the header's "rows in view"
         if key != self._strips_key:
             self._strips_key, self._strips = key, {}
@@ -867,7 +874,7 @@ class ChatInput(DirectRender, SteadyInput):
 
     def render_line(self, y: int) -> Strip:
         width = self.line_size.width
-        base: Style = getattr(self, "_base", None) or self.rich_style
+        base = self.line_style
         if y != 0 or width <= 0:
             return Strip.blank(max(0, width), base)
         value = self.value
@@ -883,9 +890,9 @@ class ChatInput(DirectRender, SteadyInput):
             return super().render_line(y)  # Textual's drawing
         scroll_x = int(self.scroll_offset.x)
         cursor_shown = focus and self._cursor_visible
-        key = (width, base, value, selection.end, scroll_x, cursor_shown, self.placeholder)
+        key = (width, base, self._style_key, value, selection.end, scroll_x, cursor_shown, self.placeholder)
         if key == self._line_key and self._line is not None:
-            return self._line  # the same strip: DirectLines keeps its filtered copy
+            return self._line  # the same strip: DirectRender keeps its drawn copy
         cursor_style, hint_style, hint_cursor = self._part_styles(base, focus)
         if value:
             if cursor_shown:
@@ -927,7 +934,7 @@ class PaneBox(DirectRender, Vertical):
     pipeline on every full frame (a lobby's chat pane: ~1 ms of a login)."""
 
     def render_line(self, y: int) -> Strip:
-        return Strip.blank(self.line_size.width, getattr(self, "_base", None) or self.rich_style)
+        return Strip.blank(self.line_size.width, self.line_style)
 
 
 class ChatPanel(PaneBox):
