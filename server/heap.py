@@ -22,10 +22,12 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
 * collects everything (``gc.unfreeze`` + a full collection, then freezes
   again) only when the process has grown by ``GROW`` of its resident memory
   (at least ``GROW_MIN`` bytes) since the last full collection, beyond
-  ``PER_SESSION`` for each session opened in the last ``BURST`` seconds (a
-  burst of logins is live memory: 100 at once grew a fresh server past the
-  rule and a 0.3 s collection fell into the burst; once it is over, what the
-  logins left is collected as before), or when the
+  ``PER_SESSION`` for each session more than were open then (an open
+  session's screens are live memory, and a login leaves no cyclic garbage:
+  counting only the logins of the last few seconds, 150 players sitting down
+  one after another grew the server past the rule twice, and each full
+  collection found little but stopped every screen for 0.7-3 s on a slow
+  machine), or when the
   server is idle (under ``IDLE_CPU`` of a core over the last ``IDLE_WINDOW``
   seconds) and, since the last full collection, sessions ended (a closed
   session's app is garbage in reference cycles: the frozen count hardly
@@ -52,7 +54,6 @@ import os
 import resource
 import sys
 import time
-from collections import deque
 from collections.abc import Callable
 
 log = logging.getLogger("throneroom.heap")
@@ -61,7 +62,6 @@ EPOCH = 0.5
 GROW = 0.5
 GROW_MIN = 64 << 20
 PER_SESSION = 2 << 20
-BURST = 3.0
 IDLE_CPU = 0.10
 IDLE_WINDOW = 0.5
 IDLE_CHANGE = 0.02
@@ -101,7 +101,7 @@ class HeapKeeper:
         self._ended = ended  # sessions closed so far: their apps are garbage for a full collection
         self._ended_at_full = 0
         self._opened = opened  # sessions opened so far
-        self._openings: deque[tuple[float, int]] = deque()  # (when, opened) at each epoch of the last BURST s
+        self._open_at_full = 0  # sessions open at the last full collection
         self._task: asyncio.Task[None] | None = None
         self.base = 0  # frozen objects after the last full collection
         self.base_rss = 0  # resident bytes after it
@@ -125,6 +125,7 @@ class HeapKeeper:
     def _full(self, why: str) -> None:
         started = time.perf_counter()
         self._ended_at_full = self._ended()
+        self._open_at_full = self._opened() - self._ended_at_full
         self.base = full_collection()
         self.base_rss = resident_bytes()
         self.last_full = time.monotonic()
@@ -139,7 +140,7 @@ class HeapKeeper:
         gc.freeze()
         why: str | None = None
         rss = resident_bytes()
-        if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN) + self._burst() * PER_SESSION:
+        if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN) + self._new_sessions() * PER_SESSION:
             why = "memory grew"
         elif idle and time.monotonic() - self.last_full >= IDLE_GAP and (
             self._ended() != self._ended_at_full or self._heap_changed()
@@ -149,14 +150,9 @@ class HeapKeeper:
             self._full(why)
         return why
 
-    def _burst(self) -> int:
-        """Sessions opened in the last BURST seconds."""
-        now, opened = time.monotonic(), self._opened()
-        openings = self._openings
-        openings.append((now, opened))
-        while now - openings[0][0] > BURST:
-            openings.popleft()
-        return opened - openings[0][1]
+    def _new_sessions(self) -> int:
+        """Sessions open now beyond those open at the last full collection."""
+        return max(0, self._opened() - self._ended() - self._open_at_full)
 
     def _heap_changed(self) -> bool:
         now = time.monotonic()

@@ -127,7 +127,9 @@ class SharedStylesheet(Stylesheet):
         too: a screen with CSS of its own (the game tables) reparses when
         shown, which gave every session new rule sets for all of the CSS."""
         stylesheet = SharedStylesheet(variables=self._variables)
-        stylesheet._parse_cache = SharedCSSCache(stylesheet)  # type: ignore[assignment]
+        # this sheet's own cache (the same variables): a new one would point back
+        # at the fresh sheet, a reference cycle left for the collector
+        stylesheet._parse_cache = self._parse_cache
         for read_from, (css, is_defaults, tie_breaker, scope) in self.source.items():
             stylesheet.add_source(
                 css, read_from=read_from, is_default_css=is_defaults, tie_breaker=tie_breaker, scope=scope
@@ -188,6 +190,37 @@ class SharedStylesheet(Stylesheet):
         if rules is not None:
             self.replace_rules(node, rules, animate=animate)
         self._process_component_classes(node)
+
+    def _process_component_classes(self, node: DOMNode) -> None:
+        """Textual's, but each component class keeps its virtual node: Textual
+        makes new ones at every apply (a widget's CSS class or pseudo-class
+        changed: a focus, a turn), each ~50 objects in reference cycles that
+        only a full collection frees (~250 objects a second per watching
+        session while bots play, ``./manage bench screens --garbage``). The
+        kept node is matched again and its styles change in place; the widget
+        is refreshed when they changed, as Textual does."""
+        component_classes = node._get_component_classes()
+        if not component_classes:
+            return
+        kept: dict[str, DOMNode] | None = node.__dict__.get("_kept_components")
+        if kept is None:
+            kept = node.__dict__["_kept_components"] = {}
+        styles = node._component_styles
+        refresh_node = False
+        for component in sorted(component_classes):
+            virtual_node = kept.get(component)
+            if virtual_node is None:
+                virtual_node = kept[component] = DOMNode(classes=component)
+                virtual_node._attach(node)
+                self.apply(virtual_node, animate=False)
+                refresh_node = refresh_node or styles.get(component) != virtual_node.styles
+            else:
+                before = virtual_node.styles._cache_key
+                self.apply(virtual_node, animate=False)
+                refresh_node = refresh_node or virtual_node.styles._cache_key != before or styles.get(component) is not virtual_node.styles
+            styles[component] = virtual_node.styles
+        if refresh_node:
+            node.refresh()
 
 
 def _situation(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:

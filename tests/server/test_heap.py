@@ -66,23 +66,24 @@ def test_a_cycle_frozen_alive_is_freed_by_the_next_full_collection_when_memory_g
     assert keeper.base_rss == (100 << 20) + heap.GROW_MIN + 1
 
 
-def test_memory_a_burst_of_logins_holds_is_not_growth_until_the_burst_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
-    opened, now = [10], [1000.0]
-    monkeypatch.setattr(heap.time, "monotonic", lambda: now[0])
-    keeper = HeapKeeper(opened=lambda: opened[0])
+def test_memory_the_open_sessions_hold_is_not_growth_until_they_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened, ended = [10], [0]
+    keeper = HeapKeeper(opened=lambda: opened[0], ended=lambda: ended[0])
     monkeypatch.setattr(heap, "resident_bytes", lambda: 100 << 20)
-    keeper._full("test")  # 100 MiB
+    keeper._full("test")  # 100 MiB, 10 sessions open
     assert keeper.epoch(idle=False) is None
     grown = (100 << 20) + heap.GROW_MIN + 50 * heap.PER_SESSION
     monkeypatch.setattr(heap, "resident_bytes", lambda: grown)
-    now[0] += 1.0
-    opened[0] = 60  # 50 logins in the last second: their memory is alive
+    opened[0] = 60  # 50 players logged in since: their screens are alive
     assert keeper.epoch(idle=False) is None
-    now[0] += heap.BURST / 2
-    assert keeper.epoch(idle=False) is None
-    now[0] += heap.BURST  # no login since: the growth is what it is
+    assert keeper.epoch(idle=False) is None  # however long they stay
+    ended[0] = 10  # 10 left, 5 others came: 55 open, 45 more than at the last collection
+    opened[0] = 65
     assert keeper.epoch(idle=False) == "memory grew"
     assert keeper.full_collections == 2
+    assert keeper._new_sessions() == 0  # counted from this collection on
+    opened[0] = 70
+    assert keeper._new_sessions() == 5
 
 
 def test_an_idle_server_collects_everything_once_the_heap_changed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -149,3 +149,97 @@ def test_css_variables_are_made_once_per_theme_and_are_textual_s() -> None:
     assert second.get_css_variables()["primary"] == made["primary"]
     second.theme = "textual-light" if second.theme != "textual-light" else "nord"
     assert second.get_css_variables() == TextualApp.get_css_variables(second) != made
+
+
+class _Hot(App[None]):
+    """An input whose cursor's colour follows a CSS class of the input, and a
+    screen with CSS of its own (showing it reparses the stylesheet)."""
+
+    CSS = """
+    Input.hot > .input--cursor { background: red; }
+    Input:focus.hot > .input--cursor { background: blue; }
+    """
+
+    def compose(self) -> Any:
+        from textual.widgets import Input
+
+        yield Input(id="field")
+
+
+def _cursor(app: App[Any]) -> Any:
+    from textual.widgets import Input
+
+    return app.query_one("#field", Input).get_component_rich_style("input--cursor")
+
+
+async def _cursor_styles(shared: bool, garbage: dict[str, list[str]] | None = None) -> list[Any]:
+    """The input's cursor style plain, with ``hot``, focused, and back; with
+    ``garbage``, the types of the objects left in reference cycles by styling
+    it again (``"styled"``), and by showing and closing a screen with CSS of
+    its own (``"screen"``: the closed screen is garbage, its stylesheet work
+    should not be)."""
+    import gc
+
+    from textual.screen import Screen
+    from textual.widgets import Input
+
+    class Own(Screen[None]):
+        CSS = "Own { background: green; }"
+
+    def left() -> list[str]:
+        gc.collect()
+        found = [type(obj).__name__ for obj in gc.garbage]
+        gc.garbage.clear()
+        return found
+
+    app = _Hot()
+    if shared:
+        share_styles(app)
+    seen: list[Any] = []
+    async with app.run_test(size=(40, 5)) as pilot:
+        field = app.query_one("#field", Input)
+        field.blur()
+        await pilot.pause()
+        seen.append(_cursor(app))
+        if garbage is not None:
+            gc.collect()
+            gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            for step in ("add", "focus", "blur", "remove", "add", "screen"):
+                if step == "add":
+                    field.add_class("hot")
+                elif step == "remove":
+                    field.remove_class("hot")
+                elif step == "focus":
+                    field.focus()
+                elif step == "blur":
+                    field.blur()
+                else:
+                    if garbage is not None:
+                        garbage["styled"] = left()
+                    await app.push_screen(Own())
+                    await pilot.pause()
+                    app.pop_screen()
+                await pilot.pause()
+                await pilot.pause()
+                seen.append(_cursor(app))
+        finally:
+            if garbage is not None:
+                garbage["screen"] = left()
+                gc.set_debug(0)
+    return seen
+
+
+async def test_a_widget_styled_again_gets_textual_s_component_styles_and_leaves_no_cycles() -> None:
+    """Its component classes keep their virtual nodes (Textual makes new ones
+    at every apply, left in reference cycles), and a screen with CSS reparses
+    without a cycle: play at a table makes no cyclic garbage for the collector
+    (server/heap.py counts on it)."""
+    plain = await _cursor_styles(shared=False)
+    assert len({str(style.bgcolor) for style in plain}) == 3  # plain, red, blue: the rules take effect
+    garbage: dict[str, list[str]] = {}
+    assert await _cursor_styles(shared=True) == plain  # fills the shared table
+    assert await _cursor_styles(shared=True, garbage=garbage) == plain
+    assert "DOMNode" not in garbage["styled"]
+    assert "SharedStylesheet" not in garbage["screen"]
+    assert "SharedCSSCache" not in garbage["screen"]
