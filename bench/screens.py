@@ -50,6 +50,9 @@ def _print(*args: object) -> None:
     sys.__stdout__.flush()
 
 
+SESSIONS = [0, 0]  # opened, ended: the heap keeper's cues, as the server's
+
+
 class Session:
     """One App on a terminal that counts what it is sent (the first frame:
     the first write that takes the total past 1,500 bytes, a screen's worth)."""
@@ -63,6 +66,7 @@ class Session:
         self.app = ThroneApp(self.lobby, driver_class=self.terminal.driver_class, turns=TURNS)
         _prepare_app(self.app)
         self.task: asyncio.Task[Any] | None = None
+        SESSIONS[0] += 1
 
     def _write(self, data: bytes) -> None:
         self.bytes += len(data)
@@ -81,6 +85,7 @@ async def close_all(hub: Hub, sessions: list[Session]) -> None:
     await asyncio.gather(*(s.task for s in sessions if s.task))
     for s in sessions:
         hub.disconnect(s.lobby)
+    SESSIONS[1] += len(sessions)
     sessions.clear()
     gc.collect()
 
@@ -112,7 +117,7 @@ def _gc_timer(phase: str, info: dict[str, int]) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    heap = HeapKeeper()
+    heap = HeapKeeper(opened=lambda: SESSIONS[0], ended=lambda: SESSIONS[1])
     heap.start()  # as the server does
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:bench", bot_delay=args.bot_delay, intermission=1.0)
     await hub.start()

@@ -20,6 +20,7 @@ import ast
 import inspect
 import logging
 import textwrap
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -87,29 +88,38 @@ class RegionCompositor(Compositor):
         self._dirty_regions.clear()
         screen_region = self.size.region
         spans = list(self._regions_to_spans(update_regions))
-        is_rendered_line = {y for y, _, _ in spans}.__contains__
-        merged: list[dict[int, Strip | None]] | None = None
         cuts = self.cuts
+        # one chop table for all the crops, made only for the lines they touch
+        chops: list[dict[int, Strip | None]] = [_UNTOUCHED] * len(cuts)
+        for y in {y for y, _, _ in spans}:
+            chops[y] = dict.fromkeys(cuts[y][:-1])
+        drawn = False
         for region in update_regions:
             crop = region.intersection(screen_region)
             if not crop:
                 continue
-            chops = self._render_chops(crop, is_rendered_line)
-            if merged is None:
-                merged = [dict.fromkeys(line) for line in chops]
-            # keep only this crop's own chops: elsewhere on its lines the widgets
-            # outside the crop were not drawn, so what is there is not the top layer
+            drawn = True
             x1, x2 = crop.column_span
-            for y in crop.line_range:
-                line, new, ends = merged[y], chops[y], cuts[y][1:]
-                for (cut, strip), end in zip(new.items(), ends, strict=False):
-                    if strip is not None and cut < x2 and end > x1:
-                        line[cut] = strip
-        if merged is None:
+            for part, clip, strips in self._get_renders(crop):
+                render_region = part.intersection(clip)
+                render_x = render_region.x
+                first_cut, last_cut = render_region.column_span
+                for y, strip in zip(render_region.line_range, strips, strict=False):
+                    line, line_cuts = chops[y], cuts[y]
+                    final_cuts = [cut for cut in line_cuts if last_cut >= cut >= first_cut]
+                    if len(final_cuts) > 1:
+                        pieces: Iterable[Strip] = strip.divide([cut - render_x for cut in final_cuts[1:]])
+                    else:
+                        pieces = (strip,)
+                    # front to back, the first strip of a chop wins; only this crop's
+                    # chops (beside it on its lines the widgets in front were not drawn)
+                    for cut, piece in zip(final_cuts, pieces, strict=False):
+                        if cut < x2 and line.get(cut, _FILLED) is None and _chop_end(line_cuts, cut) > x1:
+                            line[cut] = piece
+        if not drawn:
             return None
-        chop_ends = [cut_set[1:] for cut_set in self.cuts]
-        return ChopsUpdate(merged, spans, chop_ends)
-
+        chop_ends = [cut_set[1:] for cut_set in cuts]
+        return ChopsUpdate(chops, spans, chop_ends)
 
     def _get_renders(self, crop: Region | None = None) -> Iterable[tuple[Region, Region, list[Strip]]]:
         """Textual's, but a widget is drawn only if its own region meets the crop
@@ -138,6 +148,17 @@ class RegionCompositor(Compositor):
                 covered[row] = _merge(covered.get(row), c1, c2)
             part = Region(x, y1, width, y2 - y1)
             yield part, clip, widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+
+
+_UNTOUCHED: dict[int, Strip | None] = {}
+"""The chops of a line no crop touches (never read: not in the update's spans)."""
+_FILLED = Strip([])
+"""Stands for a chop that is not on the line (a cut no chop starts at)."""
+
+
+def _chop_end(line_cuts: list[int], cut: int) -> int:
+    """Where the chop that starts at ``cut`` ends (the next cut)."""
+    return line_cuts[bisect_right(line_cuts, cut)]
 
 
 def _within(spans: list[tuple[int, int]] | None, x1: int, x2: int) -> bool:
