@@ -241,3 +241,38 @@ async def test_cjk_names_stay_aligned_in_the_seat_table(hub: FakeHub) -> None:
         assert len(rows) == 2
         columns = {cell_len(row[: row.index("玩家")]) for row in rows}
         assert len(columns) == 1  # the kind column starts at the same cell on both rows
+
+
+async def test_changes_in_the_room_leave_no_reference_cycles(hub: FakeHub) -> None:
+    """Seats filling and readying redraw every waiting room's seat list; the
+    redraw leaves nothing for the garbage collector (server/heap.py freezes
+    what lives and counts on screens not making cyclic garbage)."""
+    import gc
+
+    host = hub.lobby("bob")
+    room_client = host.create_room(RoomSettings(game="tokens", seats=5))
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            for _ in range(3):
+                room_client.add_bot(None)
+                room_client.set_ready(True)
+                await settle(pilot)
+                room_client.set_ready(False)
+                await settle(pilot)
+            gc.collect()
+            left = [type(obj).__name__ for obj in gc.garbage]
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+            gc.collect()
+        taken = sum(1 for seat in only_room(hub).seats if seat.kind != "empty")
+        assert taken >= 4  # bob, alice and the bots
+        assert f"Seats {taken}/5" in screen_text(app)  # the redraws were shown
+        assert left == []

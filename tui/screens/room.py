@@ -8,15 +8,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Input, Static
+from textual.containers import Horizontal
+from textual.widgets import Input, Static
 
 from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
 from tui.i18n import game_title, settings_summary
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
-from tui.text import literal
-from tui.widgets import ChatPanel, KeyBar, KeySpec
+from tui.widgets import ChatPanel, KeyBar, KeySpec, PaneBox, RowList
 
 HOST_ACTIONS = {"add_bot", "remove", "options", "start"}
 
@@ -45,6 +44,7 @@ class RoomScreen(HostScreen):
         Binding("s", "start", show=False),
         Binding("t", "chat", show=False),
         Binding("escape", "back", show=False),
+        Binding("enter", "sit", show=False),
     ]
     KEYS: ClassVar[list[KeySpec]] = [
         ("r", "ready", "key.ready"),
@@ -70,17 +70,18 @@ class RoomScreen(HostScreen):
         yield Static("", id="room-head", classes="head", markup=False)
         yield Static("", id="room-settings", markup=False)
         with Horizontal(id="room-main"):
-            with Vertical(id="seats-pane", classes="pane"):
-                yield Static("", id="seats-title", classes="title", markup=False)
-                table: DataTable[Text] = DataTable(id="seats", cursor_type="row")
-                yield table
+            with PaneBox(id="seats-pane", classes="pane"):
+                # the seats as plain-text rows (a DataTable re-made its rows' Rich
+                # cells in every session at each change in the room, and left them
+                # to the garbage collector), the pane's title as their title line
+                yield RowList(id="seats")
                 yield Static("", id="spectators", markup=False)
             yield ChatPanel(id="room-chat", classes="pane")
         yield Static("", id="room-status", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#seats", DataTable).focus()
+        self.query_one("#seats", RowList).focus()
 
     # ------------------------------------------------------------ state
     @property
@@ -94,18 +95,16 @@ class RoomScreen(HostScreen):
         return self.snap.seats[seat]
 
     def selected_seat(self) -> SeatInfo | None:
-        table = self.query_one("#seats", DataTable)
-        row = table.cursor_row
+        row = self.query_one("#seats", RowList).cursor_row
         if 0 <= row < len(self._seat_rows):
             return self._seat_rows[row]
         return None
 
     # --------------------------------------------------------- rendering
     def apply_lang(self) -> None:
-        table = self.query_one("#seats", DataTable)
-        table.clear(columns=True)
-        for key in ("col.seat", "col.player", "col.kind", "col.status"):
-            table.add_column(self.tr(key), key=key)
+        self.query_one("#seats", RowList).set_columns(
+            [self.tr(key) for key in ("col.seat", "col.player", "col.kind", "col.status")]
+        )
         self._seat_rows = []
         self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.room"))
         super().apply_lang()
@@ -161,33 +160,21 @@ class RoomScreen(HostScreen):
 
     def _show_seats(self, snap: RoomSnapshot) -> None:
         taken = sum(1 for seat in snap.seats if seat.kind != "empty")
-        self.query_one("#seats-title", Static).update(
-            self.tr("room.seats", taken=taken, n=len(snap.seats)), layout=False
-        )
+        table = self.query_one("#seats", RowList)
+        table.set_title(self.tr("room.seats", taken=taken, n=len(snap.seats)))
         if snap.seats == self._seat_rows:
             return
-        table = self.query_one("#seats", DataTable)
-        row = table.cursor_row
-        table.clear()
         mine = self.room.my_seat
+        rows: list[tuple[str, ...]] = []
         for seat in snap.seats:
-            marker = "▶" if seat.index == mine else " "
+            marker = "▶" if seat.index == mine else " "  # your seat, also without colour
             if seat.kind == "empty":
-                name = Text(self.tr("seat.empty"), style="dim italic")
+                name = self.tr("seat.empty")
             else:
-                name = literal(seat.name, "bold" if seat.index == mine else "")
-                if seat.name == snap.host:
-                    name.append(" ♛")
-            table.add_row(
-                Text(f"{marker}{seat.index}"),
-                name,
-                Text(self.tr(f"kind.{seat.kind}")),
-                Text(seat_status(seat, self.tr)),
-                key=str(seat.index),
-            )
+                name = seat.name + (" ♛" if seat.name == snap.host else "")
+            rows.append((f"{marker}{seat.index}", name, self.tr(f"kind.{seat.kind}"), seat_status(seat, self.tr)))
+        table.set_rows(rows)
         self._seat_rows = list(snap.seats)
-        if 0 <= row < table.row_count:
-            table.move_cursor(row=row, animate=False)
 
     def _show_status(self) -> None:
         if self.throne.watching:
@@ -215,10 +202,10 @@ class RoomScreen(HostScreen):
             return (seat is not None and seat.kind != "empty" and seat.index != self.room.my_seat) or None
         return True
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
         self.refresh_keys()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_row_list_selected(self, event: RowList.Selected) -> None:
         event.stop()
         self.action_sit()
 
@@ -289,7 +276,7 @@ class RoomScreen(HostScreen):
 
     def action_back(self) -> None:
         if isinstance(self.focused, Input):
-            self.query_one("#seats", DataTable).focus()
+            self.query_one("#seats", RowList).focus()
             return
         if self.throne.watching:
             self.throne.leave_room()
