@@ -154,3 +154,25 @@ def test_an_idle_server_collects_once_sessions_ended_even_if_the_heap_did_not_ch
     assert ref() is None
     keeper.last_full -= heap.IDLE_GAP
     assert keeper.epoch(idle=True) is None  # counted at that collection: nothing new
+
+
+def test_an_idle_moment_at_busy_tables_is_no_time_for_a_full_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full collection walks every open session's screens (seconds at 150
+    sessions): a quiet half second while players read their tables does not
+    start one for the few who left; once at least as many left as are still
+    there, it does."""
+    opened, ended = [150], [0]
+    keeper = HeapKeeper(opened=lambda: opened[0], ended=lambda: ended[0])
+    monkeypatch.setattr(heap, "resident_bytes", lambda: 300 << 20)
+    keeper._full("test")  # 150 open
+    keeper.last_full -= heap.IDLE_GAP
+    ended[0] = 5  # 5 left, 145 still there
+    assert keeper.epoch(idle=True) is None
+    ended[0] = 74  # 76 still there, 74 left
+    assert keeper.epoch(idle=True) is None
+    ended[0] = 75  # as many left as are there
+    assert keeper.epoch(idle=True) == "idle"
+    keeper.last_full -= heap.IDLE_GAP
+    assert keeper.epoch(idle=True) is None  # counted at that collection
+    ended[0] = 150  # everybody left: collected again once idle
+    assert keeper.epoch(idle=True) == "idle"
