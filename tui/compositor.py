@@ -82,7 +82,7 @@ class RegionCompositor(Compositor):
         _arrange_root = _ARRANGE_ROOT
 
     def render_partial_update(self) -> ChopsUpdate | None:
-        update_regions = self._dirty_regions.copy()
+        update_regions = _stacked(self._dirty_regions)
         if len(update_regions) <= 1 or len(update_regions) > MAX_CROPS:
             return super().render_partial_update()
         self._dirty_regions.clear()
@@ -148,6 +148,20 @@ class RegionCompositor(Compositor):
                 covered[row] = _merge(covered.get(row), c1, c2)
             part = Region(x, y1, width, y2 - y1)
             yield part, clip, widget.render_lines(Region(x - region.x, y1 - region.y, width, y2 - y1))
+
+
+def _stacked(regions: Iterable[Region]) -> list[Region]:
+    """``regions`` with those of the same columns on touching rows made one
+    (a seat ring's changed rows, each refreshed on its own, are one crop)."""
+    out: list[Region] = []
+    for region in sorted(regions, key=lambda r: (r.x, r.width, r.y)):
+        if out:
+            last = out[-1]
+            if last.x == region.x and last.width == region.width and region.y <= last.bottom:
+                out[-1] = Region(last.x, last.y, last.width, max(last.bottom, region.bottom) - last.y)
+                continue
+        out.append(region)
+    return out
 
 
 _UNTOUCHED: dict[int, Strip | None] = {}

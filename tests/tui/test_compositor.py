@@ -324,3 +324,34 @@ def test_the_rebuild_keeps_textual_s_method_when_the_source_is_not_as_expected()
     rebuilt = _acyclic(recursive)
     assert rebuilt is not None
     assert rebuilt(3) == [3, 2, 1]
+
+
+def test_rows_refreshed_one_by_one_are_one_crop() -> None:
+    from tui.compositor import _stacked
+
+    rows = [Region(2, y, 10, 1) for y in (5, 3, 4, 8)]
+    assert sorted(_stacked([*rows, Region(0, 0, W, 1), Region(2, 6, 9, 1)])) == sorted([
+        Region(0, 0, W, 1),
+        Region(2, 3, 10, 3),  # rows 3-5
+        Region(2, 8, 10, 1),  # not touching row 5
+        Region(2, 6, 9, 1),  # other columns
+    ])
+
+
+async def test_many_changed_rows_are_drawn_region_by_region() -> None:
+    """Rows of the middle refreshed one by one (all but one) and the top
+    line: ten regions, three crops (Textual's one crop around them all would
+    draw the unchanged row too); the frame shows a full repaint."""
+    app = BoardApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board, console, term = drawn(app)
+        app.query_one("#mid", Static).update("MIDDLE\nOF THE\nSCREEN", layout=False)
+        app.query_one("#top", Static).update("TOP changed", layout=False)
+        rows = [Region(0, y, W, 1) for y in range(1, H - 1) if y != 6]
+        update, heights = partial_update(board, Region(0, 0, W, 1), *rows)
+        assert update is not None
+        draw(term, update.render_segments(console))
+        assert_shows_full_repaint(term, board)
+        assert term.display[1].rstrip() == "MIDDLE"
+        assert sorted(heights["mid"]) == [4, 5]  # rows 1-5 and 7-10: two crops, not one per row
