@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from rich.cells import cell_len
 from rich.console import RenderableType
@@ -27,6 +27,7 @@ from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Static
+from textual.widgets._input import Selection
 
 from tui.client import ChatLine
 from tui.i18n import LANGS, Lang, system_line, t
@@ -859,6 +860,43 @@ class ChatInput(DirectRender, SteadyInput):
         if isinstance(message, Input.Changed):
             return True
         return super().post_message(message)
+
+    # A key's edit sets the value, the virtual size and the selection: three
+    # reactives, each repainting the line (each repaint clears caches and marks
+    # the screen) and the selection's watcher asking the scroll machinery
+    # whether the cursor is in view. Here one edit is one repaint, and a cursor
+    # in view of an unscrolled line needs no scrolling. Per key at a busy
+    # table this was ~1 ms of CPU; the state after each key is Textual's
+    # (tests/tui/test_chat_input.py types the same keys into an Input).
+    _editing = 0
+    _edit_repaint = False
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        self._editing += 1
+        try:
+            super().replace(text, start, end)
+        finally:
+            self._editing -= 1
+            if not self._editing and self._edit_repaint:
+                self._edit_repaint = False
+                super().refresh()
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if self._editing and repaint and not (regions or layout or recompose):
+            self._edit_repaint = True  # once, when the edit is done
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _watch_selection(self, selection: Selection) -> None:
+        if not self._initial_value and self.scroll_x == 0 and self.scroll_y == 0:
+            window = self.scrollable_content_region
+            if 0 <= self._cursor_offset < window.width and window.height > 0:  # in view: no scroll
+                self.app.clear_selection()
+                self.app.cursor_position = self.cursor_screen_offset
+                return
+        super()._watch_selection(selection)
 
     def _part_styles(self, base: Style, focus: bool) -> tuple[Style, Style, Style]:
         """The cursor's, the placeholder's and the cursor on the placeholder's

@@ -9,7 +9,7 @@ import types
 
 from shown_cells import Cell, cells
 from textual.app import App, ComposeResult
-from textual.geometry import Region
+from textual.geometry import Offset, Region
 from textual.widget import Widget
 from textual.widgets import Input
 from textual.widgets.input import Selection
@@ -100,3 +100,39 @@ async def test_a_line_is_drawn_again_only_when_it_changes() -> None:
         await pilot.pause()
         second = field.render_line(0)
         assert second is not first and "ab" in second.text
+
+
+class TwoFields(App[None]):
+    """The chat line beside a plain Input of the same size and style."""
+
+    CSS = "Input { width: 24; height: 1; border: none; padding: 0 1; }"
+
+    def compose(self) -> ComposeResult:
+        yield ChatInput(id="chat")
+        yield Input(id="plain")
+
+
+async def test_keys_leave_the_chat_line_as_they_leave_textual_s_input() -> None:
+    """The chat line repaints once per edit and skips the scroll check while
+    its cursor is in view (ChatInput.replace/_watch_selection): after every
+    key, its text, selection, scroll and the terminal cursor are what a plain
+    Input gets from the same key; typing past the width scrolls, deleting
+    comes back."""
+    keys = [*"héllo 世界", "left", "left", "backspace", "home", "x", "end", *"abcdefghijklmnopqrstuvwxyz", "home", "end",
+            *["backspace"] * 20, "left", "delete", "home", "delete", *"ok"]
+    app = TwoFields()
+    seen: list[list[tuple[str, Selection, Offset, int]]] = []
+    async with app.run_test(size=(40, 4)) as pilot:
+        for field_id in ("chat", "plain"):
+            field = app.query_one(f"#{field_id}", Input)
+            field.focus()
+            await pilot.pause()
+            states: list[tuple[str, Selection, Offset, int]] = []
+            for key in keys:
+                await pilot.press(key)
+                states.append((field.value, field.selection, field.scroll_offset, field.cursor_screen_offset.x))
+            seen.append(states)
+    chat, plain = seen
+    assert chat == plain
+    assert any(scroll.x > 0 for _, _, scroll, _ in chat)  # the line scrolled and came back
+    assert chat[-1][0] == "okhéllo世界abcde"
