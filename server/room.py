@@ -260,28 +260,38 @@ class Room:
                 names.append(s.identity.name)
         return names
 
+    _snap: tuple[tuple[object, ...], RoomSettings, RoomSnapshot] | None = None
+
     def snapshot(self) -> RoomSnapshot:
-        return RoomSnapshot(
+        """The room as its screens show it. Made again only when something in
+        it changed: every screen of the room reads it after each change (15
+        pydantic snapshots per action at a full table), so they share one,
+        which they only read."""
+        seats = tuple(
+            (s.index, s.kind, s.display(), s.kind == "human" and s.sessions > 0, s.ready, s.kind == "human" and s.autoplay)
+            for s in self.seats
+        )
+        spectators = self.spectator_names()
+        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators))
+        made = self._snap
+        if made is not None and made[0] == key and made[1] is self.settings:
+            return made[2]
+        snap = RoomSnapshot(
             id=self.id,
             settings=self.settings.model_copy(deep=True),
             host=self.host,
             state=self.state,
             seats=[
-                SeatInfo(
-                    index=s.index,
-                    kind=s.kind,
-                    name=s.display(),
-                    connected=s.kind == "human" and s.sessions > 0,
-                    ready=s.ready,
-                    autoplay=s.kind == "human" and s.autoplay,
-                )
-                for s in self.seats
+                SeatInfo(index=index, kind=kind, name=name, connected=connected, ready=ready, autoplay=autoplay)
+                for index, kind, name, connected, ready, autoplay in seats
             ],
-            spectators=self.spectator_names(),
+            spectators=spectators,
             version=self.version,
             deadline=self._deadline,
-            names=[s.display() for s in self.seats],
+            names=[seat[2] for seat in seats],
         )
+        self._snap = (key, self.settings, snap)
+        return snap
 
     def summary(self) -> RoomSummary:
         return RoomSummary(

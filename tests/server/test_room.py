@@ -560,3 +560,34 @@ async def test_bots_think_about_the_room_s_delay_give_or_take_its_jitter(hub: Hu
     await until(lambda: len(slept) >= 3)
     bot_sleeps = [t for t in slept if 2.0 * (1 - BOT_JITTER) <= t <= 2.0 * (1 + BOT_JITTER)]
     assert len(bot_sleeps) >= 3 and len(set(bot_sleeps)) >= 2
+
+
+async def test_the_room_s_screens_share_one_snapshot_until_something_in_it_changes(hub: Hub) -> None:
+    """Every screen of a room reads its snapshot after each change: one is made
+    per change, not per screen; each change (a seat, a ready mark, a
+    spectator, a setting, a start, an action) gives a new one that shows it."""
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=3))
+    first = a.snapshot()
+    assert a.snapshot() is first
+    b = hub.connect(Identity(name="bob")).join(a.room_id)
+    joined = b.snapshot()
+    assert joined is not first and a.snapshot() is joined
+    assert [s.name for s in joined.seats if s.kind == "human"] == ["alice", "bob"]
+    b.set_ready(True)
+    assert a.snapshot() is not joined and any(s.ready for s in a.snapshot().seats)
+    c = hub.connect(Identity(name="carol")).watch(a.room_id)
+    assert c.snapshot().spectators == ["carol"]
+    before = a.snapshot()
+    a.update_settings(settings(seats=3, name="renamed"))
+    assert a.snapshot() is not before and a.snapshot().settings.name == "renamed"
+    b.set_ready(True)
+    a.add_bot(2)
+    a.start()
+    await ticks()
+    started = a.snapshot()
+    assert started.state == "playing" and started.seats[2].kind == "bot"
+    assert b.snapshot() is started is c.snapshot()
+    mover, _other = on_turn(a, b)
+    mover.act("add 1", started.version)
+    assert a.snapshot().version == started.version + 1
