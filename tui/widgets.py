@@ -280,6 +280,9 @@ class DirectLines(DirectRender, Widget):
     subclass of another widget, :class:`ChatInput`, keeps that widget's CSS)."""
 
 
+_WRAPPED_LOG: LRUCache[Hashable, list[Strip]] = LRUCache(1024)
+"""Log lines written with a share key, wrapped (see TailLog.write)."""
+
 _RENDERED: LRUCache[Hashable, list[Strip]] = LRUCache(64)
 """Renderables shown by LineStatic with a share key, drawn (see LineStatic.update)."""
 
@@ -518,14 +521,23 @@ class TailLog(DirectLines, can_focus=True):
 
     # -- writing ------------------------------------------------------------
 
-    def write(self, content: Text | str) -> TailLog:
-        text = Text(content) if isinstance(content, str) else content.copy()
-        text.expand_tabs()
+    def write(self, content: Text | str, *, share: Hashable = None) -> TailLog:
+        """Add ``content`` at the end. ``share``: a key that stands for this
+        content in every session (a log line made from a view object the
+        room's spectators share), so that it is wrapped once for all of them."""
         width = self.content_size.width
-        if width <= 1:
-            self._deferred.append(text)
-            return self
-        self._append(text, width)
+        key = (share, width, self.wrap, self.min_width)
+        lines = None if share is None or width <= 1 else _WRAPPED_LOG.get(key)
+        if lines is None:
+            text = Text(content) if isinstance(content, str) else content.copy()
+            text.expand_tabs()
+            if width <= 1:
+                self._deferred.append(text)
+                return self
+            lines = self._wrap(text, width, wrap=self.wrap)
+            if share is not None:
+                _WRAPPED_LOG[key] = lines
+        self._append_lines(lines)
         self.refresh()
         return self
 
@@ -536,7 +548,10 @@ class TailLog(DirectLines, can_focus=True):
         return wrapped_strips(self, text, max(self.min_width, width - 1), wrap=wrap)
 
     def _append(self, text: Text, width: int) -> None:
-        self.lines.extend(self._wrap(text, width, wrap=self.wrap))
+        self._append_lines(self._wrap(text, width, wrap=self.wrap))
+
+    def _append_lines(self, lines: list[Strip]) -> None:
+        self.lines.extend(lines)
         if self.max_lines is not None and len(self.lines) > self.max_lines:
             drop = len(self.lines) - self.max_lines
             del self.lines[:drop]

@@ -145,7 +145,7 @@ async def test_a_scrolling_log_filters_only_its_new_line() -> None:
             filtered.append(self.text)
             return original(self, *args)
 
-        Strip.apply_filter = counting  # type: ignore[method-assign]
+        Strip.apply_filter = counting  # type: ignore[method-assign, assignment]
         try:
             log.write("log line 8")
             after = [s.text for s in log.render_lines(crop)]
@@ -155,3 +155,33 @@ async def test_a_scrolling_log_filters_only_its_new_line() -> None:
         assert after[-1].startswith("log line 8")  # column is the scroll bar, whose thumb moves)
         moved_thumb = sum(a[-1] != b[-1] for a, b in zip(after[:-1], before[1:], strict=True))
         assert len(filtered) <= 1 + moved_thumb < len(after)  # the new line and the rows the thumb left or reached
+
+
+async def test_a_line_written_with_a_share_key_is_wrapped_once_for_every_log(monkeypatch: Any) -> None:
+    """TailLog.write(..., share=key): the logs of two sessions showing the same
+    line (a room's spectators) take it wrapped from the first; without the
+    key, with another one, or at another width, it is wrapped for the log;
+    every log shows the line the same way."""
+    wrapped: list[int] = []
+    original = TailLog._wrap
+
+    def counting(self: TailLog, text: Text, width: int, *, wrap: bool) -> Any:
+        wrapped.append(width)
+        return original(self, text, width, wrap=wrap)
+
+    monkeypatch.setattr(TailLog, "_wrap", counting)
+    key, other = object(), object()
+    text = Text("a long line about a seat that swapped cards twice, wrapped " * 2, style="bold")
+    shown_lines: list[list[str]] = []
+    for width, share in ((40, key), (40, key), (40, other), (40, None), (30, key)):
+        app = LogHolder()
+        async with app.run_test(size=(width, 10)) as pilot:
+            await pilot.pause()
+            log = app.query_one(TailLog)
+            wrapped.clear()
+            log.write(text, share=share)
+            await pilot.pause()
+            assert len(log.lines) >= 2
+            shown_lines.append([strip.text for strip in log.lines])
+            assert len(wrapped) == (0 if len(shown_lines) == 2 else 1), (width, share)
+    assert shown_lines[0] == shown_lines[1] == shown_lines[2] == shown_lines[3] != shown_lines[4]

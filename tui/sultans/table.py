@@ -26,7 +26,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from engine.sultans.actions import Action
-from engine.sultans.views import MatchView, RoundView
+from engine.sultans.views import Event, MatchView, RoundView
 from tui.client import RoomClient
 from tui.i18n import game_title
 from tui.sultans.help import SultansHelp
@@ -44,6 +44,9 @@ from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import GameTableScreen
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
+_LOG_LINES: LRUCache[tuple[object, ...], tuple[Event, Text, object]] = LRUCache(1024)
+"""Log lines by the event object they were made from, for whom, in which language,
+with a share key for their wrapped strips (see Table._render_log)."""
 _RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
 """Seat boxes and centre lines by the view object they were made from (see Table._render_ring)."""
 
@@ -397,19 +400,30 @@ class Table(GameTableScreen[Picker]):
             self._log_count = 0
         if self._log_count == 0:
             log.write(Text(f"── {self.tr('sk.head.round', n=mv.round_number, of=mv.rounds or mv.max_rounds)} ──", style="bold"))
+        names = tuple(self.names)
         for ev in events[self._log_count :]:
-            line = Text(end="")
-            line.append(self.tr("sk.log.turn", n=ev.turn) + " ", style="dim")
-            if ev.private:
-                line.append(self.tr("sk.log.private") + " ", style="bold magenta")
-            body = event_text(ev, namer, self.lang)
-            if ev.private:
-                body.stylize("italic")
-            if ev.kind in ("turn", "skip"):
-                body.stylize("dim")
-            line.append_text(body)
-            log.write(line)
+            # the room's spectators share one view object, so one event object:
+            # its line is made and wrapped once for all of them (the entry keeps
+            # the event, so its id is not reused while the entry is there)
+            line_key = (id(ev), namer.viewer, self.lang, names)
+            made = _LOG_LINES.get(line_key)
+            if made is None or made[0] is not ev:
+                made = _LOG_LINES[line_key] = (ev, self._log_line(ev, namer), object())
+            log.write(made[1], share=made[2])
         self._log_count = len(events)
+
+    def _log_line(self, ev: Event, namer: Namer) -> Text:
+        line = Text(end="")
+        line.append(self.tr("sk.log.turn", n=ev.turn) + " ", style="dim")
+        if ev.private:
+            line.append(self.tr("sk.log.private") + " ", style="bold magenta")
+        body = event_text(ev, namer, self.lang)
+        if ev.private:
+            body.stylize("italic")
+        if ev.kind in ("turn", "skip"):
+            body.stylize("dim")
+        line.append_text(body)
+        return line
 
     # ------------------------------------------------------------------- keys
     def kind_for_key(self, key: str) -> str | None:
