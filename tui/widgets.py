@@ -280,6 +280,9 @@ class DirectLines(DirectRender, Widget):
     subclass of another widget, :class:`ChatInput`, keeps that widget's CSS)."""
 
 
+_BARS: LRUCache[Hashable, tuple[Text, list[tuple[int, int, str]]]] = LRUCache(256)
+"""Key bars laid out, by their items and width (see KeyBar.show); never changed after."""
+
 _WRAPPED_LOG: LRUCache[Hashable, list[Strip]] = LRUCache(1024)
 """Log lines written with a share key, wrapped (see TailLog.write)."""
 
@@ -382,12 +385,16 @@ class KeyBar(LineStatic):
                 continue
             items.append((key, t(label_key, lang), action, bool(allowed)))
         room = self.size.width or self.app.size.width
-        for level in range(4):
-            text, spans = self._layout(items, level)
-            if text.cell_len <= room:
-                break
+        laid = _BARS.get((tuple(items), room))  # the same keys in every session at a table
+        if laid is None:
+            for level in range(4):
+                text, spans = self._layout(items, level)
+                if text.cell_len <= room:
+                    break
+            laid = _BARS[(tuple(items), room)] = (text, spans)
+        text, spans = laid
         self._spans = spans
-        if text != self._shown:  # the same bar again: no repaint
+        if text is not self._shown and text != self._shown:  # the same bar again: no repaint
             self._shown = text
             self.update(text, layout=False)
 
