@@ -5,8 +5,9 @@ Textual's ``Compositor.render_partial_update`` draws one crop that surrounds
 a key echoed in the chat line at the bottom make it visit every widget on
 the screen. With many sessions per process that is most of a frame's cost
 (measured with ``./manage bench screens``). :class:`RegionCompositor` renders
-each changed region's own crop, drawing only the widgets whose regions meet
-it, and merges the results, so a frame costs what changed. Only the partial
+each changed region's own crop (regions of the same columns on touching rows
+are one), drawing only the widgets whose regions meet it, into one table of
+chops for the lines they touch, so a frame costs what changed. Only the partial
 update differs; full repaints, layout and the terminal output are Textual's
 own, except that its layout method is rebuilt to leave no reference cycles
 (:func:`_acyclic`). If the Textual internals it relies on are missing
