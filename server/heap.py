@@ -23,20 +23,20 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   again) only when the process has grown by ``GROW`` of its resident memory
   (at least ``GROW_MIN`` bytes) since the last full collection, beyond
   ``PER_SESSION`` for each session more than were open then (an open
-  session's screens are live memory, and a login leaves no cyclic garbage:
-  counting only the logins of the last few seconds, 150 players sitting down
-  one after another grew the server past the rule twice, and each full
-  collection found little but stopped every screen for 0.7-3 s on a slow
-  machine), or when the
+  session's screens are live memory: counting only the logins of the last
+  few seconds, 150 players sitting down one after another grew the server
+  past the rule three times, each full collection stopping every screen for
+  0.5-3 s on a slow machine; what sitting down leaves for the collector,
+  ~1,700 objects a session, waits for the players to leave), or when the
   server is idle (under ``IDLE_CPU`` of a core over the last ``IDLE_WINDOW``
   seconds) and, since the last full collection, sessions ended (a closed
   session's app is garbage in reference cycles: the frozen count hardly
   moves) or the frozen heap changed by ``IDLE_CHANGE``; at most once per
   ``IDLE_GAP`` seconds, and only once at least as many sessions ended since
   the last full collection as are open now (a full collection walks every
-  open session's screens: 2.6 s at 150 sessions on a slow machine, and a
-  quiet half second at busy tables, the players reading, is not a pause
-  they would not see; once half of them left it is worth it). The resident memory is one read of
+  open session's screens, 2.6 s at 150 sessions on a slow machine: a quiet
+  half second at busy tables, the players reading, is no time for it; once
+  half of them left, it is). The resident memory is one read of
   ``/proc/self/statm``; counting the frozen objects walks them all (~10 ms
   per million), so it is done only when idle, at most every ``COUNT_EVERY``
   seconds.

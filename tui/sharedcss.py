@@ -194,11 +194,11 @@ class SharedStylesheet(Stylesheet):
     def _process_component_classes(self, node: DOMNode) -> None:
         """Textual's, but each component class keeps its virtual node: Textual
         makes new ones at every apply (a widget's CSS class or pseudo-class
-        changed: a focus, a turn), each ~50 objects in reference cycles that
-        only a full collection frees (~250 objects a second per watching
-        session while bots play, ``./manage bench screens --garbage``). The
-        kept node is matched again and its styles change in place; the widget
-        is refreshed when they changed, as Textual does."""
+        changed: a focus, a new screen), each ~50 objects in reference cycles
+        that only a full collection frees (~250 objects per session that sat
+        down to watch a table, more in a waiting room). The kept node is
+        matched again and its styles change in place; the widget is refreshed
+        when they changed, as Textual does."""
         component_classes = node._get_component_classes()
         if not component_classes:
             return
