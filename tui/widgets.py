@@ -104,8 +104,11 @@ class ScreenRepaint(_WidgetMixin):
     about half of the ~2,200 messages dispatched per second while bots play
     (``./manage bench screens``), each a task switch. A repaint that needs
     nothing else (no layout, scroll or style refresh pending) is marked on
-    the screen here, as the screen's ``Update`` handler would; the rest goes
-    Textual's way. A mixin: put it before the widget class in the bases."""
+    the screen here, as the screen's ``Update`` handler would, and the
+    screen's update timer is started, as its ``Idle`` handler would (that
+    was a ``Prompt`` to the screen and its task woken, ~1.4 a second per
+    session at a table); the rest goes Textual's way. A mixin: put it
+    before the widget class in the bases."""
 
     def check_idle(self) -> None:
         if (
@@ -124,7 +127,12 @@ class ScreenRepaint(_WidgetMixin):
                 self._repaint_required = False
                 if screen in screen._compositor:
                     screen._dirty_widgets.add(self)
-                    screen.check_idle()
+                    if screen.is_current and not screen.app._batch_count:
+                        # what the screen's idle handler does for a dirty widget
+                        # (a Prompt to the screen, its task woken for an Idle)
+                        screen._update_timer.resume()
+                    else:
+                        screen.check_idle()
                 return
         super().check_idle()
 

@@ -97,7 +97,8 @@ async def test_a_sheet_shows_in_the_log_s_place_from_its_top_without_a_layout() 
 
 
 async def test_a_plain_repaint_marks_the_widget_on_its_screen_directly() -> None:
-    """ScreenRepaint: no Prompt to the widget and no Update message to the screen."""
+    """ScreenRepaint: no Prompt to the widget, no Update or Prompt message to
+    the screen (its update timer is started directly)."""
     from textual import messages
 
     app = LogHolder()
@@ -115,7 +116,7 @@ async def test_a_plain_repaint_marks_the_widget_on_its_screen_directly() -> None
         other.update("changed", layout=False)
         assert other in app.screen._dirty_widgets
         assert not other._repaint_required
-        assert not any(isinstance(m, messages.Update) for m in posted)
+        assert not any(isinstance(m, (messages.Update, messages.Prompt)) for m in posted)
         await pilot.pause()
         assert app.screen._compositor.render_strips()[5].text.startswith("changed")
         # a change of size still goes Textual's way (a layout)
