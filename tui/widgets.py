@@ -291,11 +291,10 @@ class DirectLines(DirectRender, Widget):
 _BARS: LRUCache[Hashable, tuple[Text, list[tuple[int, int, str]]]] = LRUCache(256)
 """Key bars laid out, by their items and width (see KeyBar.show); never changed after."""
 
-_WRAPPED_LOG: LRUCache[Hashable, list[Strip]] = LRUCache(1024)
-"""Log lines written with a share key, wrapped (see TailLog.write)."""
-
-_RENDERED: LRUCache[Hashable, list[Strip]] = LRUCache(64)
-"""Renderables shown by LineStatic with a share key, drawn (see LineStatic.update)."""
+_SHARED_LINES: LRUCache[Hashable, list[Strip]] = LRUCache(1024)
+"""Content given with a share key (the same in every session), drawn once per
+width: a LineStatic's renderable (see LineStatic.update), a log line (see
+TailLog.write); each keys its entries with its own class."""
 
 
 class LineStatic(DirectLines, Static):
@@ -310,7 +309,7 @@ class LineStatic(DirectLines, Static):
 
     _text: Text = Text("")
     _renderable: RenderableType | None = None  # not a Text: rendered by Rich as it is
-    _share: Hashable = None  # the renderable's key in _RENDERED (the same in every session)
+    _share: Hashable = None  # the renderable's key in _SHARED_LINES (the same in every session)
     _drawn: tuple[int, Style, list[Strip]] | None = None
 
     def __init__(self, content: Any = "", **kw: Any) -> None:
@@ -341,14 +340,14 @@ class LineStatic(DirectLines, Static):
         if drawn is None or drawn[0] != width or drawn[1] != base:
             strips: list[Strip] = []
             if width > 0 and self._renderable is not None:
-                shared = None if self._share is None else (self._share, width, base)
-                found = None if shared is None else _RENDERED.get(shared)
+                shared = None if self._share is None else (LineStatic, self._share, width, base)
+                found = None if shared is None else _SHARED_LINES.get(shared)
                 if found is None:
                     console = self.app.console
                     lines = console.render_lines(self._renderable, console.options.update_width(width), pad=False)
                     found = [Strip(line).crop_extend(0, width, base).apply_style(base) for line in lines]
                     if shared is not None:
-                        _RENDERED[shared] = found
+                        _SHARED_LINES[shared] = found
                 strips = found
             elif width > 0:
                 text = self._text.copy()
@@ -393,13 +392,14 @@ class KeyBar(LineStatic):
                 continue
             items.append((key, t(label_key, lang), action, bool(allowed)))
         room = self.size.width or self.app.size.width
-        laid = _BARS.get((tuple(items), room))  # the same keys in every session at a table
+        bar_key = (tuple(items), room)
+        laid = _BARS.get(bar_key)  # the same keys in every session at a table
         if laid is None:
             for level in range(4):
                 text, spans = self._layout(items, level)
                 if text.cell_len <= room:
                     break
-            laid = _BARS[(tuple(items), room)] = (text, spans)
+            laid = _BARS[bar_key] = (text, spans)
         text, spans = laid
         self._spans = spans
         if text is not self._shown and text != self._shown:  # the same bar again: no repaint
@@ -541,8 +541,8 @@ class TailLog(DirectLines, can_focus=True):
         content in every session (a log line made from a view object the
         room's spectators share), so that it is wrapped once for all of them."""
         width = self.content_size.width
-        key = (share, width, self.wrap, self.min_width)
-        lines = None if share is None or width <= 1 else _WRAPPED_LOG.get(key)
+        key = (TailLog, share, width, self.wrap, self.min_width)
+        lines = None if share is None or width <= 1 else _SHARED_LINES.get(key)
         if lines is None:
             text = Text(content) if isinstance(content, str) else content.copy()
             text.expand_tabs()
@@ -551,7 +551,7 @@ class TailLog(DirectLines, can_focus=True):
                 return self
             lines = self._wrap(text, width, wrap=self.wrap)
             if share is not None:
-                _WRAPPED_LOG[key] = lines
+                _SHARED_LINES[key] = lines
         self._append_lines(lines)
         self.refresh()
         return self
