@@ -2,7 +2,7 @@
 
     ./manage bench screens [--rooms 2] [--per-room 15] [--seconds 20]
                            [--bot-delay 0.5] [--logins 20] [--burst N]
-                           [--typers N] [--settle S] [--widgets]
+                           [--seated N] [--typers N] [--settle S] [--widgets]
                            [--profile FILE] [--login-profile FILE]
                            [--census] [--garbage SECONDS]
 
@@ -11,7 +11,8 @@ session driver on one event loop, input fed through the session terminal)
 but their terminals write into a counter, so the figures are the screens'
 own cost: CPU of a login and the time to its first frame, ``--burst``
 logins at once, then rooms of one host (bots fill the seats) and watchers,
-``--typers`` of them typing in the chat line: CPU per frame written and per
+or with ``--seated N`` N players at each table (they play a Peek or pass in
+turn, as bench/load.py's do, looking every 0.5 s), ``--typers`` watchers typing in the chat line: CPU per frame written and per
 action while bots play (each action updates every screen of its room),
 garbage-collection time, and memory per session. ``--widgets`` counts the
 widgets drawn and re-laid out; ``--profile`` and ``--login-profile`` write
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import gc
 import resource
@@ -41,7 +43,7 @@ from server.ssh import _prepare_app
 from server.sshdriver import SessionTerminal
 from server.storage import Storage
 from tui.app import ThroneApp
-from tui.client import Identity, RoomSettings
+from tui.client import ClientError, Identity, RoomSettings
 from tui.turns import TURNS
 
 
@@ -165,23 +167,36 @@ async def run(args: argparse.Namespace) -> None:
     base_rss = rss_mib()
     sessions: list[Session] = []
     rooms = []
+    seated: list[tuple[Session, Any]] = []  # players other than the hosts, and their room clients
+    actors: list[Any] = []  # the room clients that play (with --seated > 1, the hosts too)
     for r in range(args.rooms):
         host = Session(hub, f"host{r}", size)
         rc = host.lobby.create_room(RoomSettings(
             game=args.game, seats=args.per_room, turn_timer=10, window_timer=5,
             options={"rounds": 5} if args.game == "sultans" else {},
         ))
-        rc.start()
         rooms.append(rc.room)
         sessions.append(host)
-        watchers = [Session(hub, f"watch{r}_{i}", size) for i in range(args.per_room - 1)]
-        sessions.extend(watchers)
+        if args.seated > 1:
+            actors.append(rc)
+        others = [Session(hub, f"watch{r}_{i}", size) for i in range(args.per_room - 1)]
+        for s in others[: args.seated - 1]:
+            joined = s.lobby.join(rc.room.id)
+            joined.set_ready(True)
+            seated.append((s, joined))
+            actors.append(joined)
+        rc.start()
+        sessions.extend(others)
     for s in sessions:
         s.start()
     await asyncio.gather(*(s.first_frame for s in sessions))
+    players = {id(s): joined for s, joined in seated}
     for r, room in enumerate(rooms):
         for s in sessions[r * args.per_room + 1:(r + 1) * args.per_room]:
-            s.app.call_later(s.app.enter_room, s.lobby.watch(room.id), watching=True)
+            if id(s) in players:
+                s.app.call_later(s.app.enter_room, players[id(s)], watching=False)
+            else:
+                s.app.call_later(s.app.enter_room, s.lobby.watch(room.id), watching=True)
     await asyncio.sleep(args.settle)
     gc.collect()
     at_tables = rss_mib()
@@ -215,7 +230,18 @@ async def run(args: argparse.Namespace) -> None:
                 session.terminal.feed(b"\x7f")
                 await asyncio.sleep(0.03)
 
-    typists = [
+    async def player(joined: Any) -> None:
+        """A seated player: on its turn plays a Peek, in a reaction window passes
+        (as bench/load.py's seated players do through their screens), looking every 0.5 s."""
+        while not stop.is_set():
+            await asyncio.sleep(0.5)
+            legal = joined.legal()
+            pick = next((a for a in legal if a.startswith(("peek", "pass"))), legal[0] if legal else None)
+            if pick is not None:
+                with contextlib.suppress(ClientError):  # a bot's action or a timeout came first
+                    joined.act(pick, joined.snapshot().version)
+
+    typists = [asyncio.create_task(player(joined)) for joined in actors] + [
         asyncio.create_task(typist(sessions[r * args.per_room + args.per_room - 1 - i]))
         for r in range(args.rooms) for i in range(min(args.typers, args.per_room - 1))
     ]
@@ -362,6 +388,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=30)
     parser.add_argument("--profile", default="")
     parser.add_argument("--burst", type=int, default=0, help="also time this many logins at once")
+    parser.add_argument("--seated", type=int, default=1,
+                        help="players at each table, the host included (the others play a Peek or pass)")
     parser.add_argument("--typers", type=int, default=0, help="watchers per room typing in the chat line, 2 keys/s")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds between entering the rooms and measuring")
     parser.add_argument("--login-profile", default="", help="cProfile of the logins (after two) to this file")

@@ -102,6 +102,44 @@ W_JOIN = 1
 W_DETAIN = 2
 _WINDOW_NAMES = ("block", "join", "detention")
 
+_SEAT_VIEWS: dict[tuple[Any, ...], SeatView] = {}
+"""Seat views by their fields: a seat looks the same to every viewer but its
+owner (and often from one change to the next), so the views of one state share
+those objects instead of each making fifteen (a screen can then tell an
+unchanged seat by identity). Immutable; emptied when it grows past
+:data:`_SEAT_VIEWS_MAX`."""
+_SEAT_VIEWS_MAX = 8192
+
+
+def _seat_view(*fields: Any) -> SeatView:
+    """The :class:`SeatView` with these fields (in declaration order, see
+    :meth:`Round.view`), made once while it is in :data:`_SEAT_VIEWS`."""
+    view = _SEAT_VIEWS.get(fields)
+    if view is None:
+        if len(_SEAT_VIEWS) >= _SEAT_VIEWS_MAX:
+            _SEAT_VIEWS.clear()
+        (index, alive, revealed, card, detained, captured, exhausted, crown, declared, prediction, foreseen,
+         must_hide, active, playing, forced, pending) = fields
+        view = _SEAT_VIEWS[fields] = SeatView(
+            index=index,
+            alive=alive,
+            revealed=revealed,
+            card=card,
+            detained=detained,
+            captured=captured,
+            exhausted=exhausted,
+            crown=crown,
+            declared=declared,
+            prediction=prediction,
+            foreseen=foreseen,
+            must_hide=must_hide,
+            active=active,
+            playing=playing,
+            forced=forced,
+            pending=pending,
+        )
+    return view
+
 # internal op codes (legal map values)
 OP_PEEK = 0
 OP_SWAP = 1
@@ -1140,23 +1178,23 @@ class Round:
             rev = self.revealed[i]
             c = self.card[i]
             seats.append(
-                SeatView(
-                    index=i,
-                    alive=self.alive[i],
-                    revealed=rev,
-                    card=CARD_NAMES[c] if show else None,
-                    detained=self.detained[i],
-                    captured=self.captured[i],
-                    exhausted=self.exhausted[i],
-                    crown=self.crown == i,
-                    declared=SIDE_NAMES[self.declared[i]] if rev and self.declared[i] >= 0 else None,
-                    prediction=SIDE_NAMES[self.prediction[i]] if rev and self.prediction[i] >= 0 else None,
-                    foreseen=self.foreseen[i] if rev else (),
-                    must_hide=self.must_hide[i],
-                    active=not over and self.active == i,
-                    playing=not over and ph != PH_WINDOW and self.player == i,
-                    forced=self.forced == i,
-                    pending=i in pend,
+                _seat_view(
+                    i,
+                    self.alive[i],
+                    rev,
+                    CARD_NAMES[c] if show else None,
+                    self.detained[i],
+                    self.captured[i],
+                    self.exhausted[i],
+                    self.crown == i,
+                    SIDE_NAMES[self.declared[i]] if rev and self.declared[i] >= 0 else None,
+                    SIDE_NAMES[self.prediction[i]] if rev and self.prediction[i] >= 0 else None,
+                    self.foreseen[i] if rev else (),
+                    self.must_hide[i],
+                    not over and self.active == i,
+                    not over and ph != PH_WINDOW and self.player == i,
+                    self.forced == i,
+                    i in pend,
                 )
             )
         window = None

@@ -98,6 +98,41 @@ def test_s_view_1_own_card_public_info_and_private_learning() -> None:
     assert '"sultan"' not in r.view(5).model_dump_json()
 
 
+def test_s_view_1_seat_views_shared_between_viewers_only_where_they_look_the_same() -> None:
+    """S-VIEW-1: a seat that looks the same to two viewers is the same (immutable) object
+    in their views; the owner's own seat, with its card, is not; a changed seat is a new
+    object; every view equals one built without the sharing."""
+    from engine.sultans import round as round_module
+
+    r = deal("fortune-teller guard assassin sultan slave slave", "slave")
+    run(r, "0: peek 3")
+    views = {seat: r.view(seat) for seat in (None, 0, 1, 2, 3, 4, 5)}
+    for i in range(6):
+        for seat, v in views.items():
+            if seat != i:
+                assert v.seats[i] is views[None].seats[i]  # the public seat, shared
+                assert v.seats[i].card is None
+        assert views[i].seats[i] is not views[None].seats[i]
+        assert views[i].seats[i].card == r.view(i).your_card
+    before = views[None].seats[1]
+    run(r, "1: detain 4", "4: pass")
+    after = r.view(None)
+    assert after.seats[4].detained and after.seats[4] is not views[None].seats[4]
+    assert after.seats[1] is not before  # seat 1 no longer takes the turn step
+    # each field from the round's own state, with and without views made before
+    for clear in (False, True):
+        if clear:
+            round_module._SEAT_VIEWS.clear()
+        for seat in views:
+            for s in r.view(seat).seats:
+                i = s.index
+                assert (s.alive, s.revealed, s.detained, s.captured, s.exhausted, s.must_hide) == (
+                    r.alive[i], r.revealed[i], r.detained[i], r.captured[i], r.exhausted[i], r.must_hide[i])
+                assert (s.crown, s.active, s.forced, s.pending) == (
+                    r.crown == i, r.active == i, r.forced == i, i in r.pending())
+                assert s.playing == (r.phase != round_module.PH_WINDOW and r.player == i)
+
+
 def test_s_view_3_spectators_public_only_then_everything_at_round_end() -> None:
     """S-VIEW-3: spectators see only public information during a round; at round end every
     card including the spare is shown with where each card went."""

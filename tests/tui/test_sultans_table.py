@@ -535,38 +535,86 @@ def test_every_seat_gets_a_box_that_fits(seats: int, size: tuple[int, int]) -> N
 
 
 def test_box_lines_are_cut_once_and_lay_out_like_fresh_ones() -> None:
-    """The ring's box cells are cached process-wide (tui/sultans/ring.py, ``_CELLS``):
-    a changed box gets new cells, the others are reused, and the rows are the
-    same as rows made from an empty cache."""
+    """The ring's cells and rows are cached process-wide (tui/sultans/ring.py,
+    ``_CELLS``, ``_ROW``): a changed box gets new cells and only its rows are
+    made again (the others are the very same objects), and the rows are the
+    same as rows made from empty caches."""
     from tui.sultans import ring
     from tui.sultans.ring import SeatBox
     from tui.widgets import text_key
 
-    def lay_out(boxes: list[SeatBox]) -> list[str]:
+    def clear() -> None:
+        ring._CELLS.clear()
+        ring._ROW.clear()
+        ring._WRAPPED.clear()
+
+    def lay_out(boxes: list[SeatBox]) -> list[Text]:
         widget = TableRing()
         widget.boxes, widget.centre = boxes, [Text("the centre")]
         keys = tuple((tuple(text_key(line) for line in b.lines), b.style) for b in boxes)
-        rows = widget._lay_out_rows(ring_layout(9, 100, 18), 100, 18, keys)
+        return widget._lay_out_rows(ring_layout(9, 100, 18), 100, 18, keys)
+
+    def shown(rows: list[Text]) -> list[str]:
         return [repr(text_key(row)) for row in rows]
 
     boxes = [SeatBox([Text(f"{i} player {i}", style="bold"), Text("▒[Guard] +1 and a long tail")]) for i in range(9)]
-    ring._CELLS.clear()
-    first = lay_out(boxes)
+    clear()
+    first_rows = lay_out(boxes)
+    first = shown(first_rows)
     made = len(ring._CELLS)
-    assert made == 9 + 1 + 1  # nine names, one shared card line, one empty third line
+    assert made == 9 + 1 + 1 + 1  # nine names, one shared card line, one empty third line, the centre
     changed = [*boxes[:3], SeatBox([boxes[3].lines[0], Text("<Slave> +2")]), *boxes[4:]]
-    second = lay_out(changed)
+    second_rows = lay_out(changed)
+    second = shown(second_rows)
     assert len(ring._CELLS) == made + 1  # only the changed line was cut again
     assert sum(a != b for a, b in zip(first, second, strict=True)) == 1  # and one row differs
+    assert sum(a is not b for a, b in zip(first_rows, second_rows, strict=True)) == 1  # the others reused
     assert any("<Slave> +2" in row for row in second)
+    assert any("the centre" in row for row in first)
     selected = [*boxes[:5], SeatBox(boxes[5].lines, style="reverse"), *boxes[6:]]
-    third = lay_out(selected)
+    third = shown(lay_out(selected))
     fresh = []
     for each in (boxes, changed, selected):
-        ring._CELLS.clear()
-        fresh.append(lay_out(each))
+        clear()
+        fresh.append(shown(lay_out(each)))
     assert fresh == [first, second, third]
     assert third != first  # the selection's style is part of a cell
+
+
+def test_seat_box_lines_made_once_per_seat_view_and_viewer() -> None:
+    """Seat box lines are shared by the identity of the engine's seat view (the
+    same object for every viewer it looks the same to): the same seat gives the
+    very same lines, its owner's box (underlined name, own card) and a changed
+    seat give new ones equal to lines made from an empty cache."""
+    from engine.sultans import Round
+    from tui.sultans import render
+    from tui.sultans.render import seat_box_lines
+    from tui.sultans.words import Namer
+    from tui.widgets import text_key
+
+    r = Round.new(DEAL_A, "slave", first=0)
+    names = [f"P{i}" for i in range(5)]
+
+    def box(viewer: int | None, seat: int) -> list[Text]:
+        rv = r.view(viewer)
+        return seat_box_lines(rv.seats[seat], rv, None, Namer(names, viewer, "en"), "en", note=None, width=20, height=3)
+
+    def keys(lines: list[Text]) -> list[Any]:
+        return [text_key(line) for line in lines]
+
+    render._BOX_LINES.clear()
+    spectator = box(None, 2)
+    assert box(0, 2) is spectator and box(4, 2) is spectator
+    own = box(2, 2)
+    assert own is not spectator and "<Slave>" in own[1].plain and "Slave" not in spectator[1].plain
+    assert any(span.style == "bold underline" for span in own[0].spans)
+    playing = box(None, 0)
+    assert playing[0].plain.startswith("▶")
+    r.play(0, "peek 3")  # seat 0 has played: no longer the one taking its turn
+    assert box(None, 0)[0].plain.startswith(" ") and box(None, 1)[0].plain.startswith("▶")
+    made = [keys(box(v, s)) for v in (None, 0, 2) for s in range(5)]
+    render._BOX_LINES.clear()
+    assert [keys(box(v, s)) for v in (None, 0, 2) for s in range(5)] == made
 
 
 async def test_fifteen_seats_fit_in_100x30_and_80x24() -> None:

@@ -5,10 +5,11 @@ directly too); everything comes from the view and the room's names.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.cache import LRUCache
 
 from engine.sultans.views import MatchView, Note, RoundView, SeatView
 from tui.client import SeatInfo
@@ -27,6 +28,13 @@ def side_letter(side: str | None, lang: Lang) -> str:
     return t(f"sk.side.letter.{side}", lang) if side else ""
 
 
+_BOX_LINES: LRUCache[Hashable, tuple[SeatView, list[Text]]] = LRUCache(2048)
+"""Seat box lines by the seat view's identity and the rest they depend on: the
+engine gives every viewer the same object for a seat that looks the same to
+them (engine/sultans/round.py, ``_seat_view``), so a seated player's ring makes
+only its own box's lines; the seat is kept in the value, so an id is not reused."""
+
+
 def seat_box_lines(
     seat: SeatView,
     rv: RoundView,
@@ -39,7 +47,34 @@ def seat_box_lines(
     height: int,
     points: int | None = None,
 ) -> list[Text]:
-    """The lines of one seat box (``height`` 2-4 lines, ``width`` cells)."""
+    """The lines of one seat box (``height`` 2-4 lines, ``width`` cells);
+    shared between screens: never change the list or its texts."""
+    i = seat.index
+    key = (
+        id(seat), rv.playing is None, rv.phase,
+        None if info is None else (info.kind, info.autoplay, info.connected),
+        namer.name(i), i == namer.viewer, lang, note, width, height, points,
+    )
+    hit = _BOX_LINES.get(key)
+    if hit is not None and hit[0] is seat:
+        return hit[1]
+    lines = _seat_box_lines(seat, rv, info, namer, lang, note=note, width=width, height=height, points=points)
+    _BOX_LINES[key] = (seat, lines)
+    return lines
+
+
+def _seat_box_lines(
+    seat: SeatView,
+    rv: RoundView,
+    info: SeatInfo | None,
+    namer: Namer,
+    lang: Lang,
+    *,
+    note: Note | None,
+    width: int,
+    height: int,
+    points: int | None = None,
+) -> list[Text]:
     i = seat.index
     short = width < 20
     marker = " "

@@ -116,15 +116,37 @@ id is not reused): screens given the very lists skip even computing the key."""
 
 
 _CELLS: LRUCache[Hashable, Text] = LRUCache(4096)
-"""One line of a seat box, cut and padded to the box: most boxes are the same
-from one action to the next and on every screen of a room (only the viewer's
-own box differs), so each is made once. Shared: never modified once made."""
+"""One line of a seat box or of the centre, cut and padded to its width: most
+boxes are the same from one action to the next and on every screen of a room
+(only the viewer's own box differs), so each is made once. Shared: never
+modified once made."""
+
+_WRAPPED: LRUCache[Hashable, list[tuple[Hashable, Text]]] = LRUCache(512)
+"""A centre line wrapped to a width: its parts and their keys."""
+
+_ROW: LRUCache[Hashable, Text] = LRUCache(2048)
+"""One line of the ring by the cells in it: a seated player's ring differs from
+the others' only in the rows of their own box (and of the centre), so the other
+rows are the very ``Text`` objects another screen of the room was given."""
 
 _EMPTY = Text("")
 
+_KEYS_OF: LRUCache[int, tuple[list[Text], tuple[Hashable, ...]]] = LRUCache(2048)
+"""The :func:`text_key` of each line of a box, by the identity of its list of
+lines (boxes' lines are shared between screens: tui/sultans/render.py)."""
 
-def _box_cell(line: Text, key: Hashable, cell_w: int, style: str) -> Text:
-    """``line`` (``key`` its :func:`text_key`) as a cell of a box ``cell_w`` wide."""
+
+def _line_keys(lines: list[Text]) -> tuple[Hashable, ...]:
+    hit = _KEYS_OF.get(id(lines))
+    if hit is not None and hit[0] is lines:
+        return hit[1]
+    keys = tuple(text_key(line) for line in lines)
+    _KEYS_OF[id(lines)] = (lines, keys)
+    return keys
+
+
+def _box_cell(line: Text, key: Hashable, cell_w: int, style: str) -> tuple[Hashable, Text]:
+    """``line`` (``key`` its :func:`text_key`) as a cell of a box ``cell_w`` wide, and the cell's key."""
     cache_key = (key, cell_w, style)
     cell = _CELLS.get(cache_key)
     if cell is None:
@@ -134,7 +156,44 @@ def _box_cell(line: Text, key: Hashable, cell_w: int, style: str) -> Text:
         if style:
             cell.stylize(style)
         _CELLS[cache_key] = cell
-    return cell
+    return cache_key, cell
+
+
+def _centre_cells(line: Text, width: int) -> list[tuple[Hashable, Text]]:
+    """``line`` wrapped to ``width`` cells, each part a centre cell (a space, the part cut to
+    ``width``), with its key."""
+    key = (text_key(line), width)
+    cells = _WRAPPED.get(key)
+    if cells is None:
+        cells = []
+        for part in wrap_lines([line], width):
+            cell_key = ("centre", text_key(part), width)
+            cell = _CELLS.get(cell_key)
+            if cell is None:
+                cell = Text(" ", end="")
+                cell.append_text(_fit(part, width))
+                _CELLS[cell_key] = cell
+            cells.append((cell_key, cell))
+        _WRAPPED[key] = cells
+    return cells
+
+
+def _row(segs: list[tuple[int, Hashable, Text]]) -> Text:
+    """One ring line from its cells ``(x, key, cell)`` in order of ``x`` (made once per
+    set of cells)."""
+    key = tuple((x, cell_key) for x, cell_key, _ in segs)
+    row = _ROW.get(key)
+    if row is None:
+        row = Text(no_wrap=True, end="")
+        pos = 0
+        for x, _, seg in segs:
+            if x > pos:
+                row.append(" " * (x - pos))
+                pos = x
+            row.append_text(seg)
+            pos += cell_len(seg.plain)
+        _ROW[key] = row
+    return row
 
 
 def wrap_lines(lines: list[Text], width: int) -> list[Text]:
@@ -199,7 +258,7 @@ class TableRing(DirectLines):
             self._rows, self._rows_size, self._strips = rows, size, {}
             self.refresh()
             return
-        changed = [y for y, (old, new) in enumerate(zip(self._rows, rows, strict=True)) if old != new]
+        changed = [y for y, (old, new) in enumerate(zip(self._rows, rows, strict=True)) if old is not new and old != new]
         self._rows = rows
         for y in changed:
             self._strips.pop(y, None)
@@ -223,7 +282,7 @@ class TableRing(DirectLines):
         same = _ROWS_OF.get((id(self.boxes), id(self.centre), width, height))
         if same is not None and same[0] is self.boxes and same[1] is self.centre:
             return same[2]  # the very lists another screen laid out (tui/sultans/table.py shares them)
-        box_keys = tuple((tuple(text_key(line) for line in box.lines), box.style) for box in self.boxes)
+        box_keys = tuple((_line_keys(box.lines), box.style) for box in self.boxes)
         key = (width, height, box_keys, tuple(text_key(line) for line in self.centre))
         rows = _ROWS.get(key)
         if rows is None:
@@ -235,7 +294,7 @@ class TableRing(DirectLines):
     def _lay_out_rows(
         self, lay: Layout, width: int, height: int, box_keys: tuple[tuple[tuple[Hashable, ...], str], ...]
     ) -> list[Text]:
-        grid: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
+        grid: list[list[tuple[int, Hashable, Text]]] = [[] for _ in range(height)]
         for seat, (x, y) in enumerate(lay.boxes):
             box = self.boxes[seat]
             line_keys = box_keys[seat][0]
@@ -243,29 +302,21 @@ class TableRing(DirectLines):
                 if y + i >= height:
                     break
                 if i < len(box.lines):
-                    cell = _box_cell(box.lines[i], line_keys[i], lay.cell_w, box.style)
+                    grid[y + i].append((x, *_box_cell(box.lines[i], line_keys[i], lay.cell_w, box.style)))
                 else:
-                    cell = _box_cell(_EMPTY, None, lay.cell_w, box.style)
-                grid[y + i].append((x, cell))
+                    grid[y + i].append((x, *_box_cell(_EMPTY, None, lay.cell_w, box.style)))
         if lay.has_centre:
             cx, cy, cw, ch = lay.centre
-            for i, line in enumerate(wrap_lines(self.centre, cw - 2)[:ch]):
-                if cy + i < height:
-                    cell = Text(" ", end="")
-                    cell.append_text(_fit(line, cw - 2))
-                    grid[cy + i].append((cx, cell))
-        rows: list[Text] = []
+            y = cy
+            for line in self.centre:
+                for cell_key, cell in _centre_cells(line, cw - 2):
+                    if y >= min(height, cy + ch):
+                        break
+                    grid[y].append((cx, cell_key, cell))
+                    y += 1
         for segs in grid:
-            row = Text(no_wrap=True, end="")
-            pos = 0
-            for x, seg in sorted(segs, key=lambda s: s[0]):
-                if x > pos:
-                    row.append(" " * (x - pos))
-                    pos = x
-                row.append_text(seg)
-                pos += cell_len(seg.plain)
-            rows.append(row)
-        return rows
+            segs.sort(key=lambda s: s[0])
+        return [_row(segs) for segs in grid]
 
     def render(self) -> RenderableType:
         """The whole ring as one ``Text`` (the screen paints it line by line, :meth:`render_line`)."""
