@@ -186,3 +186,41 @@ async def test_a_line_written_with_a_share_key_is_wrapped_once_for_every_log(mon
             shown_lines.append([strip.text for strip in log.lines])
             assert len(wrapped) == (0 if len(shown_lines) == 2 else 1), (width, share)
     assert shown_lines[0] == shown_lines[1] == shown_lines[2] == shown_lines[3] != shown_lines[4]
+
+
+def test_lines_that_fit_are_drawn_as_rich_wraps_them() -> None:
+    """Text whose lines all fit is drawn without Rich's wrapping (tui/widgets.py,
+    ``_fitting_lines``): the same cells and styles as Rich's way, for random texts
+    (styles on the whole text and on parts, CJK, emoji, blank lines, spaces at
+    either end); text that does not fit, ends in a newline or is justified takes
+    Rich's way."""
+    import io
+    import random
+
+    from rich.console import Console
+
+    from tui.widgets import _fitting_lines, _rich_lines
+
+    console = Console(file=io.StringIO(), width=200, color_system="truecolor")
+    words = ["Sultan", "蘇丹", "回合", "turn", "14/200", "👍", "·", " ", "  ", "a", "[Guard]", "<Slave>"]
+    styles = ["", "bold", "dim", "bold red", "reverse", "italic underline"]
+    rng = random.Random(7)
+
+    def cells(strips: list[Any]) -> list[list[tuple[str, Any]]]:
+        return [[(ch, seg.style or None) for seg in strip for ch in seg.text] for strip in strips]
+
+    fast_ones = 0
+    for _ in range(400):
+        text = Text(style=rng.choice(styles), end="")
+        for _ in range(rng.randint(0, 12)):
+            text.append(rng.choice(words) + rng.choice(["", " ", "\n"]), style=rng.choice(styles))
+        width = rng.randint(4, 60)
+        fast = _fitting_lines(console, text, width)
+        slow = _rich_lines(console, text, width, wrap=True)
+        if fast is not None:
+            fast_ones += 1
+            assert cells(fast) == cells(slow), repr(text)
+    assert fast_ones > 100  # most took the quick way
+    assert _fitting_lines(console, Text("x" * 30), 20) is None  # too wide: wrapped by Rich
+    assert _fitting_lines(console, Text("ab\n"), 20) is None
+    assert _fitting_lines(console, Text("ab", justify="center"), 20) is None
