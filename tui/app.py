@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets._toast import ToastRack
 
-from tui import dispatch, strips
+from tui import dispatch, screenof, strips
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import HostScreen, Translatable
@@ -68,13 +68,17 @@ class Coalesced:
         self._armed = False
         self._last = 0.0
         self._queued: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
 
     def poke(self) -> None:
         if not self._armed:
             self._armed = self._app.call_later(self._arm)
 
     def cancel(self) -> None:
-        """Drop a call waiting for its turn (the app is closing)."""
+        """Drop a call waiting for its time or its turn (the app is closing)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self._queued is not None:
             self._queued.cancel()
             self._queued = None
@@ -82,9 +86,18 @@ class Coalesced:
     def _arm(self) -> None:
         wait = self._last + self._interval() - time.monotonic()
         if wait > 0:
-            self._app.set_timer(wait, self._run)
+            # the event loop's timer, in the app's context (this runs in its message
+            # loop): a Textual timer is a task, an event and the repr of the app each
+            self._timer = asyncio.get_running_loop().call_later(wait, self._fire)
         else:
             self._run()
+
+    def _fire(self) -> None:
+        self._timer = None
+        try:
+            self._run()
+        except Exception as error:  # as if raised in the app's own timer: the session ends
+            self._app._handle_exception(error)
 
     def _run(self) -> None:
         if self._turns is None:
@@ -149,6 +162,7 @@ class ThroneApp(App[None]):
     ) -> None:
         strips.install()  # strips make their caches when used (many sessions share one process)
         dispatch.install()  # message handlers looked up once per kind of widget and message
+        screenof.install()  # a node's screen found by a quicker walk up its parents
         super().__init__(driver_class=driver_class, **kw)
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self._filters = [shared_filter(f) for f in self._filters]

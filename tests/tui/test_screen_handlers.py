@@ -142,3 +142,33 @@ async def test_a_new_screen_shows_current_styles_without_the_second_stylesheet_p
     ):
         async with open_table(room, 0, client_class, lobby_class, table) as (app, pilot, _client):  # type: ignore[arg-type]
             await _styles_were_current(app, pilot)
+
+
+async def test_keys_do_not_search_for_a_tooltip_that_is_not_there(hub: FakeHub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every key made Textual look for the screen's tooltip by raising NoMatches (its
+    message the repr of every child); the app mounts none, so a key looks no further.
+    A tooltip that is there is still hidden, as Textual does."""
+    from textual.widget import Widget
+    from textual.widgets._tooltip import Tooltip
+
+    searches: list[type] = []
+    original = Widget.get_child_by_type
+
+    def counted(self: Widget, expect_type: type) -> Any:
+        searches.append(expect_type)
+        return original(self, expect_type)
+
+    monkeypatch.setattr(Widget, "get_child_by_type", counted)
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        for key in "down", "up", "x":
+            await pilot.press(key)
+        await settle(pilot)
+        assert Tooltip not in searches
+        tip = Tooltip()
+        await app.screen.mount(tip)
+        tip.display = True
+        app.screen._clear_tooltip()
+        assert not tip.display

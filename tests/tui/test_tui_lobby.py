@@ -274,6 +274,41 @@ async def test_host_changes_are_coalesced(hub: FakeHub, monkeypatch: pytest.Monk
         assert refreshes == 2
 
 
+async def test_a_flush_waiting_for_its_time_is_dropped_when_the_app_closes(
+    hub: FakeHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A coalesced flush that waits for its time waits on the event loop (not a
+    Textual timer: a task, an event and the app's repr each), and the app's end
+    drops it: no refresh of a closed app."""
+    import asyncio
+
+    monkeypatch.setattr(ThroneApp, "flush_interval", 0.125)
+    app = ThroneApp(hub.lobby("alice"))
+    refreshes = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lobby_screen = app.screen
+        original = lobby_screen.refresh_data  # type: ignore[attr-defined]
+
+        def counting() -> None:
+            nonlocal refreshes
+            refreshes += 1
+            original()
+
+        monkeypatch.setattr(lobby_screen, "refresh_data", counting)
+        hub.changed()
+        await pilot.pause(0.05)
+        assert refreshes == 1
+        timers = len(app._timers)
+        hub.changed()
+        await pilot.pause(0.05)
+        assert app._lobby_flush._timer is not None  # waiting: the last flush was < 0.5 s ago
+        assert len(app._timers) == timers
+    assert app._lobby_flush._timer is None
+    await asyncio.sleep(0.6)
+    assert refreshes == 1
+
+
 async def test_language_setting_dialog(hub: FakeHub) -> None:
     lobby = hub.lobby("alice")
     app = ThroneApp(lobby)
