@@ -22,7 +22,6 @@ from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -63,13 +62,12 @@ class GameTableScreen(TableScreen, Generic[P]):
         self.pane = "log"
         self.names: list[str] = []
         self.message: Text = Text("")
-        self._ticker: Timer | None = None
         self._decision: tuple[object, ...] = ()
         self._sheet_kind: str | None = None  # which pane the sheet shows (see _show_sheet)
 
     def on_mount(self) -> None:
         self.query_one(self.HOME).focus()
-        self._ticker = self.set_interval(1.0, self._tick)
+        self._start_clock()
 
     @property
     def watching(self) -> bool:

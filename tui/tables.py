@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -46,6 +47,7 @@ from textual.widgets import Static
 from tui.client import ClientError, RoomClient, RoomSnapshot
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog
+from tui.ticker import TICKER
 from tui.widgets import ChatPanel
 
 COARSE_CLOCK = 5
@@ -72,6 +74,18 @@ class TableScreen(HostScreen):
         super().__init__(classes="table-screen")
         self.room = room
         self.snap: RoomSnapshot | None = None
+        self._stop_clock: Callable[[], None] | None = None
+
+    def _start_clock(self) -> None:
+        """Call :meth:`_tick` every second (the process-wide clock: one timer for
+        every session's countdown) until the screen is unmounted."""
+        if self._stop_clock is None:
+            self._stop_clock = TICKER.add(self._tick, self.app._handle_exception)
+
+    def on_unmount(self) -> None:
+        if self._stop_clock is not None:
+            self._stop_clock()
+            self._stop_clock = None
 
     @property
     def is_host(self) -> bool:

@@ -52,9 +52,15 @@ def fills(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
 
 def _tickers(screen: object) -> int:
-    """The screen's running one-second countdown timers."""
+    """The screen's one-second countdown ticks on the process-wide clock (tui/ticker.py)
+    and Textual timers."""
+    from tui.ticker import TICKER
+
     assert isinstance(screen, TableScreen)
-    return sum(1 for timer in screen._timers if getattr(timer._callback, "__func__", None) is type(screen)._tick)
+    ticks = [ref() for ref, _, _ in TICKER._subs.values()]
+    on_clock = sum(1 for m in ticks if m is not None and m.__self__ is screen and m.__func__ is type(screen)._tick)  # type: ignore[attr-defined]
+    timers = sum(1 for timer in screen._timers if getattr(timer._callback, "__func__", None) is type(screen)._tick)
+    return on_clock + timers
 
 
 async def test_the_lobby_fills_itself_once_when_shown_and_once_when_back(hub: FakeHub, fills: Counter[str]) -> None:

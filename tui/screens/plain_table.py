@@ -16,7 +16,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -50,7 +49,6 @@ class PlainTableScreen(TableScreen):
         super().__init__(room)
         self._legal: list[str] = []
         self._names: list[str] = []
-        self._ticker: Timer | None = None
         self.view_renderable: RenderableType | None = None  # the whole view as last rendered
 
     def compose(self) -> ComposeResult:
@@ -70,7 +68,7 @@ class PlainTableScreen(TableScreen):
 
     def on_mount(self) -> None:
         self.query_one("#actions", OptionList).focus()
-        self._ticker = self.set_interval(1.0, self._tick)
+        self._start_clock()
 
     # ---------------------------------------------------------- rendering
     def apply_lang(self) -> None:
