@@ -20,8 +20,6 @@ written against (its source is checked); otherwise Textual's own is kept.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -29,6 +27,8 @@ from textual._on import OnNoWidget
 from textual.css.match import match
 from textual.message import Message
 from textual.message_pump import MessagePump
+
+from tui.textual_source import same_source
 
 Step = tuple[type, Callable[..., Any], dict[str, Any] | None, bool]
 """(class, function, selectors, decorated)."""
@@ -100,11 +100,7 @@ def _get_dispatch_methods(self: MessagePump, method_name: str, message: Message)
 
 def compatible() -> bool:
     """Whether Textual's method is the one this reproduces."""
-    try:
-        source = inspect.getsource(_ORIGINAL)
-    except (OSError, TypeError):
-        return False
-    return hashlib.sha256(source.encode()).hexdigest().startswith(TEXTUAL_SOURCE_SHA)
+    return same_source(_ORIGINAL, TEXTUAL_SOURCE_SHA)
 
 
 def install() -> bool:

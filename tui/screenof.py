@@ -16,13 +16,13 @@ own is kept.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 from typing import Any
 
 from textual.dom import DOMNode, NoScreen
 from textual.message_pump import MessagePump
 from textual.screen import Screen
+
+from tui.textual_source import same_source
 
 TEXTUAL_SOURCE_SHA = {"screen": "df1e2422", "_parent": "f3133216"}
 """The first digits of the SHA-256 of the Textual code this reproduces."""
@@ -45,20 +45,12 @@ def _screen(self: DOMNode) -> Screen[object]:
     return node
 
 
-def _digest(function: Any) -> str:
-    try:
-        source = inspect.getsource(function)
-    except (OSError, TypeError):
-        return ""
-    return hashlib.sha256(source.encode()).hexdigest()
-
-
 def compatible() -> bool:
     """Whether Textual's ``screen`` and ``_parent`` are the ones this reproduces."""
-    originals = {"screen": _ORIGINAL.fget, "_parent": MessagePump._parent.fget}  # type: ignore[attr-defined]
-    return all(
-        _digest(function).startswith(TEXTUAL_SOURCE_SHA[name]) and TEXTUAL_SOURCE_SHA[name]
-        for name, function in originals.items()
+    screen: Any = _ORIGINAL
+    parent: Any = MessagePump._parent
+    return same_source(screen.fget, TEXTUAL_SOURCE_SHA["screen"]) and same_source(
+        parent.fget, TEXTUAL_SOURCE_SHA["_parent"]
     )
 
 

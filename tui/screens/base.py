@@ -63,8 +63,8 @@ class _ThroneMixin:
         mounts none (tooltips are off), and Textual's lookup raised ``NoMatches``
         on every key and click, its message the ``repr`` of each of the screen's
         children (~1% of the CPU while bots play and players type)."""
-        if any(type(child) is Tooltip for child in cast(Screen[Any], self)._nodes):
-            Screen._clear_tooltip(cast(Screen[Any], self))
+        if any(type(child) is Tooltip for child in cast("Screen[Any]", self)._nodes):
+            Screen._clear_tooltip(cast("Screen[Any]", self))
 
 
 class HostScreen(_ThroneMixin, Translatable, Screen[None]):
