@@ -8,17 +8,17 @@ worked out again, with ``inspect.signature``, every time: each host change
 poked into a session (``tui.app.Coalesced``), each mount and each focus
 (~0.8% of the CPU while bots play, py-spy on ``./manage bench screens``).
 
-Here the count of a plain function or of a bound method's function is kept
-per function (weakly), so a partial of either costs a dictionary lookup;
-other callables (objects with ``__call__``, classes) are counted as Textual
-does. :func:`install` applies it only if Textual's ``_count_parameters`` is
+Here the count of a plain function or a bound method is kept per code
+object (a closure made anew each time, like the ones Textual mounts with, is
+counted once too), so a partial of either costs a dictionary lookup; other
+callables (objects with ``__call__``, classes, wrapped functions) are counted
+as Textual does. :func:`install` applies it only if Textual's ``_count_parameters`` is
 the one this was written against.
 """
 
 from __future__ import annotations
 
 import types
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -30,23 +30,23 @@ TEXTUAL_SOURCE_SHA = {"count_parameters": "1cfb1fbb", "_count_parameters": "6454
 """The first digits of the SHA-256 of the Textual functions this relies on."""
 
 _ORIGINAL = textual_callback._count_parameters
-_COUNTS: weakref.WeakKeyDictionary[Callable[..., Any], int] = weakref.WeakKeyDictionary()
-"""Functions' counts."""
-_BOUND_COUNTS: weakref.WeakKeyDictionary[Callable[..., Any], int] = weakref.WeakKeyDictionary()
-"""Counts of methods bound to an object, by their function (the same for every object)."""
+_COUNTS: dict[tuple[types.CodeType, bool], int] = {}
+"""Counts by code object and whether bound: a function's parameters are its
+code's (unless ``__wrapped__`` or ``__signature__`` say otherwise), the same for
+every closure made from that code and every object a method is bound to."""
 
 
 def _count_parameters(func: Callable[..., Any]) -> int:
     """What Textual's ``_count_parameters`` returns (``len(signature(func).parameters)``)."""
-    if type(func) is types.FunctionType:
-        count = _COUNTS.get(func)
+    target: Any = func
+    bound = type(func) is types.MethodType
+    if bound:
+        target = func.__func__  # type: ignore[attr-defined]
+    if type(target) is types.FunctionType and "__wrapped__" not in target.__dict__ and "__signature__" not in target.__dict__:
+        key = (target.__code__, bound)
+        count = _COUNTS.get(key)
         if count is None:
-            count = _COUNTS[func] = _ORIGINAL(func)
-        return count
-    if type(func) is types.MethodType and type(func.__func__) is types.FunctionType:
-        count = _BOUND_COUNTS.get(func.__func__)
-        if count is None:
-            count = _BOUND_COUNTS[func.__func__] = _ORIGINAL(func)
+            count = _COUNTS[key] = _ORIGINAL(func)
         return count
     return _ORIGINAL(func)
 

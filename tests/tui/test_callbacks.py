@@ -4,6 +4,7 @@ makes of every callback) is counted without ``inspect.signature``."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 from functools import partial
 from typing import Any
@@ -46,6 +47,15 @@ def test_the_same_counts_as_textual() -> None:
         plain, star, thing.method, thing.star, Thing.klass, thing.klass, Thing.static, thing, Thing,
         lambda: None, lambda x, y: None, print, len,
     ]
+    def outer(n: int) -> Any:
+        def inner(a: int, *rest: Any) -> None: ...
+
+        return inner
+
+    @functools.wraps(plain)
+    def wrapper(*args: Any) -> None: ...
+
+    cases += [outer(1), outer(2), wrapper]
     for func in cases:
         for _ in range(2):  # the second time from the kept count
             assert callbacks._count_parameters(func) == len(inspect.signature(func).parameters), func
