@@ -94,10 +94,7 @@ class Coalesced:
 
     def _fire(self) -> None:
         self._timer = None
-        try:
-            self._run()
-        except Exception as error:  # as if raised in the app's own timer: the session ends
-            self._app._handle_exception(error)
+        self._guarded(self._run)
 
     def _run(self) -> None:
         if self._turns is None:
@@ -107,9 +104,14 @@ class Coalesced:
 
     def _call_in_turn(self) -> None:
         self._queued = None
+        self._guarded(self._call)
+
+    def _guarded(self, step: Callable[[], None]) -> None:
+        """Run ``step`` from a timer or a turn: what it raises ends the session,
+        as if raised in the app's own handler."""
         try:
-            self._call()
-        except Exception as error:  # as if raised in the app's own handler: the session ends
+            step()
+        except Exception as error:
             self._app._handle_exception(error)
 
     def _call(self) -> None:

@@ -58,24 +58,6 @@ def seat_box_lines(
     hit = _BOX_LINES.get(key)
     if hit is not None and hit[0] is seat:
         return hit[1]
-    lines = _seat_box_lines(seat, rv, info, namer, lang, note=note, width=width, height=height, points=points)
-    _BOX_LINES[key] = (seat, lines)
-    return lines
-
-
-def _seat_box_lines(
-    seat: SeatView,
-    rv: RoundView,
-    info: SeatInfo | None,
-    namer: Namer,
-    lang: Lang,
-    *,
-    note: Note | None,
-    width: int,
-    height: int,
-    points: int | None = None,
-) -> list[Text]:
-    i = seat.index
     short = width < 20
     marker = " "
     if seat.playing or (rv.playing is None and seat.active and rv.phase != "window"):
@@ -143,9 +125,9 @@ def _seat_box_lines(
     if height <= 2:
         if conn:
             line1.append(" " + conn, style="dim")
-        return [line1, line2]
-    line3 = Text(" ".join(words), style="dim", end="")
-    lines = [line1, line2, line3]
+        lines = [line1, line2]
+    else:
+        lines = [line1, line2, Text(" ".join(words), style="dim", end="")]
     if height >= 4:
         extra = Text(end="")
         if seat.declared:
@@ -153,6 +135,7 @@ def _seat_box_lines(
         if seat.prediction:
             extra.append(t("sk.tok.predicted", lang, side=side_name(seat.prediction, lang)))
         lines.append(extra)
+    _BOX_LINES[key] = (seat, lines)
     return lines
 
 
