@@ -322,7 +322,7 @@ async def test_retaliate_window_names_the_card_and_offers_retaliate_to_its_holde
     room = OverlordRoom(g, humans=(0, 2))
     async with table(room, 0) as (app, pilot, client):
         p = prompt(app)
-        assert "bob (1) plays [Sidestep] → you (0): Retaliate window." in p
+        assert "bob (1) plays [Sidestep] → alice (0, you): Retaliate window." in p
         assert " r  Retaliate" in p and " n  Pass" in p
         await pilot.press("r")
         await settle(pilot)
@@ -347,7 +347,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
     room = OverlordRoom(g, humans=(2,))
     async with table(room, 2) as (app, pilot, client):
         p = prompt(app)
-        assert "you (2) chooses: give bob (1) a card, or bob (1) takes 2 gold." in p
+        assert "carol (2, you) chooses: give bob (1) a card, or bob (1) takes 2 gold." in p
         assert " k  Give a card" in p and " m  They take gold" in p
         await pilot.press("k")
         await settle(pilot)
@@ -359,7 +359,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         await settle(pilot)
         assert client.sent[-1][0].startswith("choose card ")
         # bob is the Captain: then the receiver discards a card of its choice (K-ROLE-CAPTAIN)
-        assert "you (2) discards a card (the Captain bob (1) gave the order)." in prompt(app)
+        assert "carol (2, you) discards a card (the Captain bob (1) gave the order)." in prompt(app)
         assert " x  Discard" in prompt(app)
     # the giver now sees the card he received in his notes and log; nobody else does
     given = client.sent[-1][0].split()[-1]
@@ -382,7 +382,7 @@ async def test_executed_seat_shows_its_token_and_waits() -> None:
         assert "You were executed (token 1)" in text
         row = next(ln for ln in seats(app).splitlines() if " 1 bob" in ln)
         assert "†1" in row
-        assert "you (1) is executed (token 1, Captain); killer: alice (0)." in log_text(app)
+        assert "bob (1, you) is executed (token 1, Captain); killer: alice (0)." in log_text(app)
         assert "Centre: Captain" in seats(app)
 
 
@@ -414,7 +414,7 @@ async def test_role_exchange_step_by_step() -> None:
         steps = [ln for ln in lines if ln[:3] in ("1. ", "2. ", "3. ", "4. ")]
         assert steps == [
             "1. bob (1) gives up Captain and takes Overlord",
-            "2. you (2) gives up Squire and takes Captain",
+            "2. carol (2, you) gives up Squire and takes Captain",
             "3. dave (3) gives up Peasant and takes Squire",
             "4. alice (0) (executed) takes Peasant",
         ]
@@ -457,7 +457,7 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
         golds = [int(ln.split()[-2]) for ln in rows]
         assert golds == sorted(out.gold, reverse=True)
         for s, gold in enumerate(out.gold):
-            row = next(ln for ln in rows if f"({s})" in ln or f"（{s}）" in ln)
+            row = next(ln for ln in rows if any(f in ln for f in (f"({s})", f"({s}, you)", f"（{s}）")))
             assert row.split()[-2] == str(gold)
         assert "★" in seats(app)
 
@@ -551,7 +551,7 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
     room = OverlordRoom(g, humans=(0, 1, 2, 3))
     async with table(room, 0, size=(100, 30)) as (app, pilot, client):
         p = prompt(app)
-        assert "you (0) levies up to 4 gold (Tyrant)." in p and " l  Levy" in p and " n  Pass" in p
+        assert "alice (0, you) levies up to 4 gold (Tyrant)." in p and " l  Levy" in p and " n  Pass" in p
         await pilot.press("l", "3")  # the third split offered
         await settle(pilot)
         third = [a for a in g.legal(0) if a.startswith("levy")][2]
@@ -561,7 +561,7 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         assert client.sent[-1][0] == third
     async with table(room, 3, size=(100, 30)) as (app, pilot, client):
         p = prompt(app)
-        assert "you (3) may name a card to ban this round (Bureaucrat)." in p
+        assert "dave (3, you) may name a card to ban this round (Bureaucrat)." in p
         await pilot.press("b", "2")
         await settle(pilot)
         assert "⏎ ban [Victimize] this round" in prompt(app)
@@ -570,7 +570,7 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         assert client.sent[-1][0] == "name victimize"
         assert "Banned: [Victimize]" in seats(app)
     async with table(room, 1, size=(100, 30)) as (app, pilot, client):
-        assert "you (1) may make a player show their hand (Soothsayer)." in prompt(app)
+        assert "bob (1, you) may make a player show their hand (Soothsayer)." in prompt(app)
         await pilot.press("e", "2", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "show 2"
@@ -579,11 +579,11 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         h = " ".join(hand(app).split())
         assert "carol (2) showed: " + " ".join(card_str(c, "en") for c in shown) in h  # public now
     async with table(room, 2, size=(100, 30)) as (app, pilot, client):
-        assert "you (2) may give 2 gold to a player and draw 2 (Merchant)." in prompt(app)
+        assert "carol (2, you) may give 2 gold to a player and draw 2 (Merchant)." in prompt(app)
         await pilot.press("f", "0", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "gift 0"
-        assert "you (2) gives alice (0) 2 gold." in log_text(app)
+        assert "carol (2, you) gives alice (0) 2 gold." in log_text(app)
 
 
 async def test_general_conspire_asks_the_direction() -> None:
@@ -663,8 +663,8 @@ async def test_truant_may_draw_when_the_giver_holds_more_cards() -> None:
         assert "grace (6) may draw a card (Truant)." in p and "Your options" not in p
     async with table(room, 6) as (app, pilot, client):
         p = prompt(app)
-        assert "you (6) may draw a card (Truant)." in p and " w  Draw" in p and " n  Pass" in p
+        assert "grace (6, you) may draw a card (Truant)." in p and " w  Draw" in p and " n  Pass" in p
         await pilot.press("w", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "draw"
-        assert "you (6) draws 1 (Truant)." in log_text(app)
+        assert "grace (6, you) draws 1 (Truant)." in log_text(app)

@@ -232,7 +232,7 @@ async def test_detention_prompt_then_detained() -> None:
     room.play(0, "detain 2")
     async with table(room, 2) as (app, pilot, client):
         text = prompt(app)
-        assert "detains you (2)" in text
+        assert "detains carol (2, you)" in text
         assert "Pass" in text and "Refuse" not in text  # a Slave cannot refuse
         await pilot.press("o", "enter")
         await settle(pilot)

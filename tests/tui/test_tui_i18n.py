@@ -19,9 +19,17 @@ def test_every_key_exists_in_both_languages() -> None:
     assert [k for k in EN if bool(EN[k].strip()) != bool(ZH[k].strip())] == []
 
 
+NAMELESS_IN_ZH = {"sk.seat_you", "ov.you"}
+"""The viewer's own seat: English names it (``bob (1, you)``, so that the verbs of
+the log agree: "bob (1, you) plays first"), Chinese says 你 (its verbs do not
+change with the person)."""
+
+
 def test_format_params_match_between_languages() -> None:
     mismatched = {key: (params_of(EN[key]), params_of(ZH[key])) for key in EN if params_of(EN[key]) != params_of(ZH[key])}
-    assert mismatched == {}
+    assert {key: (en - zh, zh - en) for key, (en, zh) in mismatched.items()} == dict.fromkeys(
+        NAMELESS_IN_ZH, ({"name"}, set())
+    )
 
 
 def test_every_key_used_by_the_screens_is_in_the_catalogue() -> None:

@@ -125,7 +125,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.symbol.shield": "shield",
     "ov.symbol.book": "book",
     "ov.seat": "{name} ({n})",
-    "ov.you": "you ({n})",
+    "ov.you": "{name} ({n}, you)",
     "ov.treasury": "the treasury",
     "ov.nobody": "nobody",
     # header

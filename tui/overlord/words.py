@@ -30,7 +30,7 @@ def effect_str(card: str, lang: Lang) -> str:
 
 
 class Namer:
-    """Names seats for one viewer: ``bob (1)``, ``you (0)``."""
+    """Names seats for one viewer: ``bob (1)``, ``alice (0, you)`` (a name, so that English verbs agree)."""
 
     def __init__(self, names: list[str], viewer: int | None, lang: Lang) -> None:
         self.names = names
@@ -44,7 +44,7 @@ class Namer:
         if seat is None:
             return t("ov.nobody", self.lang)
         if seat == self.viewer:
-            return t("ov.you", self.lang, n=seat)
+            return t("ov.you", self.lang, name=self.name(seat), n=seat)
         return t("ov.seat", self.lang, name=self.name(seat), n=seat)
 
 

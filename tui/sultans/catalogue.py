@@ -33,7 +33,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.side.none": "no side",
     "sk.spare": "Spare",
     "sk.seat": "{name} ({n})",
-    "sk.seat_you": "you ({n})",
+    "sk.seat_you": "{name} ({n}, you)",
     "sk.the_spare": "the spare",
     # tokens (short, shown in seat boxes) and their meaning (legend)
     "sk.tok.detained": "#jail",

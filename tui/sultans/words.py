@@ -80,7 +80,7 @@ def current_side(card: str, revealed: bool, declared: str | None) -> str | None:
 
 
 class Namer:
-    """Seat references for one viewer: ``alice (3)``, ``you (3)``, ``the spare``."""
+    """Seat references for one viewer: ``alice (3)``, ``bob (4, you)`` (a name, so that English verbs agree), ``the spare``."""
 
     def __init__(self, names: Sequence[str], viewer: int | None, lang: Lang) -> None:
         self.names = list(names)
@@ -96,7 +96,7 @@ class Namer:
         if seat is None or spare:
             return t("sk.the_spare", self.lang)
         if seat == self.viewer:
-            return t("sk.seat_you", self.lang, n=seat)
+            return t("sk.seat_you", self.lang, name=self.name(seat), n=seat)
         return t("sk.seat", self.lang, name=self.name(seat), n=seat)
 
     def seats(self, seats: Sequence[int]) -> str:
