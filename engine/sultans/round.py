@@ -107,8 +107,9 @@ _SEAT_VIEWS: dict[tuple[Any, ...], SeatView] = {}
 owner (and often from one change to the next), so the views of one state share
 those objects instead of each making fifteen (a screen can then tell an
 unchanged seat by identity). Immutable; emptied when it grows past
-:data:`_SEAT_VIEWS_MAX`."""
-_SEAT_VIEWS_MAX = 8192
+:data:`_SEAT_VIEWS_MAX` (~1.5 KB an entry; a busy host's live seats are a
+few hundred)."""
+_SEAT_VIEWS_MAX = 2048
 
 
 def _seat_view(*fields: Any) -> SeatView:

@@ -133,6 +133,24 @@ def test_s_view_1_seat_views_shared_between_viewers_only_where_they_look_the_sam
                 assert s.playing == (r.phase != round_module.PH_WINDOW and r.player == i)
 
 
+def test_shared_seat_views_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process-wide seat-view cache is emptied when full: it never holds more
+    than its limit, and views made after a clearing are still right."""
+    from engine.sultans import round as round_module
+
+    monkeypatch.setattr(round_module, "_SEAT_VIEWS_MAX", 10)
+    round_module._SEAT_VIEWS.clear()
+    r = deal("fortune-teller guard assassin sultan slave slave", "slave")
+    for steps in (["0: peek 3"], ["1: detain 4", "4: pass"], ["2: peek 0"]):
+        for seat in (None, 0, 1, 2, 3, 4, 5):
+            v = r.view(seat)
+            assert len(round_module._SEAT_VIEWS) <= 10
+            assert [s.card for s in v.seats] == [
+                r.view(seat).your_card if i == seat else (s.card if s.revealed else None) for i, s in enumerate(v.seats)
+            ]
+        run(r, *steps)
+
+
 def test_s_view_3_spectators_public_only_then_everything_at_round_end() -> None:
     """S-VIEW-3: spectators see only public information during a round; at round end every
     card including the spare is shown with where each card went."""
