@@ -1,4 +1,4 @@
-"""Parameter counts of callbacks, found once per function.
+"""Parameter counts of callbacks, found once per function (per code object).
 
 Textual calls every callback (``call_later``, ``call_after_refresh``, timers,
 watchers) through ``_invoke``, which counts the callback's parameters to pass
@@ -59,7 +59,7 @@ def compatible() -> bool:
 
 
 def install() -> bool:
-    """Count once per function (once per process); False if Textual's code differs."""
+    """Count once per code object (installed once per process); False if Textual's code differs."""
     if textual_callback._count_parameters is _count_parameters:
         return True
     if not compatible():
