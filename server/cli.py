@@ -113,6 +113,10 @@ async def serve(config: Config) -> int:
             loop.add_signal_handler(sig, stop.set)
     try:
         await hub.start()
+        warm = await server.warm_up()
+        if warm is not None:
+            log.info("warmed up: a lobby drawn in %.0f ms", warm * 1000)
+        heap.start()  # collects and freezes what start-up made: before the first player, not during
         try:
             port = await server.start()
         except OSError as exc:
@@ -124,7 +128,6 @@ async def serve(config: Config) -> int:
         _say(f"throneroom: players connect with: ssh -p {port} yourname@{shown}")
         log.info("listening on %s:%s", host, port)
         capture_process_output()
-        heap.start()
         health.start()
         await stop.wait()
         log.info("shutting down")

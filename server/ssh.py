@@ -68,6 +68,10 @@ class HubLike(Protocol[_Client]):
     def disconnect(self, client: _Client) -> None: ...
 
 
+WARM_UP_BYTES = 1500
+"""Output that makes a screenful (a lobby at 80x24 is ~5,000 bytes): the warm-up's
+session has drawn its lobby (its first writes only set the terminal up)."""
+
 AppFactory = Callable[[LobbyClient, "type[Driver]"], "App[Any]"]
 
 
@@ -266,6 +270,48 @@ class ThroneServer:
         if limits.idle_timeout > 0:
             self._idle_task = asyncio.create_task(self._watch_idle(limits.idle_timeout))
         return self.port
+
+    async def warm_up(self, timeout: float = 10.0) -> float | None:
+        """Draw one lobby, for a guest, on a terminal that writes nowhere, and
+        end that session; call it before :meth:`start`, while nobody can see
+        the guest in the lobby. The first player after a start otherwise paid
+        for what the process does once (the games' modules imported, the
+        stylesheet parsed, Textual's first-use caches filled): ~250 ms more
+        than the logins after it (``./manage bench burst``: its first single
+        login). Returns the seconds it took, None if it failed or timed out
+        (logged; the server starts all the same)."""
+        loop = asyncio.get_running_loop()
+        drawn: asyncio.Future[None] = loop.create_future()
+
+        def sink(data: bytes) -> None:  # the first write only sets the terminal up: wait for a screenful
+            if terminal.bytes_written + len(data) >= WARM_UP_BYTES and not drawn.done():
+                drawn.set_result(None)
+
+        terminal = SessionTerminal(sink)
+        started = time.monotonic()
+        lobby = self.hub.connect(Identity(name="warm-up", guest=True))
+        task: asyncio.Task[Any] | None = None
+        try:
+            app = self.app_factory(lobby, terminal.driver_class)
+            _prepare_app(app)
+            task = asyncio.create_task(app.run_async(size=terminal.size), name="warm-up")
+            done, _ = await asyncio.wait((drawn, task), timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if drawn not in done:
+                log.warning("warm-up: no first frame (%s)", "the app ended" if task in done else "timed out")
+                return None
+            app.exit()
+            await asyncio.wait_for(task, timeout)
+            return time.monotonic() - started
+        except Exception:
+            log.exception("warm-up failed; starting all the same")
+            return None
+        finally:
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            terminal.close()
+            self.hub.disconnect(lobby)
 
     async def stop(self, farewell: str = "shutdown") -> None:
         """Close every session (terminals restored, then the ``farewell``
