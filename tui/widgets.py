@@ -170,6 +170,13 @@ _FINALS: LRUCache[Hashable, tuple[Strip, Any, Strip]] = LRUCache(8192)
 the line a widget gave and how it was drawn; the entry keeps the line (and the
 edges) alive, so an id is not reused while its entry is there."""
 
+_LOG_ROWS: LRUCache[tuple[int, str, Style], tuple[Strip, Strip]] = LRUCache(8192)
+"""A log's rows as drawn (its line and the scroll mark beside it) by the line's
+identity, the mark and the style: the entry keeps the line alive, so an id is
+not reused while its entry is there (see TailLog.render_line). Each log drew its
+own rows before, so a line every spectator of a room shares was padded and
+filtered again in each session: over half of the logs' rows (bench screens)."""
+
 _EDGES: LRUCache[Hashable, tuple[Strip, Strip]] = LRUCache(256)
 """A border's left and right cells by everything they are drawn from (see DirectRender._edges)."""
 
@@ -525,7 +532,6 @@ class TailLog(DirectLines, can_focus=True):
         self.wrap = wrap
         self.min_width = min_width
         self.lines: list[Strip] = []
-        self._joined: dict[tuple[int, str, Style], tuple[Strip, Strip]] = {}  # (line, mark) -> drawn row
         self._top: int | None = None  # first line shown when scrolled back; None: follow the end
         self._deferred: list[Text] = []  # written before the log knew its width
         self.sheet: Text | None = None  # shown instead of the log when set
@@ -672,19 +678,20 @@ class TailLog(DirectLines, can_focus=True):
             # both steps are cached in the (shared) strip itself
             line = lines[index].crop_extend(0, body, base).apply_style(base)
         else:
-            line = Strip.blank(body, base)
+            line = _blank(body, base)  # one object: its row is found in _LOG_ROWS
         mark = " "
         if total > height > 0:
             thumb = max(1, height * height // total)
             at = (top * (height - thumb)) // max(1, total - height)
             mark = "┃" if at <= y < at + thumb else "│"
-        # the same strip for the same line and mark: then the line is not drawn
-        # again when nothing changed, nor when it only moved (DirectRender)
-        joined = self._joined.get((id(line), mark, base))
+        # the same strip for the same line and mark, in every session (a room's
+        # logs share their lines): then a line is not drawn again when nothing
+        # changed, nor when it only moved, and is padded and filtered once for
+        # all the sessions that show it (DirectRender's _FINALS)
+        key = (id(line), mark, base)
+        joined = _LOG_ROWS.get(key)
         if joined is None or joined[0] is not line:
-            if len(self._joined) > 8 * height + 16:
-                self._joined.clear()
-            joined = self._joined[(id(line), mark, base)] = (line, Strip.join([line, _bar(mark, base)]))
+            joined = _LOG_ROWS[key] = (line, Strip.join([line, _bar(mark, base)]))
         return joined[1]
 
 
@@ -873,6 +880,11 @@ class RowList(DirectLines, can_focus=True):
                 strip = Strip.blank(width, base)
             self._strips[y] = strip
         return strip
+
+
+@lru_cache(maxsize=64)
+def _blank(width: int, base: Style) -> Strip:
+    return Strip.blank(width, base)
 
 
 @lru_cache(maxsize=64)

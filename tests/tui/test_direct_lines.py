@@ -11,6 +11,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.geometry import Region
 
+from tui.app import shared_filter
 from tui.widgets import LineStatic, TailLog
 
 
@@ -224,3 +225,43 @@ def test_lines_that_fit_are_drawn_as_rich_wraps_them() -> None:
     assert _fitting_lines(console, Text("x" * 30), 20) is None  # too wide: wrapped by Rich
     assert _fitting_lines(console, Text("ab\n"), 20) is None
     assert _fitting_lines(console, Text("ab", justify="center"), 20) is None
+
+
+async def test_logs_in_two_sessions_join_and_filter_a_shared_line_once() -> None:
+    """A line that the logs of several sessions share (written with a share key,
+    as a room's spectators' logs are) is joined with its scroll mark and
+    filtered once for all of them: the second session's log shows the same
+    rows without filtering any (each session filtered each row again before)."""
+    from textual.strip import Strip
+
+    keys = [object() for _ in range(3)]
+    texts = [Text(f"shared line {i}", style="bold") for i in range(3)]
+    filtered: list[str] = []
+    original = Strip.apply_filter
+
+    def counting(self: Strip, *args: Any) -> Strip:
+        filtered.append(self.text)
+        return original(self, *args)
+
+    rows: list[list[Strip]] = []
+    counts: list[int] = []
+    Strip.apply_filter = counting  # type: ignore[method-assign, assignment]
+    try:
+        for _session in range(2):
+            app = LogHolder()
+            app._filters = [shared_filter(f) for f in app._filters]  # as ThroneApp's
+            async with app.run_test(size=(30, 8)) as pilot:
+                await pilot.pause()
+                log = app.query_one("#log", TailLog)
+                filtered.clear()
+                for key, text in zip(keys, texts, strict=True):
+                    log.write(text, share=key)
+                await pilot.pause()
+                counts.append(sum(row.startswith("shared line") for row in filtered))
+                rows.append(log.render_lines(Region(0, 0, log.outer_size.width, log.outer_size.height)))
+    finally:
+        Strip.apply_filter = original  # type: ignore[method-assign]
+    assert counts[0] == 3 and counts[1] == 0
+    assert [row.text for row in rows[0]] == [row.text for row in rows[1]]
+    assert [row.text.rstrip() for row in rows[1]][:3] == ["shared line 0", "shared line 1", "shared line 2"]
+    assert all(a is b for a, b in zip(rows[0], rows[1], strict=True))  # the very same strips
