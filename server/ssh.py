@@ -68,10 +68,6 @@ class HubLike(Protocol[_Client]):
     def disconnect(self, client: _Client) -> None: ...
 
 
-WARM_UP_BYTES = 1500
-"""Output that makes a screenful (a lobby at 80x24 is ~5,000 bytes): the warm-up's
-session has drawn its lobby (its first writes only set the terminal up)."""
-
 AppFactory = Callable[[LobbyClient, "type[Driver]"], "App[Any]"]
 
 
@@ -282,12 +278,8 @@ class ThroneServer:
         (logged; the server starts all the same)."""
         loop = asyncio.get_running_loop()
         drawn: asyncio.Future[None] = loop.create_future()
-
-        def sink(data: bytes) -> None:  # the first write only sets the terminal up: wait for a screenful
-            if terminal.bytes_written + len(data) >= WARM_UP_BYTES and not drawn.done():
-                drawn.set_result(None)
-
-        terminal = SessionTerminal(sink)
+        terminal = SessionTerminal(lambda data: None)
+        terminal.on_first_frame = lambda: None if drawn.done() else drawn.set_result(None)
         started = time.monotonic()
         lobby = self.hub.connect(Identity(name="warm-up", guest=True))
         task: asyncio.Task[Any] | None = None

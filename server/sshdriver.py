@@ -92,7 +92,7 @@ class SessionTerminal:
         self.last_input = time.monotonic()
         self.bytes_written = 0
         self.on_first_frame: Callable[[], None] | None = None
-        """Called once, when the App writes its first frame."""
+        """Called once, when the App has written its first frame (see :meth:`frame_written`)."""
         self.dropped_input = 0
         """Input bytes dropped for exceeding the budget (:data:`INPUT_RATE`)."""
         self._budget = float(INPUT_BURST)
@@ -158,9 +158,6 @@ class SessionTerminal:
         if self.paused and not force:
             self.dropped_frames += 1
             return
-        if not force and self.on_first_frame is not None:
-            callback, self.on_first_frame = self.on_first_frame, None
-            callback()
         raw = data.encode("utf-8", "replace")
         try:
             self._write(raw)
@@ -168,6 +165,14 @@ class SessionTerminal:
             self.closed = True
             return
         self.bytes_written += len(raw)
+
+    def frame_written(self) -> None:
+        """The App finished writing a frame (Textual flushes its driver after each
+        one): the first time, call :attr:`on_first_frame`. The writes before the
+        first frame only set the terminal up (modes, the pointer's shape)."""
+        if self.on_first_frame is not None and not self.closed:
+            callback, self.on_first_frame = self.on_first_frame, None
+            callback()
 
     def attach(self, driver: SSHDriver) -> list[bytes]:
         self._driver = driver
@@ -220,7 +225,8 @@ class SSHDriver(Driver):
         self._term.write(data)
 
     def flush(self) -> None:
-        """Writes go straight to the channel, which buffers and sends."""
+        """Writes go straight to the channel, which buffers and sends; a flush ends a frame."""
+        self._term.frame_written()
 
     def start_application_mode(self) -> None:
         self._started = True

@@ -268,3 +268,25 @@ async def test_keys_in_one_packet_follow_the_focus_they_move() -> None:
     assert [w.value for w in app.query(Input)] == ["", "x9", "8"]
     app.exit()
     await asyncio.wait_for(task, 5)
+
+
+async def test_first_frame_is_reported_after_the_screen_is_written_not_the_set_up() -> None:
+    """``on_first_frame`` (the server logs the time to it; the warm-up waits for
+    it) comes once the App's first frame is written: the writes before it only
+    set the terminal up (modes, the pointer's shape: ``ESC ] 22``); once only."""
+    out = bytearray()
+    seen: list[str] = []
+    term = SessionTerminal(out.extend, (80, 24))
+    term.on_first_frame = lambda: seen.append(out.decode("utf-8", "replace"))
+    app = RecorderApp(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        await until(lambda: bool(seen))
+        assert "constant-label" in seen[0] and "first" in seen[0]  # the frame was written before the call
+        assert ALT_SCREEN_ON in seen[0]
+        app.query_one("#changing", Static).update("second")
+        await until(lambda: "second" in out.decode("utf-8", "replace"))
+        assert len(seen) == 1
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)

@@ -17,7 +17,7 @@ from textual.driver import Driver
 
 from server.config import Config, ServerSection
 from server.hub import Hub
-from server.ssh import WARM_UP_BYTES, ThroneServer, default_app_factory
+from server.ssh import ThroneServer, default_app_factory
 from server.storage import Storage
 from tui.client import LobbyClient
 from tui.screens.lobby import LobbyScreen
@@ -53,7 +53,7 @@ async def test_warm_up_draws_the_real_lobby_and_leaves_nobody_behind(hub: Hub) -
     assert seconds is not None and 0 < seconds < 10
     assert len(made) == 1
     app, terminal = made[0]
-    assert terminal.bytes_written >= WARM_UP_BYTES  # a whole lobby was drawn (to nowhere)
+    assert terminal.bytes_written > 2000  # a whole lobby was drawn (to nowhere)
     assert terminal.closed
     assert screens == [LobbyScreen.__name__]
     assert app.return_code == 0 and getattr(app, "_exception", None) is None
