@@ -281,9 +281,10 @@ class ThroneServer:
         terminal = SessionTerminal(lambda data: None)
         terminal.on_first_frame = lambda: None if drawn.done() else drawn.set_result(None)
         started = time.monotonic()
-        lobby = self.hub.connect(Identity(name="warm-up", guest=True))
+        lobby: LobbyClient | None = None
         task: asyncio.Task[Any] | None = None
         try:
+            lobby = self.hub.connect(Identity(name="warm-up", guest=True))
             app = self.app_factory(lobby, terminal.driver_class)
             _prepare_app(app)
             task = asyncio.create_task(app.run_async(size=terminal.size), name="warm-up")
@@ -303,7 +304,8 @@ class ThroneServer:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             terminal.close()
-            self.hub.disconnect(lobby)
+            if lobby is not None:
+                self.hub.disconnect(lobby)
 
     async def stop(self, farewell: str = "shutdown") -> None:
         """Close every session (terminals restored, then the ``farewell``

@@ -119,3 +119,21 @@ async def test_an_app_that_never_draws_times_out_and_is_stopped(hub: Hub, caplog
     assert "warm-up: no first frame (timed out)" in caplog.text
     assert NeverDraws.cancelled
     assert hub.sessions == []
+
+
+class RefusingHub:
+    """A hub that cannot take a session (its storage went away, say)."""
+
+    def connect(self, identity: Any) -> LobbyClient:
+        raise RuntimeError("hub not ready")
+
+    def disconnect(self, client: LobbyClient) -> None:
+        raise AssertionError("nothing was connected")
+
+
+async def test_a_hub_that_refuses_the_guest_costs_only_the_warm_up(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="server.ssh")
+    config = Config(server=ServerSection(host="127.0.0.1", port=0))
+    server = ThroneServer(config, hub=RefusingHub(), storage=Storage(":memory:"), host_key=KEY)
+    assert await server.warm_up() is None
+    assert "warm-up failed" in caplog.text and "hub not ready" in caplog.text
