@@ -265,3 +265,32 @@ async def test_logs_in_two_sessions_join_and_filter_a_shared_line_once() -> None
     assert [row.text for row in rows[0]] == [row.text for row in rows[1]]
     assert [row.text.rstrip() for row in rows[1]][:3] == ["shared line 0", "shared line 1", "shared line 2"]
     assert all(a is b for a, b in zip(rows[0], rows[1], strict=True))  # the very same strips
+
+
+async def test_lines_written_without_a_refresh_show_after_one_refresh() -> None:
+    """``write(..., refresh=False)`` (a table writes an action's lines so, then
+    refreshes the log once) marks nothing; the one refresh shows them all."""
+    app = LogHolder()
+    async with app.run_test(size=(30, 8)) as pilot:
+        log = app.query_one("#log", TailLog)
+        await pilot.pause()
+        calls: list[int] = []
+        original = TailLog.refresh
+
+        def counting(self: TailLog, *args: Any, **kw: Any) -> Any:
+            calls.append(1)
+            return original(self, *args, **kw)
+
+        TailLog.refresh = counting  # type: ignore[method-assign, assignment]
+        try:
+            for i in range(3):
+                log.write(f"batch line {i}", refresh=False)
+            assert calls == [] and log not in app.screen._dirty_widgets
+            log.refresh()
+            assert log in app.screen._dirty_widgets  # marked on its screen for the next frame
+            await pilot.pause()
+        finally:
+            TailLog.refresh = original  # type: ignore[method-assign]
+        rows = [strip.text for strip in app.screen._compositor.render_strips()]
+        shown = [row.rstrip(" │┃") for row in rows]
+        assert shown[:3] == ["batch line 0", "batch line 1", "batch line 2"], shown

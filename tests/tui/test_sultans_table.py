@@ -633,3 +633,31 @@ def test_text_helpers_colour_by_side() -> None:
     assert card_str("slave", "zh") == "<奴隸>"
     assert card_str("vizier", "en", short=True) == "(Vizier)"
     assert isinstance(Text(card_str("slave-driver", "en", short=True)), Text)
+
+
+async def test_an_action_s_log_lines_are_written_then_the_log_refreshed_once() -> None:
+    """An action adds several log lines (the play, the next turn); the table
+    writes them all, then refreshes the log once: each refresh marked the
+    widget dirty on its screen again, in every session of the room."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0, 2))
+    async with table(room, 2) as (app, pilot, _client):
+        log = app.screen.query_one("#sk-log", TailLog)
+        before = len(log.lines)
+        calls: list[int] = []
+        original = TailLog.refresh
+
+        def counting(self: TailLog, *args: Any, **kw: Any) -> Any:
+            if self is log:
+                calls.append(len(self.lines))
+            return original(self, *args, **kw)
+
+        TailLog.refresh = counting  # type: ignore[method-assign, assignment]
+        try:
+            room.play(0, "peek 1")
+            await settle(pilot)
+        finally:
+            TailLog.refresh = original  # type: ignore[method-assign]
+        assert len(log.lines) >= before + 2  # the peek and the next turn
+        assert calls == [len(log.lines)]  # once, after the last line
+        text = screen_text(app)
+        assert "alice (0) peeked at bob (1)." in text and "bob (1)'s turn." in text

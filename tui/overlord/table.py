@@ -548,8 +548,9 @@ class Table(GameTableScreen[Picker]):
             line = event_text(ev, namer, self.lang)
             if ev.kind in ("draw", "reshuffle", "deck-refilled"):
                 line.stylize("dim")
-            log.write(line)
+            log.write(line, refresh=False)
         if fresh:
+            log.refresh()  # once for the lines written
             self._log_last = fresh[-1].n
 
     # ------------------------------------------------------------------- keys

@@ -409,7 +409,9 @@ class Table(GameTableScreen[Picker]):
             made = _LOG_LINES.get(line_key)
             if made is None or made[0] is not ev:
                 made = _LOG_LINES[line_key] = (ev, self._log_line(ev, namer), object())
-            log.write(made[1], share=made[2])
+            log.write(made[1], share=made[2], refresh=False)
+        if len(events) > self._log_count:
+            log.refresh()  # once for the lines written
         self._log_count = len(events)
 
     def _log_line(self, ev: Event, namer: Namer) -> Text:
