@@ -18,10 +18,12 @@ Picking an action, rendering the view and the log stay in the game's package.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -31,6 +33,12 @@ from tui.tables import TableScreen
 from tui.widgets import ChatPanel, KeyBar, KeySpec, TailLog
 
 P = TypeVar("P")  # the game's picker (a choice of one action in progress)
+E = TypeVar("E")  # a game's log event
+
+_LOG_LINES: LRUCache[tuple[object, ...], tuple[object, Text, object]] = LRUCache(1024)
+"""Log lines by the event object they were made from, for whom, in which language
+and with which names, with a share key for their wrapped strips (see
+:meth:`GameTableScreen.write_events`)."""
 
 
 class GameTableScreen(TableScreen, Generic[P]):
@@ -54,6 +62,24 @@ class GameTableScreen(TableScreen, Generic[P]):
         Binding("pageup", "scroll_pane(-1)", show=False),
         Binding("pagedown", "scroll_pane(1)", show=False),
     ]
+
+    def write_events(
+        self, log: TailLog, events: Sequence[E], viewer: int | None, make: Callable[[E], Text]
+    ) -> None:
+        """Write a log line for each of ``events`` (``make`` phrases one), then
+        refresh the log once. A room's spectators share one view object, so one
+        object per event: its line is made and wrapped once for all of them (the
+        cache entry keeps the event, so its id is not reused while it is there),
+        and its rows are drawn once (``tui.widgets``' process-wide row caches)."""
+        names = tuple(self.names)
+        for ev in events:
+            key = (id(ev), viewer, self.lang, names)
+            made = _LOG_LINES.get(key)
+            if made is None or made[0] is not ev:
+                made = _LOG_LINES[key] = (ev, make(ev), object())
+            log.write(made[1], share=made[2], refresh=False)
+        if events:
+            log.refresh()
 
     def __init__(self, room: RoomClient) -> None:
         super().__init__(room)

@@ -533,7 +533,7 @@ class TailLog(DirectLines, can_focus=True):
         self.min_width = min_width
         self.lines: list[Strip] = []
         self._top: int | None = None  # first line shown when scrolled back; None: follow the end
-        self._deferred: list[Text] = []  # written before the log knew its width
+        self._deferred: list[tuple[Text, Hashable]] = []  # written before the log knew its width (share keys)
         self.sheet: Text | None = None  # shown instead of the log when set
         self._sheet_lines: list[Strip] = []
         self._sheet_width = 0
@@ -584,7 +584,7 @@ class TailLog(DirectLines, can_focus=True):
             text = Text(content) if isinstance(content, str) else content.copy()
             text.expand_tabs()
             if width <= 1:
-                self._deferred.append(text)
+                self._deferred.append((text, share))
                 return self
             lines = self._wrap(text, width, wrap=self.wrap)
             if share is not None:
@@ -599,9 +599,6 @@ class TailLog(DirectLines, can_focus=True):
         wide: the rightmost column is the scroll indicator."""
         text.end = ""
         return wrapped_strips(self, text, max(self.min_width, width - 1), wrap=wrap)
-
-    def _append(self, text: Text, width: int) -> None:
-        self._append_lines(self._wrap(text, width, wrap=self.wrap))
 
     def _append_lines(self, lines: list[Strip]) -> None:
         self.lines.extend(lines)
@@ -620,9 +617,12 @@ class TailLog(DirectLines, can_focus=True):
 
     def on_resize(self) -> None:
         if self._deferred and self.content_size.width > 1:
+            # a screen's first lines come before its first layout: written now, with
+            # their share keys (a spectator who opens a table takes the lines another
+            # screen of the room wrapped)
             pending, self._deferred = self._deferred, []
-            for text in pending:
-                self._append(text, self.content_size.width)
+            for text, share in pending:
+                self.write(text, share=share, refresh=False)
             self.refresh()  # (a new size alone is redrawn by Textual)
 
     # -- scrolling ----------------------------------------------------------

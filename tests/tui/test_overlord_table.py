@@ -668,3 +668,47 @@ async def test_truant_may_draw_when_the_giver_holds_more_cards() -> None:
         await settle(pilot)
         assert client.sent[-1][0] == "draw"
         assert "grace (6, you) draws 1 (Truant)." in log_text(app)
+
+
+
+async def test_log_lines_of_shared_events_are_made_and_wrapped_once_for_every_spectator(monkeypatch: Any) -> None:
+    """The same event objects (a room's spectators share one view object: the
+    room caches its views per version) are phrased and wrapped once for all
+    the screens that show them; each screen still shows every line; another
+    language phrases them again."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    g.play(0, "order 1")
+    room = OverlordRoom(g, humans=(0,))
+    view = room.view(None)
+    wrapped: list[int] = []
+    original_wrap = TailLog._wrap
+
+    def counting_wrap(self: TailLog, text: Any, width: int, *, wrap: bool) -> Any:
+        wrapped.append(width)
+        return original_wrap(self, text, width, wrap=wrap)
+
+    phrased: list[int] = []
+    original_line = Table._log_line
+
+    def counting_line(self: Table, ev: Any, namer: Any) -> Any:
+        phrased.append(id(ev))
+        return original_line(self, ev, namer)
+
+    monkeypatch.setattr(TailLog, "_wrap", counting_wrap)
+    monkeypatch.setattr(Table, "_log_line", counting_line)
+    counts: list[tuple[int, int]] = []
+    shown: list[list[str]] = []
+    for lang in ("en", "en", "zh"):
+        wrapped.clear()
+        phrased.clear()
+        async with table(room, None, lang=lang) as (app, _pilot, _client):
+            log = app.screen.query_one("#ov-log", TailLog)
+            shown.append([strip.text.rstrip(" │┃") for strip in log.lines])
+            counts.append((len(phrased), len(wrapped)))
+    events = len(view.log)  # type: ignore[attr-defined]
+    assert events >= 2
+    assert counts[0][0] == events and counts[0][1] >= events  # the first screen phrases and wraps them
+    assert counts[1] == (0, 0)  # the second takes both from the first
+    assert counts[2][0] == events  # Chinese: phrased again
+    assert shown[0] == shown[1] != shown[2]
+    assert len(shown[1]) >= events

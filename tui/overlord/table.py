@@ -544,14 +544,15 @@ class Table(GameTableScreen[Picker]):
         fresh = [ev for ev in ov.log if ev.n > self._log_last]
         if ov.log and self._log_last == -1 and ov.log[0].kind != "round":
             log.write(Text(self.tr("ov.log.round", n=ov.log[0].round), style="bold"))
-        for ev in fresh:
-            line = event_text(ev, namer, self.lang)
-            if ev.kind in ("draw", "reshuffle", "deck-refilled"):
-                line.stylize("dim")
-            log.write(line, refresh=False)
+        self.write_events(log, fresh, namer.viewer, lambda ev: self._log_line(ev, namer))
         if fresh:
-            log.refresh()  # once for the lines written
             self._log_last = fresh[-1].n
+
+    def _log_line(self, ev: Event, namer: Namer) -> Text:
+        line = event_text(ev, namer, self.lang)
+        if ev.kind in ("draw", "reshuffle", "deck-refilled"):
+            line.stylize("dim")
+        return line
 
     # ------------------------------------------------------------------- keys
     def kind_for_key(self, key: str) -> str | None:

@@ -44,9 +44,6 @@ from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import GameTableScreen
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
-_LOG_LINES: LRUCache[tuple[object, ...], tuple[Event, Text, object]] = LRUCache(1024)
-"""Log lines by the event object they were made from, for whom, in which language,
-with a share key for their wrapped strips (see Table._render_log)."""
 _RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
 """Seat boxes and centre lines by the view object they were made from (see Table._render_ring)."""
 
@@ -400,18 +397,7 @@ class Table(GameTableScreen[Picker]):
             self._log_count = 0
         if self._log_count == 0:
             log.write(Text(f"── {self.tr('sk.head.round', n=mv.round_number, of=mv.rounds or mv.max_rounds)} ──", style="bold"))
-        names = tuple(self.names)
-        for ev in events[self._log_count :]:
-            # the room's spectators share one view object, so one event object:
-            # its line is made and wrapped once for all of them (the entry keeps
-            # the event, so its id is not reused while the entry is there)
-            line_key = (id(ev), namer.viewer, self.lang, names)
-            made = _LOG_LINES.get(line_key)
-            if made is None or made[0] is not ev:
-                made = _LOG_LINES[line_key] = (ev, self._log_line(ev, namer), object())
-            log.write(made[1], share=made[2], refresh=False)
-        if len(events) > self._log_count:
-            log.refresh()  # once for the lines written
+        self.write_events(log, events[self._log_count :], namer.viewer, lambda ev: self._log_line(ev, namer))
         self._log_count = len(events)
 
     def _log_line(self, ev: Event, namer: Namer) -> Text:
