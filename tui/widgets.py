@@ -576,7 +576,7 @@ class TailLog(DirectLines, can_focus=True):
         room's spectators share), so that it is wrapped once for all of them.
         ``refresh=False``: the caller writes more lines and refreshes the log
         once after them (each refresh marks the widget dirty on its screen
-        again: ~2% of a busy server's CPU when every line of an action did)."""
+        again: ~1-2% of play by cProfile when every line of an action did)."""
         width = self.content_size.width
         key = (TailLog, share, width, self.wrap, self.min_width)
         lines = None if share is None or width <= 1 else _SHARED_LINES.get(key)
