@@ -72,14 +72,15 @@ class GameTableScreen(TableScreen, Generic[P]):
         cache entry keeps the event, so its id is not reused while it is there),
         and its rows are drawn once (``tui.widgets``' process-wide row caches)."""
         names = tuple(self.names)
-        for ev in events:
+
+        def line(ev: E) -> tuple[Text, object]:
             key = (id(ev), viewer, self.lang, names)
             made = _LOG_LINES.get(key)
             if made is None or made[0] is not ev:
                 made = _LOG_LINES[key] = (ev, make(ev), object())
-            log.write(made[1], share=made[2], refresh=False)
-        if events:
-            log.refresh()
+            return made[1], made[2]
+
+        log.write_lines(line(ev) for ev in events)
 
     def __init__(self, room: RoomClient) -> None:
         super().__init__(room)

@@ -5,7 +5,7 @@ Both render user-provided text literally (``rich.text.Text``), never as markup.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -594,6 +594,16 @@ class TailLog(DirectLines, can_focus=True):
             self.refresh()
         return self
 
+    def write_lines(self, lines: Iterable[tuple[Text | str, Hashable]]) -> None:
+        """:meth:`write` each ``(content, share)``, then refresh the log once (if
+        any was written)."""
+        written = False
+        for content, share in lines:
+            self.write(content, share=share, refresh=False)
+            written = True
+        if written:
+            self.refresh()
+
     def _wrap(self, text: Text, width: int, *, wrap: bool) -> list[Strip]:
         """``text`` (a copy with tabs expanded) as lines for a log ``width``
         wide: the rightmost column is the scroll indicator."""
@@ -621,9 +631,7 @@ class TailLog(DirectLines, can_focus=True):
             # their share keys (a spectator who opens a table takes the lines another
             # screen of the room wrapped)
             pending, self._deferred = self._deferred, []
-            for text, share in pending:
-                self.write(text, share=share, refresh=False)
-            self.refresh()  # (a new size alone is redrawn by Textual)
+            self.write_lines(pending)
 
     # -- scrolling ----------------------------------------------------------
 
@@ -1113,10 +1121,7 @@ class ChatPanel(PaneBox):
             except ValueError:
                 self.log_widget.clear()
                 start = 0
-        for line in lines[start:]:
-            self.log_widget.write(chat_text(line, lang), refresh=False)
-        if lines[start:]:
-            self.log_widget.refresh()
+        self.log_widget.write_lines((chat_text(line, lang), None) for line in lines[start:])
         if keys:
             self._last = keys[-1]
 
