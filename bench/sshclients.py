@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
+from asyncssh.mac import get_mac_algs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -146,6 +147,19 @@ class ServerUnderTest:
 # -- the clients ------------------------------------------------------------------
 
 
+OPENSSH_CIPHERS = [
+    "chacha20-poly1305@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr", "aes128-gcm@openssh.com", "aes256-gcm@openssh.com",
+]
+OPENSSH_MACS = [
+    "umac-64-etm@openssh.com", "umac-128-etm@openssh.com", "hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
+    "hmac-sha1-etm@openssh.com", "umac-64@openssh.com", "umac-128@openssh.com", "hmac-sha2-256", "hmac-sha2-512", "hmac-sha1",
+]
+"""Offered in OpenSSH's client order (``ssh_config(5)``), so the clients get the
+cipher and MAC that ``ssh`` would get from the server (UMAC only where asyncssh
+has it: it needs libnettle)."""
+OPENSSH_MACS = [mac for mac in OPENSSH_MACS if mac.encode() in get_mac_algs()]
+
+
 class _Session(asyncssh.SSHClientSession[bytes]):
     def __init__(self, client: BenchClient) -> None:
         self.client = client
@@ -186,7 +200,7 @@ class BenchClient:
         self._conn = await asyncssh.connect(
             "127.0.0.1", port, username=self.name, client_keys=[key],
             known_hosts=None, agent_path=None, preferred_auth="publickey",
-            keepalive_interval=0,
+            keepalive_interval=0, encryption_algs=OPENSSH_CIPHERS, mac_algs=OPENSSH_MACS,
         )
         self._chan, _ = await self._conn.create_session(
             lambda: _Session(self), term_type="xterm-256color",

@@ -245,6 +245,8 @@ class ThroneServer:
             self.config.server.host,
             self.config.server.port,
             server_host_keys=[self.host_key],
+            encryption_algs=list(self.config.server.ciphers),
+            mac_algs=list(self.config.server.macs),
             encoding=None,
             line_editor=False,
             allow_pty=True,

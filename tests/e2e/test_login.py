@@ -193,3 +193,14 @@ def test_port_forwarding_is_refused(
     server.wait_for_log(r"refused remote forwarding")
     with server.client("fwd", key=key) as c:  # without it, the same client plays
         c.wait_for(server.fingerprint)
+
+
+def test_openssh_negotiates_aes_not_chacha20(server: ServerProcess, client_key: Callable[[str], Path]) -> None:
+    """chacha20-poly1305 costs ~5x the server CPU of AES per packet, so it is not
+    offered (server/config.py CIPHERS); the real client falls back to AES-CTR."""
+    with server.client("vera", key=client_key("vera"), tty=False, extra_ssh_args=["-v"]) as c:
+        out = c.wait_closed()
+    assert "needs a terminal" in out
+    assert "server->client cipher: aes128-ctr MAC: hmac-sha2-256-etm@openssh.com" in out, out
+    assert "client->server cipher: aes128-ctr MAC: hmac-sha2-256-etm@openssh.com" in out, out
+    assert "chacha20" not in out.split("kex: algorithm")[-1]

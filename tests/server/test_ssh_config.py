@@ -59,6 +59,9 @@ def test_partial_file_and_flag_overrides(tmp_path: Path) -> None:
         ("[limits]\nmax_sessions = 0\n", "limits.max_sessions"),
         ("[server\n", "not valid TOML"),
         ('[server]\ncolor_system = "rainbow"\n', "server.color_system"),
+        ('[server]\nciphers = ["rot13"]\n', "unknown cipher rot13"),
+        ("[server]\nciphers = []\n", "give at least one cipher"),
+        ('[server]\nmacs = ["hmac-sha2-256", "crc32"]\n', "unknown MAC crc32"),
     ],
 )
 def test_bad_config_is_a_clear_error(tmp_path: Path, body: str, fragment: str) -> None:

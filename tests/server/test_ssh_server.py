@@ -132,10 +132,10 @@ async def make_server() -> AsyncIterator[Callable[..., Any]]:
     started: list[ThroneServer] = []
 
     async def make(
-        *, limits: LimitsSection | None = None, allow_guests: bool = True
+        *, limits: LimitsSection | None = None, allow_guests: bool = True, ciphers: tuple[str, ...] | None = None
     ) -> Harness:
         config = Config(
-            server=ServerSection(host="127.0.0.1", port=0),
+            server=ServerSection(host="127.0.0.1", port=0, **({"ciphers": ciphers} if ciphers else {})),
             limits=limits or LimitsSection(),
             players=PlayersSection(allow_guests=allow_guests),
         )
@@ -271,6 +271,44 @@ async def test_key_login_claims_the_name_and_runs_the_app(harness: Harness) -> N
         await screen.drain()
     await until(lambda: harness.hub.disconnected == ["alice"])
     assert not harness.server.sessions
+
+
+OPENSSH_CIPHERS = [
+    "chacha20-poly1305@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr", "aes128-gcm@openssh.com", "aes256-gcm@openssh.com",
+]
+OPENSSH_MACS = [
+    "umac-64-etm@openssh.com", "umac-128-etm@openssh.com", "hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
+    "hmac-sha1-etm@openssh.com", "umac-64@openssh.com", "umac-128@openssh.com", "hmac-sha2-256", "hmac-sha2-512", "hmac-sha1",
+]
+"""OpenSSH's client offers these, in this order (``ssh -Q cipher``, ``ssh_config(5)``)."""
+
+
+async def test_openssh_clients_get_aes_not_chacha20(harness: Harness) -> None:
+    conn, _ = await connect(harness.port, "alice", KEY_A, encryption_algs=OPENSSH_CIPHERS, mac_algs=OPENSSH_MACS)
+    async with conn:
+        assert conn.get_extra_info("send_cipher") == "aes128-ctr"
+        assert conn.get_extra_info("send_mac") == "hmac-sha2-256-etm@openssh.com"
+        assert conn.get_extra_info("recv_cipher") == "aes128-ctr"
+        screen = await open_tty(conn)
+        await screen.wait_for("hello alice guest=False lang=en")
+    conn, _ = await connect(harness.port, "bob", KEY_B, encryption_algs=["aes256-gcm@openssh.com"])
+    async with conn:  # AES-GCM brings its own MAC
+        assert conn.get_extra_info("send_cipher") == "aes256-gcm@openssh.com"
+        screen = await open_tty(conn)
+        await screen.wait_for("hello bob guest=False lang=en")
+
+
+async def test_a_client_with_only_chacha20_is_refused_unless_the_config_offers_it(make_server: MakeServer) -> None:
+    harness = await make_server()
+    with pytest.raises(asyncssh.KeyExchangeFailed, match="encryption"):
+        await connect(harness.port, "alice", KEY_A, encryption_algs=["chacha20-poly1305@openssh.com"])
+    assert not harness.server.sessions
+    chacha = await make_server(ciphers=("chacha20-poly1305@openssh.com", "aes128-ctr"))
+    conn, _ = await connect(chacha.port, "alice", KEY_A, encryption_algs=OPENSSH_CIPHERS, mac_algs=OPENSSH_MACS)
+    async with conn:
+        assert conn.get_extra_info("send_cipher") == "chacha20-poly1305@openssh.com"
+        screen = await open_tty(conn)
+        await screen.wait_for("hello alice guest=False lang=en")
 
 
 async def test_second_key_is_refused_for_an_owned_name_with_a_message(harness: Harness) -> None:
