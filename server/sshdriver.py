@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import constants, events
+from textual._ansi_sequences import SYNC_END, SYNC_START
 from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
@@ -52,6 +53,8 @@ MOUSE_ON = "\x1b[?1000h\x1b[?1006h"
 MOUSE_OFF = "\x1b[?1000l\x1b[?1006l"
 SYNC_QUERY = "\x1b[?2026$p"
 """Ask whether the terminal supports synchronised output (Textual uses it if so)."""
+# Textual writes a frame as three writes when the terminal said yes: SYNC_START,
+# the frame's text, SYNC_END (:meth:`SSHDriver.write` sends them as one).
 
 DEFAULT_SIZE = (80, 24)
 
@@ -210,6 +213,7 @@ class SSHDriver(Driver):
         self._pump_handle: asyncio.TimerHandle | None = None
         self._last_post = 0.0  # monotonic time the last input event was posted
         self._settled_checks = 0
+        self._frame: list[str] | None = None  # a synchronised frame being written
 
     # -- Driver API ------------------------------------------------------------
 
@@ -222,10 +226,27 @@ class SSHDriver(Driver):
         return self._input_enabled
 
     def write(self, data: str) -> None:
-        self._term.write(data)
+        """Send ``data``; the parts of a synchronised frame (``SYNC_START``, the
+        frame, ``SYNC_END``) go as one write: each write is an SSH packet, and a
+        packet costs CPU to encrypt and sign whatever its size."""
+        frame = self._frame
+        if frame is not None:
+            frame.append(data)
+            if data == SYNC_END:
+                self._send_frame()
+        elif data == SYNC_START:
+            self._frame = [data]
+        else:
+            self._term.write(data)
+
+    def _send_frame(self) -> None:
+        frame, self._frame = self._frame, None
+        if frame:
+            self._term.write("".join(frame))
 
     def flush(self) -> None:
         """Writes go straight to the channel, which buffers and sends; a flush ends a frame."""
+        self._send_frame()  # a frame whose end did not come (Textual writes it in a ``finally``)
         self._term.frame_written()
 
     def start_application_mode(self) -> None:
@@ -254,6 +275,7 @@ class SSHDriver(Driver):
 
     def stop_application_mode(self) -> None:
         self.disable_input()
+        self._send_frame()
         if not self._started:
             return
         self._started = False

@@ -290,3 +290,30 @@ async def test_first_frame_is_reported_after_the_screen_is_written_not_the_set_u
     finally:
         app.exit()
         await asyncio.wait_for(task, 5)
+
+
+async def test_a_synchronised_frame_is_one_write() -> None:
+    """A terminal that supports synchronised output (kitty, WezTerm, iTerm2,
+    foot, Windows Terminal...) gets each frame as Textual's three writes
+    (start, text, end); they leave as one, so one SSH packet per frame."""
+    writes: list[bytes] = []
+    term = SessionTerminal(writes.append, (80, 24))
+    app = RecorderApp(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        await until(lambda: any(b"first" in w for w in writes))
+        assert not app._sync_available
+        term.feed(b"\x1b[?2026;2$y")  # DECRPM: mode 2026 supported
+        await until(lambda: app._sync_available)
+        before = len(writes)
+        app.query_one("#changing", Static).update("second")
+        await until(lambda: any(b"second" in w for w in writes[before:]))
+        await asyncio.sleep(0.05)
+        frames = [w for w in writes[before:] if b"second" in w]
+        assert frames
+        for frame in frames:
+            assert frame.startswith(b"\x1b[?2026h") and frame.endswith(b"\x1b[?2026l")
+        assert all(w.count(b"\x1b[?2026h") == w.count(b"\x1b[?2026l") == 1 for w in writes[before:])
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
