@@ -58,6 +58,7 @@ import resource
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -695,8 +696,13 @@ async def run(args: argparse.Namespace) -> int:
                      "", ""))
         rows.append(("  ... machine load average before / after (2 cores shared)",
                      f"{load_before} / {load_average()}", "", ""))
-        if tracebacks:
-            print(server.log_text()[-4000:], file=sys.stderr)
+        if tracebacks:  # the first one, with the line that logged it
+            text = server.log_text()
+            first = text.index("Traceback")
+            print("--- the server's first traceback ---\n" + text[text.rfind("\n", 0, first - 1) + 1:][:4000], file=sys.stderr)
+            kept = Path(tempfile.mkstemp(prefix="throneroom-bench-server-", suffix=".log")[1])
+            kept.write_text(text, encoding="utf-8")
+            print(f"--- the whole server log: {kept}", file=sys.stderr)
         for line in server.log_text().splitlines():
             if "throneroom.health" in line or "throneroom.heap" in line:
                 print("server:", line, flush=True)

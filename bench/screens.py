@@ -369,9 +369,14 @@ async def run(args: argparse.Namespace) -> None:
         print("widgets drawn while playing (calls, ms total, lines):")
         for key, (n, t, lines) in sorted(counts.items(), key=lambda kv: (-kv[1][1], -kv[1][0]))[:40]:
             print(f"  {n:6d} {t * 1000:8.0f} ms {int(lines):7d}  {key}")
+    c0, t0 = cpu(), time.perf_counter()
     for s in sessions:
         s.app.exit()
     await asyncio.gather(*(s.task for s in sessions if s.task), return_exceptions=True)
+    for s in sessions:
+        hub.disconnect(s.lobby)
+    used, wall = cpu() - c0, time.perf_counter() - t0
+    print(f"all {len(sessions)} sessions ended at once: {wall:.2f} s, CPU {used / len(sessions) * 1000:.1f} ms per session")
     await heap.stop()
     await hub.stop()
 
