@@ -267,7 +267,7 @@ class ThroneApp(App[None]):
         perhaps under a dialog). Screens further down catch up when they are
         back on top (``HostScreen.on_screen_resume``)."""
         screen = self._top_host_screen()
-        if screen is not None and screen.live:
+        if screen is not None and screen.live and not screen._pruning:  # not while its widgets go
             screen.refresh_data()
 
     # ------------------------------------------------------------------- rooms

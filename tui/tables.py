@@ -148,6 +148,11 @@ class TableScreen(HostScreen):
 
     def _tick(self) -> None:
         """The countdown to the deadline, in whole seconds (empty when there is none)."""
+        if self._pruning:
+            # being taken down (popped, or the session ended): Textual removes the
+            # widgets before the screen's Unmount stops the clock, so a tick that
+            # comes in between found no countdown and ended the session as a crash
+            return
         snap = self.snap
         if snap is None or snap.deadline is None or snap.state != "playing":
             shown: tuple[str, bool] = ("", False)

@@ -69,3 +69,32 @@ async def test_a_table_screen_stops_ticking_when_unmounted() -> None:
         assert any(m is not None and m.__self__ is screen for m in mine)  # type: ignore[attr-defined]
     mine = [ref() for ref, _, _ in TICKER._subs.values()]
     assert not any(m is not None and m.__self__ is screen for m in mine)  # type: ignore[attr-defined]
+
+
+async def test_a_tick_while_the_table_is_taken_down_is_harmless() -> None:
+    """When a session ends (or the table is popped) Textual marks the screen as
+    pruning and removes its widgets before the screen's Unmount stops its
+    clock; a tick in between found no countdown and ended the session as a
+    crash (``./manage bench load``: 8 "session crashed" tracebacks when 150
+    players left at once). Such a tick now does nothing."""
+    from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+    from table_fakes import open_table
+    from test_sultans_table import DEAL_A
+
+    from tui.sultans.table import Table
+
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with open_table(room, 0, SultansClient, SultansLobby, Table) as (app, _pilot, _client):
+        screen = app.screen
+        assert isinstance(screen, Table)
+        await screen.query_one(f"#{screen.COUNTDOWN_ID}").remove()  # as when the screen's widgets are pruned
+        screen._countdown_shown = None  # type: ignore[attr-defined]  # the text to show changed meanwhile
+        screen._pruning = True  # what App._prune sets on the screen first
+        screen._tick()
+        screen._pruning = False
+        try:
+            screen._tick()  # the guard is what spared it: a live table without its countdown still fails
+        except Exception as error:
+            assert type(error).__name__ == "NoMatches"
+        else:
+            raise AssertionError("a tick without the countdown should fail on a live screen")
