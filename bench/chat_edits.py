@@ -23,7 +23,7 @@ class OneLine(App[None]):
     CSS = "ChatInput { width: 60; height: 1; border: none; }"
 
     def compose(self) -> ComposeResult:
-        yield ChatInput()
+        yield ChatInput(max_length=300)  # as the chat panel makes it
 
 
 async def run(edits: int) -> float:

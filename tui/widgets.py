@@ -974,11 +974,12 @@ class ChatInput(DirectRender, SteadyInput):
         selection, virtual size and terminal cursor that :meth:`Input.replace`
         leaves, one repaint. Their watchers, validators and compute passes were
         most of a key's CPU (0.6 of ~1 ms per key at a busy table). Anything
-        else (a limit or a restriction on the text, validators, a suggester, a
-        first value, a line that has to scroll) goes Textual's way: False."""
+        else (text over the length limit, a restriction, validators, a
+        suggester, a first value, a line that has to scroll) goes Textual's
+        way: False."""
         if (
             self._initial_value
-            or self.max_length
+            or (self.max_length and len(value) > self.max_length)
             or self.restrict
             or self.type != "text"
             or self.validators

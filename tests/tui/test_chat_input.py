@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import types
 
+import pytest
 from shown_cells import Cell, cells
 from textual.app import App, ComposeResult
 from textual.geometry import Offset, Region, Size
@@ -108,8 +109,8 @@ class TwoFields(App[None]):
     CSS = "Input { width: 24; height: 1; border: none; padding: 0 1; }"
 
     def compose(self) -> ComposeResult:
-        yield ChatInput(id="chat")
-        yield Input(id="plain")
+        yield ChatInput(id="chat", max_length=30)  # the chat panel's has a limit too
+        yield Input(id="plain", max_length=30)
 
 
 async def test_keys_leave_the_chat_line_as_they_leave_textual_s_input() -> None:
@@ -139,4 +140,33 @@ async def test_keys_leave_the_chat_line_as_they_leave_textual_s_input() -> None:
     chat, plain = seen
     assert chat == plain
     assert any(state[2].x > 0 for state in chat)  # the line scrolled and came back
-    assert chat[-1][0] == "okhéllo世界abcde"
+    assert chat[-1][0] == "okhéllo世界a"  # the limit (30) refused the rest of the alphabet, in both
+
+
+async def test_keys_on_an_unscrolled_line_skip_textual_s_reactives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typing and deleting on a line that needs no scrolling is edited in place
+    (ChatInput._edit_in_place), not through Textual's ``Input.replace`` and its
+    reactives: only the first value, text over the length limit and a line that
+    must scroll go Textual's way. (The chat panel's field has a length limit,
+    which at first sent every key the slow way.)"""
+    slow: list[str] = []
+    original = Input.replace
+
+    def counted(self: Input, text: str, start: int, end: int) -> None:
+        slow.append(text)
+        original(self, text, start, end)
+
+    monkeypatch.setattr(Input, "replace", counted)
+    app = TwoFields()
+    async with app.run_test(size=(40, 4)) as pilot:
+        field = app.query_one("#chat", ChatInput)
+        field.focus()
+        await pilot.pause()
+        for key in [*"hello", "backspace", "backspace", "left", "delete", *"p!"]:
+            await pilot.press(key)
+        assert field.value == "hep!"
+        assert slow == ["h"]  # the first value only
+        for key in "abcdefghijklmnopqrstuvwxyz":  # past the width (scrolls), then over the limit (refused)
+            await pilot.press(key)
+        assert field.value == "hep!abcdefghijklmnopqrstuvwxyz"[:30]
+        assert len(slow) > 1
