@@ -113,14 +113,21 @@ class TwoFields(App[None]):
         yield Input(id="plain", max_length=30)
 
 
-async def test_keys_leave_the_chat_line_as_they_leave_textual_s_input() -> None:
+LATIN = [*"héllo 世界", "left", "left", "backspace", "home", "x", "end", *"abcdefghijklmnopqrstuvwxyz", "home", "end",
+         *["backspace"] * 20, "left", "delete", "home", "delete", *"ok"]
+WIDE = [*"國王與蘇丹的宮廷陰謀遊戲", "left", *"在這裡", "end", *"一二", *["backspace"] * 6, "home", *"甲乙", "delete", "end",
+        *["backspace"] * 3]
+"""Wide characters: the line fills in fewer keys, and a cursor after a wide
+character near the edge is where the edit in place must hand over to scrolling."""
+
+
+@pytest.mark.parametrize(("keys", "final"), [(LATIN, "okhéllo世界a"), (WIDE, "甲乙王與蘇丹的宮廷")])
+async def test_keys_leave_the_chat_line_as_they_leave_textual_s_input(keys: list[str], final: str) -> None:
     """The chat line repaints once per edit and skips the scroll check while
     its cursor is in view (ChatInput.replace/_watch_selection): after every
     key, its text, selection, scroll and the terminal cursor are what a plain
     Input gets from the same key; typing past the width scrolls, deleting
     comes back."""
-    keys = [*"héllo 世界", "left", "left", "backspace", "home", "x", "end", *"abcdefghijklmnopqrstuvwxyz", "home", "end",
-            *["backspace"] * 20, "left", "delete", "home", "delete", *"ok"]
     app = TwoFields()
     seen: list[list[tuple[str, Selection, Offset, int, Size]]] = []
     async with app.run_test(size=(40, 4)) as pilot:
@@ -140,7 +147,7 @@ async def test_keys_leave_the_chat_line_as_they_leave_textual_s_input() -> None:
     chat, plain = seen
     assert chat == plain
     assert any(state[2].x > 0 for state in chat)  # the line scrolled and came back
-    assert chat[-1][0] == "okhéllo世界a"  # the limit (30) refused the rest of the alphabet, in both
+    assert chat[-1][0] == final  # (Latin: the limit, 30, refused the rest of the alphabet, in both)
 
 
 async def test_keys_on_an_unscrolled_line_skip_textual_s_reactives(monkeypatch: pytest.MonkeyPatch) -> None:
