@@ -980,8 +980,7 @@ class ChatInput(DirectRender, SteadyInput):
         suggester, a first value, a line that has to scroll) goes Textual's
         way: False."""
         if (
-            self._initial_value
-            or (self.max_length and len(value) > self.max_length)
+            (self.max_length and len(value) > self.max_length)
             or self.restrict
             or self.type != "text"
             or self.validators
@@ -989,24 +988,32 @@ class ChatInput(DirectRender, SteadyInput):
             or self.password
             or self.highlighter is not None
             or (self.placeholder and not value)
-            or self.scroll_x
-            or self.scroll_y
             or self.styles.auto_dimensions
             or self._suggestion
             or not value.isprintable()
+            # the cursor's cell in the new text (Input._cursor_offset, no tabs here)
+            or not self._in_view_unscrolled(cell_len(value[:cursor]) + (1 if cursor == len(value) else 0))
         ):
-            return False
-        offset = cell_len(value[:cursor]) + (1 if cursor == len(value) else 0)
-        window = self.scrollable_content_region
-        if not (0 <= offset < window.width and window.height > 0):
             return False
         self.set_reactive(Input.value, value)
         self.set_reactive(Input.selection, Selection.cursor(cursor))
         self.set_reactive(Widget.virtual_size, Size(cell_len(value) + 1, 1))
-        self.app.clear_selection()
-        self.app.cursor_position = self.cursor_screen_offset
+        self._place_cursor()
         super().refresh()
         return True
+
+    def _in_view_unscrolled(self, offset: int) -> bool:
+        """The line is not scrolled and shows a cursor at cell ``offset``: no
+        scrolling to do (Textual's selection watcher asks the scroll machinery)."""
+        if self._initial_value or self.scroll_x or self.scroll_y:
+            return False
+        window = self.scrollable_content_region
+        return 0 <= offset < window.width and window.height > 0
+
+    def _place_cursor(self) -> None:
+        """What Textual's selection watcher does besides scrolling."""
+        self.app.clear_selection()
+        self.app.cursor_position = self.cursor_screen_offset
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
@@ -1017,12 +1024,9 @@ class ChatInput(DirectRender, SteadyInput):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _watch_selection(self, selection: Selection) -> None:
-        if not self._initial_value and self.scroll_x == 0 and self.scroll_y == 0:
-            window = self.scrollable_content_region
-            if 0 <= self._cursor_offset < window.width and window.height > 0:  # in view: no scroll
-                self.app.clear_selection()
-                self.app.cursor_position = self.cursor_screen_offset
-                return
+        if self._in_view_unscrolled(self._cursor_offset):
+            self._place_cursor()
+            return
         super()._watch_selection(selection)
 
     def _part_styles(self, base: Style, focus: bool) -> tuple[Style, Style, Style]:
