@@ -89,6 +89,7 @@ class LogStream(io.TextIOBase):
         self._logger = logger
         self._level = level
         self._buf = ""
+        self._writing = False
 
     def writable(self) -> bool:
         return True
@@ -97,6 +98,20 @@ class LogStream(io.TextIOBase):
         return False
 
     def write(self, text: str) -> int:
+        if self._writing:
+            # logging wrote back into this stream (no handler configured: its last
+            # resort writes to sys.stderr, which is this stream): to the real one
+            if sys.__stderr__ is not None:
+                sys.__stderr__.write(text)
+            return len(text)
+        self._writing = True
+        try:
+            self._write(text)
+        finally:
+            self._writing = False
+        return len(text)
+
+    def _write(self, text: str) -> None:
         self._buf += text
         if "\n" in self._buf:
             *lines, self._buf = self._buf.split("\n")
@@ -105,7 +120,6 @@ class LogStream(io.TextIOBase):
                     self._logger.log(self._level, "%s", line.rstrip())
         if len(self._buf) > 8192:
             self.flush()
-        return len(text)
 
     def flush(self) -> None:
         if self._buf.strip():
@@ -746,8 +760,37 @@ class Session(asyncssh.SSHServerSession[bytes]):
             log.debug("channel closed before the farewell", exc_info=True)
 
 
+def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:
+    """Keep ``asyncio.eager_task_factory`` off the shared event loop.
+
+    On Python 3.12 and later Textual's ``App.run_async`` makes the running
+    loop's task factory eager, for the whole loop: every session, room and
+    timer of the server. An eager task runs its first step inside
+    ``create_task``, so a room that starts its timer or bot task in its own
+    context (``context=``, already entered) failed with "cannot enter
+    context", and asyncio's record of the current task went wrong for every
+    session after it: a server on Python 3.13 hung at the first match. Tasks
+    here are started lazily, as on 3.11; Textual does not need eager ones."""
+    eager = getattr(asyncio, "eager_task_factory", None)
+    if eager is None or getattr(loop, "_throneroom_lazy", False):
+        return
+    setter = loop.set_task_factory
+
+    def set_task_factory(factory: Any) -> None:
+        if factory is not eager:
+            setter(factory)
+
+    loop.set_task_factory = set_task_factory  # type: ignore[method-assign]
+    loop._throneroom_lazy = True  # type: ignore[attr-defined]
+    if loop.get_task_factory() is eager:
+        setter(None)
+
+
 def _prepare_app(app: App[Any]) -> None:
-    """Share the process-wide output streams, parsed CSS and style matches; error output to the log."""
+    """Share the process-wide output streams, parsed CSS and style matches; error
+    output to the log; the running loop's tasks stay lazy (:func:`keep_tasks_lazy`)."""
+    with contextlib.suppress(RuntimeError):  # no loop running: run_async will be on one
+        keep_tasks_lazy(asyncio.get_running_loop())
     share_styles(app)
     app._capture_stdout = _shared_stdout  # type: ignore[assignment]
     app._capture_stderr = _shared_stderr  # type: ignore[assignment]

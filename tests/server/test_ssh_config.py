@@ -124,6 +124,22 @@ def test_log_stream_sends_lines_to_the_log(caplog: pytest.LogCaptureFixture) -> 
         assert [r.getMessage() for r in caplog.records] == ["hello world", "second"]
 
 
+def test_log_stream_that_logging_writes_back_into_does_not_recurse(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a logger with no handler anywhere: logging's last resort writes to sys.stderr,
+    # which is the stream itself when an App runs (bench screens, no logging set up)
+    import io
+
+    logger = logging.getLogger("t.unhandled")
+    logger.propagate = False
+    real = io.StringIO()
+    stream = LogStream(logger, logging.WARNING)
+    monkeypatch.setattr(logging, "lastResort", logging._StderrHandler(logging.WARNING))  # type: ignore[attr-defined]
+    monkeypatch.setattr("sys.stderr", stream)
+    monkeypatch.setattr("sys.__stderr__", real)
+    stream.write("a warning\n")
+    assert real.getvalue() == "a warning\n"
+
+
 def test_setup_logging_writes_to_the_given_stream_and_file(tmp_path: Path) -> None:
     import io
 
