@@ -244,6 +244,7 @@ class ThroneServer:
         self.ended = 0  # sessions closed since start (server.heap collects when players left)
         self.opened = 0  # sessions opened since start (server.heap lets a burst of logins grow it)
         self.per_address: Counter[str] = Counter()
+        self.connections: set[Connection] = set()  # open SSH connections, logged in or not
         self.active_names: Counter[str] = Counter()
         self._listener: asyncssh.SSHAcceptor | None = None
         self._idle_task: asyncio.Task[None] | None = None
@@ -341,8 +342,15 @@ class ThroneServer:
             _done, pending = await asyncio.wait(tasks, timeout=5)
             for task in pending:
                 task.cancel()
+        # then every connection (one still logging in, one whose client has not
+        # hung up yet): from Python 3.12 on the listener's wait_closed waits for
+        # them all, so a client that stayed connected kept the server from stopping
+        for connection in list(self.connections):
+            if connection.conn is not None:
+                connection.conn.close()
         if self._listener is not None:
-            await self._listener.wait_closed()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._listener.wait_closed(), 5)
             self._listener = None
 
     async def _watch_idle(self, timeout: float) -> None:
@@ -390,6 +398,7 @@ class Connection(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        self.server.connections.add(self)
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
         counts = self.server.per_address
@@ -404,6 +413,7 @@ class Connection(asyncssh.SSHServer):
             log.warning("refusing %s: more than %d connections", self.peer, limit)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.server.connections.discard(self)
         if self._counted:
             self._counted = False
             counts = self.server.per_address

@@ -534,6 +534,26 @@ async def test_stop_closes_sessions_with_a_farewell(harness: Harness) -> None:
     assert out.rfind("\x1b[?1049l") < out.rfind("shutting down")
 
 
+async def test_stop_closes_connections_that_are_still_logging_in(make_server: MakeServer) -> None:
+    # from Python 3.12 on, the listener's wait_closed waits for every connection:
+    # one that never logged in kept a stopping server waiting (for its login grace)
+    h: Harness = await make_server()
+    reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+    try:
+        banner = await asyncio.wait_for(reader.readline(), 5)
+        assert banner.startswith(b"SSH-2.0-throneroom")
+        await asyncio.wait_for(h.server.stop(), 10)
+
+        async def until_eof() -> None:
+            while await reader.read(4096):
+                pass
+
+        await asyncio.wait_for(until_eof(), 5)
+    finally:
+        writer.close()
+    assert not h.server.connections
+
+
 async def test_login_grace_time_closes_a_silent_connection(make_server: MakeServer) -> None:
     h: Harness = await make_server(limits=LimitsSection(login_grace=0.5))
     reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
