@@ -1,0 +1,61 @@
+"""The README's commands (``./manage``): what they install, in a copy of the
+script with a stand-in ``.venv`` (its python and throneroom only record how
+they were called)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _project(tmp_path: Path) -> Path:
+    shutil.copy(ROOT / "manage", tmp_path / "manage")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name in ("python", "throneroom"):
+        tool = bin_dir / name
+        tool.write_text(f'#!/bin/sh\necho "{name} $*" >> "$(dirname "$0")/../calls"\n')
+        tool.chmod(0o755)
+    return tmp_path
+
+
+def _run(project: Path, *args: str) -> tuple[list[str], str]:
+    done = subprocess.run(
+        ["./manage", *args], cwd=project, capture_output=True, text=True, timeout=60, check=True
+    )
+    calls = project / ".venv" / "calls"
+    lines = calls.read_text().splitlines() if calls.exists() else []
+    calls.unlink(missing_ok=True)
+    return lines, done.stderr
+
+
+def _stamps(project: Path) -> list[str]:
+    return sorted(p.name.rsplit("-", 1)[1] for p in (project / ".venv").glob(".stamp-*"))
+
+
+def test_serve_installs_once_and_then_starts_the_server(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    calls, err = _run(project, "serve", "--port", "2299")
+    assert "installing throneroom (run)" in err
+    assert "python -m pip install -q -e ." in calls
+    assert calls[-1] == "throneroom serve --port 2299"
+    assert _stamps(project) == ["run"]
+    calls, err = _run(project, "serve")
+    assert calls == ["throneroom serve"] and "installing" not in err
+
+
+def test_serve_after_test_does_not_install_again(tmp_path: Path) -> None:
+    # the dev install has everything the server needs: switching between the
+    # README's two commands reinstalled the project each time
+    project = _project(tmp_path)
+    _run(project, "bench", "x")  # the dev install, as ./manage test makes it
+    assert _stamps(project) == ["dev"]
+    calls, err = _run(project, "serve")
+    assert calls == ["throneroom serve"] and "installing" not in err
+    assert _stamps(project) == ["dev"]
+    calls, err = _run(project, "bench", "x")
+    assert "installing" not in err
