@@ -342,16 +342,33 @@ class ThroneServer:
             _done, pending = await asyncio.wait(tasks, timeout=5)
             for task in pending:
                 task.cancel()
-        # then every connection (one still logging in, one whose client has not
-        # hung up yet): from Python 3.12 on the listener's wait_closed waits for
-        # them all, so a client that stayed connected kept the server from stopping
-        for connection in list(self.connections):
-            if connection.conn is not None:
-                connection.conn.close()
+        # then the connections: from Python 3.12 on the listener's wait_closed waits
+        # for them all, so one still logging in (or a client that did not hang up)
+        # kept the server from stopping. Those without a session are closed now; a
+        # client whose session ended hangs up itself once it has the farewell (ssh
+        # does), or is closed after 3 s (closing at once cut the farewell off)
+        in_session = {session.connection for session in sessions}
+        self._close_connections(lambda connection: connection not in in_session)
+        if not await self._connections_gone(3.0):
+            self._close_connections(lambda connection: True)
+            await self._connections_gone(2.0)
         if self._listener is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._listener.wait_closed(), 5)
             self._listener = None
+
+    def _close_connections(self, which: Callable[[Connection], bool]) -> None:
+        for connection in list(self.connections):
+            if connection.conn is not None and which(connection):
+                connection.conn.close()
+
+    async def _connections_gone(self, timeout: float) -> bool:
+        """Wait until every connection is closed, at most ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.connections and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        return not self.connections
 
     async def _watch_idle(self, timeout: float) -> None:
         period = min(30.0, max(0.5, timeout / 4))
