@@ -816,7 +816,7 @@ def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:
 def _prepare_app(app: App[Any]) -> None:
     """Share the process-wide output streams, parsed CSS and style matches; error
     output to the log; the running loop's tasks stay lazy (:func:`keep_tasks_lazy`)."""
-    with contextlib.suppress(RuntimeError):  # no loop running: run_async will be on one
+    with contextlib.suppress(RuntimeError):  # no loop running yet: nothing to guard (the server calls this on its loop)
         keep_tasks_lazy(asyncio.get_running_loop())
     share_styles(app)
     app._capture_stdout = _shared_stdout  # type: ignore[assignment]

@@ -538,34 +538,38 @@ async def test_stop_closes_connections_that_are_still_logging_in(make_server: Ma
     # from Python 3.12 on, the listener's wait_closed waits for every connection:
     # one that never logged in kept a stopping server waiting (for its login grace)
     h: Harness = await make_server()
-    reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+    reader, writer = await _silent_connection(h)
     try:
-        banner = await asyncio.wait_for(reader.readline(), 5)
-        assert banner.startswith(b"SSH-2.0-throneroom")
         await asyncio.wait_for(h.server.stop(), 10)
-
-        async def until_eof() -> None:
-            while await reader.read(4096):
-                pass
-
-        await asyncio.wait_for(until_eof(), 5)
+        await _until_eof(reader, 5)
     finally:
         writer.close()
     assert not h.server.connections
 
 
+async def _silent_connection(h: Harness) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection that reads the server's banner and says nothing."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+    banner = await asyncio.wait_for(reader.readline(), 5)
+    assert banner.startswith(b"SSH-2.0-throneroom")
+    return reader, writer
+
+
+async def _until_eof(reader: asyncio.StreamReader, timeout: float) -> None:
+    """Read until the server hangs up (at most ``timeout`` seconds)."""
+
+    async def until_eof() -> None:
+        while await reader.read(4096):
+            pass
+
+    await asyncio.wait_for(until_eof(), timeout)
+
+
 async def test_login_grace_time_closes_a_silent_connection(make_server: MakeServer) -> None:
     h: Harness = await make_server(limits=LimitsSection(login_grace=0.5))
-    reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+    reader, writer = await _silent_connection(h)
     try:
-        banner = await asyncio.wait_for(reader.readline(), 5)
-        assert banner.startswith(b"SSH-2.0-throneroom")
-        # say nothing more: the server must hang up by itself
-        async def until_eof() -> None:
-            while await reader.read(4096):
-                pass
-
-        await asyncio.wait_for(until_eof(), 10)
+        await _until_eof(reader, 10)  # said nothing more: the server must hang up by itself
     finally:
         writer.close()
     await until(lambda: not h.server.per_address)
