@@ -321,6 +321,37 @@ async def test_language_setting_dialog(hub: FakeHub) -> None:
         assert "線上玩家" in screen_text(app)
 
 
+async def test_dialogs_show_their_own_keys_over_the_lobbys(hub: FakeHub) -> None:
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert "New room" in screen_text(app).splitlines()[-1]
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomSettingsDialog)
+        bottom = screen_text(app).splitlines()[-1]
+        assert "Next field" in bottom and "Cancel" in bottom
+        assert "New room" not in bottom  # the lobby's keys do nothing in the dialog
+        app.set_lang("zh")  # the bar follows a switch while it is open
+        await settle(pilot)
+        assert "下一欄" in screen_text(app).splitlines()[-1]
+        app.set_lang("en")
+        await settle(pilot)
+        # a click on "Esc Cancel" closes the dialog
+        bottom = screen_text(app).splitlines()[-1]
+        await pilot.click(offset=(bottom.index("Cancel"), 29))
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert "New room" in screen_text(app).splitlines()[-1]
+        await pilot.press("q")
+        await settle(pilot)
+        bottom = screen_text(app).splitlines()[-1]
+        assert "Yes" in bottom and "No" in bottom
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
 async def test_leaderboard_in_the_lobby_and_in_full(hub: FakeHub) -> None:
     from tui.client import LeaderRow
 

@@ -209,7 +209,25 @@ R = TypeVar("R")
 
 
 class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
-    """A modal dialog that follows the player's language."""
+    """A modal dialog that follows the player's language.
+
+    A dialog with :attr:`KEYS` shows them in a key bar along the bottom of the
+    terminal, over the key bar of the screen below (whose keys do not work
+    while the dialog is open)."""
+
+    KEYS: ClassVar[list[KeySpec]] = []
+
+    def on_mount(self) -> None:
+        # runs after the dialog's own on_mount (Textual calls each class's handler)
+        if self.KEYS:
+            self.mount(KeyBar(id="dialog-keys"))
+            self.call_after_refresh(self.show_keys)
+
+    def show_keys(self) -> None:
+        """Show :attr:`KEYS` in the player's language (again after a switch)."""
+        bars = self.query("#dialog-keys")
+        if bars:
+            bars.first(KeyBar).show(self, self.KEYS, self.lang)
 
     def apply_lang(self) -> None:
         """Dialogs re-render their labels; the default has none."""

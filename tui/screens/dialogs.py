@@ -15,7 +15,7 @@ from tui.client import LeaderRow, RoomSettings
 from tui.i18n import LANGS, Lang, game_title, t
 from tui.screens.base import HostModal
 from tui.text import literal
-from tui.widgets import SteadyInput, TickBox
+from tui.widgets import KeySpec, SteadyInput, TickBox
 
 GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max players)
 
@@ -34,6 +34,7 @@ class ConfirmDialog(HostModal[bool]):
         Binding("y", "yes", show=False),
         Binding("n", "no", show=False),
     ]
+    KEYS: ClassVar[list[KeySpec]] = [("y", "yes", "button.yes"), ("n", "no", "button.no"), ("Esc", "no", "button.no")]
 
     def __init__(self, question: str) -> None:
         super().__init__(classes="dialog-screen")
@@ -72,6 +73,7 @@ class CodeDialog(HostModal[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
     ]
+    KEYS: ClassVar[list[KeySpec]] = [("Enter", "submit", "button.ok"), ("Esc", "cancel", "button.cancel")]
 
     def __init__(self, room_name: str) -> None:
         super().__init__(classes="dialog-screen")
@@ -102,9 +104,12 @@ class CodeDialog(HostModal[str | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "ok":
-            self.dismiss(self.query_one("#code", Input).value.strip())
+            self.action_submit()
         else:
             self.dismiss(None)
+
+    def action_submit(self) -> None:
+        self.dismiss(self.query_one("#code", Input).value.strip())
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -118,6 +123,11 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
+    ]
+    KEYS: ClassVar[list[KeySpec]] = [
+        ("Tab", "app.focus_next", "key.next_field"),
+        ("Enter", "submit", "button.ok"),
+        ("Esc", "cancel", "button.cancel"),
     ]
 
     # The focus (Tab) order is the order of the rows. The end-to-end tests fill
@@ -328,6 +338,9 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         else:
             options["notebook"] = False
 
+    def action_submit(self) -> None:
+        self._submit()
+
     def _submit(self) -> None:
         try:
             settings = self._collect()
@@ -361,6 +374,7 @@ class LanguageDialog(HostModal[Lang | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
     ]
+    KEYS: ClassVar[list[KeySpec]] = [("Enter", "choose", "key.choose"), ("Esc", "cancel", "button.cancel")]
 
     def __init__(self) -> None:
         super().__init__(classes="dialog-screen")
@@ -389,6 +403,9 @@ class LanguageDialog(HostModal[Lang | None]):
         lang = event.option.id
         self.dismiss(lang if lang in LANGS else None)
 
+    def action_choose(self) -> None:
+        self.query_one(OptionList).action_select()
+
     def action_cancel(self) -> None:
         self.dismiss(None)
 
@@ -400,6 +417,7 @@ class LeaderboardDialog(HostModal[None]):
         Binding("escape", "close", show=False),
         Binding("b", "close", show=False),
     ]
+    KEYS: ClassVar[list[KeySpec]] = [("Esc", "close", "key.close")]
 
     def __init__(self, rows: list[LeaderRow]) -> None:
         super().__init__(classes="dialog-screen")
