@@ -332,11 +332,16 @@ async def test_dialogs_show_their_own_keys_over_the_lobbys(hub: FakeHub) -> None
         bottom = screen_text(app).splitlines()[-1]
         assert "Next field" in bottom and "Cancel" in bottom
         assert "New room" not in bottom  # the lobby's keys do nothing in the dialog
-        app.set_lang("zh")  # the bar follows a switch while it is open
+        await pilot.press("f2")  # the language switch works in a dialog too, and the bar follows it
         await settle(pilot)
+        assert app.lang == "zh"
         assert "下一欄" in screen_text(app).splitlines()[-1]
-        app.set_lang("en")
+        text = screen_text(app)
+        assert "開新房間" in text  # the dialog's own title
+        assert "固定局數" in text and "a set number of rounds" not in text  # a select's shown option too
+        await pilot.press("f2")
         await settle(pilot)
+        assert app.lang == "en"
         # a click on "Esc Cancel" closes the dialog
         bottom = screen_text(app).splitlines()[-1]
         await pilot.click(offset=(bottom.index("Cancel"), 29))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from rich.text import Text
 from textual import _time, events, messages
+from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -216,6 +217,10 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
     while the dialog is open)."""
 
     KEYS: ClassVar[list[KeySpec]] = []
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # a modal screen shuts out the app's bindings: the language switch works here too
+        Binding("f2", "app.toggle_lang", show=False),
+    ]
 
     def on_mount(self) -> None:
         # runs after the dialog's own on_mount (Textual calls each class's handler)
@@ -227,7 +232,7 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
         """Show :attr:`KEYS` in the player's language (again after a switch)."""
         bars = self.query("#dialog-keys")
         if bars:
-            bars.first(KeyBar).show(self, self.KEYS, self.lang)
+            bars.first(KeyBar).show(self, [*self.KEYS, ("F2", "app.toggle_lang", "key.lang")], self.lang)
 
     def apply_lang(self) -> None:
         """Dialogs re-render their labels; the default has none."""

@@ -163,7 +163,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                 with Horizontal(classes="row", id="row-game"):
                     yield Static("", id="lbl-game", classes="lbl", markup=False)
                     yield Select(
-                        [(Text(game_title(g, self.lang, fallback=self._games[g][1])), g) for g in self._game_order],
+                        self._game_options(),
                         value=init.game,
                         allow_blank=False,
                         id="game",
@@ -221,11 +221,22 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         self.query_one("#expansion", Input).placeholder = self.tr("field.expansion.hint")
         self.query_one("#notebook", TickBox).label = self.tr("field.notebook.box")
         self.query_one("#first_to", Input).placeholder = self.tr("field.first_to.hint", hi=SULTANS_FIRST_TO_MAX)
-        mode = self.query_one("#match_mode", Select)
-        value = mode.value
-        mode.set_options(self._match_modes())
-        mode.value = value
+        self._relabel(self.query_one("#match_mode", Select), self._match_modes())
+        self._relabel(self.query_one("#game", Select), self._game_options())
         self._game_changed()
+
+    @staticmethod
+    def _relabel(select: Select[str], options: list[tuple[Text, str]]) -> None:
+        """New labels for a select's options (a language switch), keeping its
+        value; Textual redraws the label shown only when the value changes, so
+        a switch while the dialog was open left the old language there."""
+        value = select.value
+        select.set_options(options)
+        select.value = value
+        select.mutate_reactive(Select.value)  # type: ignore[misc]  # the reactive itself, not a value
+
+    def _game_options(self) -> list[tuple[Text, str]]:
+        return [(Text(game_title(g, self.lang, fallback=self._games[g][1])), g) for g in self._game_order]
 
     def _match_modes(self) -> list[tuple[Text, str]]:
         return [(Text(self.tr(f"field.match.{m}")), m) for m in ("rounds", "first_to")]
