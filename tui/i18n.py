@@ -45,6 +45,7 @@ EN: dict[str, str] = {
     "key.next_field": "Next field",
     "key.choose": "Choose",
     "key.close": "Close",
+    "key.scroll": "Scroll",
     # columns
     "col.room": "Room",
     "col.game": "Game",
@@ -71,7 +72,7 @@ EN: dict[str, str] = {
     # lobby
     "lobby.online": "Online ({n})",
     "lobby.leaders": "Leaderboard",
-    "lobby.no_leaders": "No finished matches yet.",
+    "lobby.no_leaders": "No ranked matches yet (players with a key are ranked; guests are not).",
     "lobby.fingerprint": "Host key {fp}",
     "lobby.guest": "guest",
     "lobby.count_online": "{n} online",
@@ -337,9 +338,11 @@ EN: dict[str, str] = {
         "b shows the whole leaderboard, l picks the language, q quits.\n"
         "Room: r ready / not ready, Enter takes the highlighted empty seat, t chats, Escape leaves. "
         "The host also has: a add a bot, d remove the highlighted bot or player, o options, s start.\n"
-        "Table: arrows pick an action, Enter plays it (nothing is ever played for you), "
-        "a actions, v view (scroll with arrows), t chat, p play again (host, after the match), "
-        "Escape leaves the table."
+        "Tables: the key bar along the bottom lists what you can do now: a key for each kind of "
+        "action, then a seat or a card by its number or the arrows, Enter sends, Escape backs out "
+        "(nothing is ever played for you). t chats, Tab switches the pane below, F1 explains the "
+        "game's keys and signs and what you hold, p plays again (host, after the match), Escape "
+        "leaves the table (your seat stays yours)."
     ),
     "help.game.title": "{game} ({lo}-{hi} players)",
     "help.game.none": "No summary for this game yet.",
@@ -410,6 +413,7 @@ ZH: dict[str, str] = {
     "key.next_field": "下一欄",
     "key.choose": "選擇",
     "key.close": "關閉",
+    "key.scroll": "捲動",
     "col.room": "房間",
     "col.game": "遊戲",
     "col.seats": "座位",
@@ -433,7 +437,7 @@ ZH: dict[str, str] = {
     "state.finished": "已結束",
     "lobby.online": "線上玩家（{n}）",
     "lobby.leaders": "排行榜",
-    "lobby.no_leaders": "還沒有完成的比賽。",
+    "lobby.no_leaders": "還沒有計分的比賽（用金鑰登入的玩家才會計分，訪客不計）。",
     "lobby.fingerprint": "主機金鑰 {fp}",
     "lobby.guest": "訪客",
     "lobby.count_online": "{n} 人在線",
@@ -689,8 +693,9 @@ ZH: dict[str, str] = {
         "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，b 完整排行榜，l 選擇語言，q 離開。\n"
         "房間：r 準備／取消準備，Enter 坐上選到的空位，t 聊天，Escape 離開。"
         "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定，s 開始。\n"
-        "牌桌：方向鍵選動作，Enter 出手（系統絕不替你出手），a 動作列表，v 牌桌（用方向鍵捲動），"
-        "t 聊天，p 再來一場（房主，比賽結束後），Escape 離開牌桌。"
+        "牌桌：下方的按鍵列列出你現在能做的事：每種動作一個鍵，再用號碼或方向鍵選座位或牌，"
+        "Enter 送出，Escape 返回（系統絕不替你出手）。t 聊天，Tab 切換下方窗格，F1 說明這個遊戲的"
+        "按鍵、符號和你手上的東西，p 再來一場（房主，比賽結束後），Escape 離開牌桌（座位仍是你的）。"
     ),
     "help.game.title": "{game}（{lo}-{hi} 人）",
     "help.game.none": "這個遊戲還沒有規則摘要。",

@@ -21,7 +21,9 @@ from textual.widgets import Static
 
 from engine.overlord import Game
 from tui.app import ThroneApp
+from tui.i18n import t
 from tui.overlord.catalogue import CARDS_EN
+from tui.overlord.help import OverlordHelp
 from tui.overlord.table import Table
 from tui.overlord.widgets import HandPanel, SeatsPanel
 from tui.overlord.words import card_str
@@ -712,3 +714,85 @@ async def test_log_lines_of_shared_events_are_made_and_wrapped_once_for_every_sp
     assert counts[2][0] == events  # Chinese: phrased again
     assert shown[0] == shown[1] != shown[2]
     assert len(shown[1]) >= events
+
+
+# ------------------------------------------------------------ help (F1)
+def help_text(app: ThroneApp) -> str:
+    assert isinstance(app.screen, OverlordHelp)
+    return app.screen.text.plain
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_help_shows_your_role_and_hand_with_their_rules_and_every_role_at_the_table(lang: Lang) -> None:
+    # K-ROLE-1 (each role's rank, income and ability), K-SET-4 (roles public, hands hidden)
+    g = captain_holds()
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, lang=lang) as (app, pilot, client):
+        await pilot.press("f1")
+        await settle(pilot)
+        text = help_text(app)
+        v = g.view(1)
+        me = v.seats[1]
+        assert me.role == "captain"
+        assert t("ov.help.your_role", lang, role=t("ov.role.captain", lang), rank=5, income="+3") in text
+        assert t("ov.rolerule.captain", lang) in text
+        assert v.hand
+        for card in v.hand:  # each card once, with how many and its effect
+            count = v.hand.count(card)
+            assert f"{card_str(card, lang)}{f' ×{count}' if count > 1 else ''} {t(f'ov.effect.{card}', lang)}" in text
+        assert cards_on(text, lang) == set(v.hand)  # no other card is named as held
+        for sv in v.seats:  # every role at the table, with its rank and income
+            head = t("ov.help.role_line", lang, role=t(f"ov.role.{sv.role}", lang), rank=sv.rank,
+                     income=f"{sv.income:+d}" if sv.income else "0")
+            assert head + t(f"ov.rolerule.{sv.role}", lang) in text
+        assert t("ov.role.overlord", lang) + (" (rank 8, income +6)" if lang == "en" else "（階級 8，收入 +6）") in text
+        for card in ALL_CARDS:  # the plot cards, named unbracketed
+            assert f"{t(f'ov.card.{card}', lang)}: {t(f'ov.effect.{card}', lang)}" in text
+        assert f"c {t('ov.key.play', lang)}" in text and f"g {t('ov.key.plead', lang)}" in text
+        assert ("Keys at this table" if lang == "en" else "牌桌按鍵") in text
+        bottom = screen_text(app).splitlines()[-1]
+        assert ("Close" if lang == "en" else "關閉") in bottom
+        await pilot.press("c")  # the table's keys do nothing under the help
+        await settle(pilot)
+        assert isinstance(app.screen, OverlordHelp)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, Table)
+        assert client.sent == []
+
+
+async def test_help_for_a_spectator_names_no_hand_and_follows_a_language_switch() -> None:
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    g.play(0, "order 1")
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, None) as (app, pilot, _client):
+        await pilot.press("f1")
+        await settle(pilot)
+        text = help_text(app)
+        assert "You are watching" in text and "Your hand" not in text
+        assert cards_on(text) == set()
+        assert t("ov.rolerule.peasant", "en") in text  # roles are public
+        await pilot.press("f2")
+        await settle(pilot)
+        text = help_text(app)
+        assert "觀戰中" in text and t("ov.rolerule.peasant", "zh") in text
+        assert cards_on(text, "zh") == set()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, Table)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_full_hand_draws_no_card_in_words(lang: Lang) -> None:
+    # K-RND-2: min(2, limit - hand size), at least 0: a hand at its limit draws nothing
+    g = new_game(hands=[["capitalize"] * 4, ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, lang=lang) as (app, _pilot, _client):
+        log = log_text(app)
+        if lang == "en":
+            assert "alice (0, you) draws no card (draw)." in log
+            assert "bob (1) draws 2 (draw)." in log
+            assert "draws 0" not in log
+        else:
+            assert "你（0） 沒有抽牌（抽牌）。" in log
+            assert "抽 0 張" not in log

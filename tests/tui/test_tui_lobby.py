@@ -244,6 +244,31 @@ async def test_help_shows_keys_and_rules_and_closes(hub: FakeHub, lang: str) -> 
         assert isinstance(app.screen, LobbyScreen)
 
 
+async def test_help_has_its_own_keys_scrolls_switches_language_and_f1_closes_it(hub: FakeHub) -> None:
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        bottom = screen_text(app).splitlines()[-1]
+        assert "Scroll" in bottom and "Close" in bottom
+        assert "New room" not in bottom  # the lobby's keys do nothing under the help
+        body = app.screen.query_one("#help-body")
+        assert body.scroll_y == 0 and body.max_scroll_y > 0
+        await pilot.click(offset=(bottom.index("Scroll"), 23))  # the bar's scroll key: a page down
+        await settle(pilot)
+        assert body.scroll_y > 0
+        await pilot.press("f2")  # the language switch works in the help and re-phrases it
+        await settle(pilot)
+        assert app.lang == "zh"
+        assert "按鍵" in app.screen.text.plain and "捲動" in screen_text(app).splitlines()[-1]
+        await pilot.press("f1")  # F1 closes the help as its foot says (the app's binding does not reach a modal)
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert "開房間" in screen_text(app).splitlines()[-1]
+
+
 async def test_host_changes_are_coalesced(hub: FakeHub, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ThroneApp, "flush_interval", 0.125)
     app = ThroneApp(hub.lobby("alice"))

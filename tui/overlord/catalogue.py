@@ -110,10 +110,89 @@ EFFECT_ZH = {
     "uprising": "絕境：把指示物交給任意玩家；下一張被棄的書本卡會讓他或你死亡。",
 }
 
+ROLE_RULES_EN = {
+    "overlord": "You give the order at the start of the order phase, and again whenever its holder is executed. "
+    "You win with the coronation gold at income, or as the last one alive.",
+    "advisor": "When another player plays a book card, its effects on you are ignored: Revenge and Uprising "
+    "never execute you, and against a Revolution you may keep your role.",
+    "general": "Passing the order with a shield card, you may give it to any living player instead of the "
+    "card's own targets; the card's other effects happen as written.",
+    "captain": "Whoever you give the order to discards a plot card of their choice.",
+    "knight": "Nobody gains gold or cards from you or makes you lose them: Coercion against you pays from the "
+    "treasury, and levies, taxes and thefts take nothing from you.",
+    "squire": "Hand limit 2. At the start of every order phase you draw 1, even above your limit.",
+    "peasant": "You may pass the order to any living player by paying them 1 gold.",
+    "truant": "At income you pay 1 gold to the ruler. When a player gives you the order and then holds more "
+    "cards than you, you may draw 1.",
+    "tyrant": "You give the order like the Overlord. At the start of every round you take up to 4 gold in all "
+    "from other players, as you choose (never from the Knight).",
+    "executioner": "When a Retaliate cancels a book card you played, you may discard another plot card "
+    "instead; the cancelled card comes back to your hand.",
+    "soothsayer": "After the draw you may make one player show their hand to everyone.",
+    "taxcollector": "At income you pay 1 gold to the treasury. Whoever gives you the order pays you 2 gold "
+    "(the Knight never pays); a player without the gold cannot give it to you.",
+    "bureaucrat": "Before the draw you may name a plot card: everyone but the Knight discards every copy of "
+    "it, and nobody may play it this round.",
+    "merchant": "No hand limit (you draw 2 in the draw phase). At the start of the order phase you may give "
+    "a player 2 gold, then draw 2.",
+    "actor": "When you kill a player, you take their role from the centre and leave the Actor there.",
+    "outlaw": "At income you pay 1 gold to the treasury. You may pass the order to any living player by "
+    "discarding any plot card. When you kill a player you take up to 5 of their gold; whoever kills you "
+    "takes 5 from the treasury.",
+}
+ROLE_RULES_ZH = {
+    "overlord": "暗殺階段開始時命令一名玩家持有指示物；持有者被處決後再次命令。收入時有加冕金額即獲勝；"
+    "只剩他存活時也獲勝。",
+    "advisor": "其他玩家打出書本卡時，你可以不受影響：復仇與暴動不會處決你，遇到革命時你可以保留角色。",
+    "general": "用盾牌卡傳遞指示物時，可以交給任何一位活著的玩家，而不限於卡上的對象；卡的其他效果照常。",
+    "captain": "你把指示物交給誰，誰就必須棄掉一張自選的謀略卡。",
+    "knight": "其他玩家無法從你身上獲得金錢或謀略卡，也無法強制你失去它們：強迫對你只能從國庫拿錢，"
+    "徵收、稅金和拿取都拿不到你的東西。",
+    "squire": "手牌上限 2。每次暗殺階段開始時抽 1 張牌，即使超過上限。",
+    "peasant": "可以付 1 元給任何一位活著的玩家，把指示物傳給他，而不用卡牌。",
+    "truant": "收入階段必須給統治者 1 元。有玩家把指示物交給你後，若他的手牌比你多，你可以抽 1 張。",
+    "tyrant": "像領主一樣下命令。每回合開始時，從其他玩家身上共拿取最多 4 元，自行分配（不能拿騎士的）。",
+    "executioner": "你打出的書本卡被報復取消時，可以改棄另一張謀略卡代替；被取消的卡回到你手上。",
+    "soothsayer": "抽牌之後，你可以讓一名玩家把手牌展示給所有人看。",
+    "taxcollector": "收入階段必須付 1 元給國庫。其他玩家把指示物交給你時必須付你 2 元（騎士不用付）；"
+    "付不起的人不能把指示物交給你。",
+    "bureaucrat": "抽牌階段前你可以說出一張牌名：除騎士外，所有人棄掉手上所有這種牌，本回合也沒有人能打出它。",
+    "merchant": "手牌無上限（抽牌階段抽 2 張）。暗殺階段開始時，你可以給一名玩家 2 元，然後抽 2 張。",
+    "actor": "當你刺殺了一名玩家，你拿走他在中央的角色，把藝人留在中央。",
+    "outlaw": "收入階段必須付 1 元給國庫。你可以棄任意一張謀略卡，把指示物傳給任何一位活著的玩家。"
+    "你刺殺一名玩家時拿他最多 5 元；殺了你的人從國庫拿 5 元。",
+}
+
 OVERLORD_EN: dict[str, str] = {
     **{f"ov.card.{k}": v for k, v in CARDS_EN.items()},
     **{f"ov.role.{k}": v for k, v in ROLES_EN.items()},
     **{f"ov.effect.{k}": v for k, v in EFFECT_EN.items()},
+    **{f"ov.rolerule.{k}": v for k, v in ROLE_RULES_EN.items()},
+    # F1 at the table (tui/overlord/help.py)
+    "ov.help.title": "Kill the Overlord: help",
+    "ov.help.your_role": "Your role: {role} (rank {rank}, income {income})",
+    "ov.help.watching": "You are watching: you hold no role and no cards.",
+    "ov.help.your_hand": "Your hand",
+    "ov.help.hand_empty": "You hold no cards.",
+    "ov.help.roles_title": "Roles at this table",
+    "ov.help.role_line": "{role} (rank {rank}, income {income}): ",
+    "ov.help.cards_title": "Plot cards",
+    "ov.help.keys_title": "Keys at this table",
+    "ov.help.keys": (
+        "After a key: a card or a seat by its number or the arrows, Enter sends, Escape backs out. "
+        "Clicking a seat or a card works too. Only what you confirm is sent.\n"
+        "t chat · Tab switches the log / the last role exchange / the result · PageUp/PageDown scroll it · "
+        "F1 help · F2 English/中文 · p play again (host, after the match) · Escape leaves the table (your seat "
+        "stays yours)."
+    ),
+    "ov.help.legend_title": "Signs",
+    "ov.help.legend": (
+        "♔ the ruler (rank 8) · ▶ holds the order · * you · †n executed, with execution token n · "
+        "★ the winner · bot: played by the computer · away: disconnected · auto: played by a bot while away.\n"
+        "Order: the order's path this phase, each step =how⇒ to whom: command (the ruler), a card, "
+        "paid (Peasant), discard (Outlaw), pleaded (Plead Guilty), uprising."
+    ),
+    "ov.help.game_title": "The game",
     # the create-room dialog's Kill the Overlord options (tui/screens/dialogs.py)
     "field.round_limit": "Round limit",
     "field.coronation": "Coronation gold (40/30)",
@@ -291,6 +370,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.log.gold": "{src} pays {dst} {gold} gold ({why}).",
     "ov.log.deck-refilled": "The discard pile is shuffled into the deck ({cards} cards).",
     "ov.log.draw": "{who} draws {count} ({why}).",
+    "ov.log.draw_none": "{who} draws no card ({why}).",
     "ov.log.drew": "You drew {cards}.",
     "ov.log.discard": "{who} discards {card} ({why}).",
     "ov.log.reshuffle": "Deck and discards are shuffled together ({cards} cards).",
@@ -357,6 +437,30 @@ OVERLORD_ZH: dict[str, str] = {
     **{f"ov.card.{k}": v for k, v in CARDS_ZH.items()},
     **{f"ov.role.{k}": v for k, v in ROLES_ZH.items()},
     **{f"ov.effect.{k}": v for k, v in EFFECT_ZH.items()},
+    **{f"ov.rolerule.{k}": v for k, v in ROLE_RULES_ZH.items()},
+    "ov.help.title": "刺殺領主：說明",
+    "ov.help.your_role": "你的角色：{role}（階級 {rank}，收入 {income}）",
+    "ov.help.watching": "觀戰中：你沒有角色，也沒有手牌。",
+    "ov.help.your_hand": "你的手牌",
+    "ov.help.hand_empty": "你沒有手牌。",
+    "ov.help.roles_title": "這桌的角色",
+    "ov.help.role_line": "{role}（階級 {rank}，收入 {income}）：",
+    "ov.help.cards_title": "謀略卡",
+    "ov.help.keys_title": "牌桌按鍵",
+    "ov.help.keys": (
+        "按鍵之後：用號碼或方向鍵選牌或座位，Enter 送出，Esc 返回。也可以用滑鼠點座位或牌。"
+        "只有你確認的動作才會送出。\n"
+        "t 聊天 · Tab 切換紀錄／上次角色交換／結果 · PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
+        "p 再玩一局（房主，比賽結束後）· Esc 離開牌桌（座位仍是你的）。"
+    ),
+    "ov.help.legend_title": "符號",
+    "ov.help.legend": (
+        "♔ 統治者（階級 8）· ▶ 持有指示物 · * 你 · †n 已被處決，處決標記 n · ★ 勝利者 · "
+        "電腦：由電腦操作 · 離線：斷線 · 代打：離開時由電腦代打。\n"
+        "指示物：本階段指示物的路徑，每一步 =方式⇒ 交給誰：命令（統治者）、卡牌、付錢（農夫）、"
+        "棄牌（歹徒）、認罪、暴動。"
+    ),
+    "ov.help.game_title": "遊戲規則",
     "field.round_limit": "回合上限",
     "field.coronation": "加冕金額（40/30）",
     "field.expansion": "擴充角色階級",
@@ -523,6 +627,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.log.gold": "{src} 付給 {dst} {gold} 元（{why}）。",
     "ov.log.deck-refilled": "棄牌堆洗入牌堆（{cards} 張）。",
     "ov.log.draw": "{who} 抽 {count} 張（{why}）。",
+    "ov.log.draw_none": "{who} 沒有抽牌（{why}）。",
     "ov.log.drew": "你抽到 {cards}。",
     "ov.log.discard": "{who} 棄掉 {card}（{why}）。",
     "ov.log.reshuffle": "牌堆與棄牌一起重洗（{cards} 張）。",

@@ -31,6 +31,7 @@ from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
 from tui.client import RoomClient, SeatInfo
 from tui.i18n import game_title
+from tui.overlord.help import OverlordHelp
 from tui.overlord.pick import KIND_KEYS, KIND_ORDER, Picker, Value, kind_for_key, parse_legal
 from tui.overlord.widgets import HandPanel, SeatsPanel
 from tui.overlord.words import (
@@ -65,10 +66,11 @@ class Table(GameTableScreen[Picker]):
     HOME = SeatsPanel
     PANES = PANES
     KIND_KEYS = KIND_KEYS
-    HELP_KEY = ("F1", "app.help", "key.help")
+    HELP_KEY = ("F1", "overlord_help", "key.help")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(k, f"key('{k}')", show=False) for k in LETTERS),
+        Binding("f1", "overlord_help", show=False),
     ]
 
     def __init__(self, room: RoomClient) -> None:
@@ -667,3 +669,6 @@ class Table(GameTableScreen[Picker]):
     def _render_current_pane(self) -> None:
         if self.ov is not None:
             self._render_pane(self.ov)
+
+    def action_overlord_help(self) -> None:
+        self.app.push_screen(OverlordHelp(self.ov))

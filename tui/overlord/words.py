@@ -95,7 +95,8 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     if k in ("deck-refilled", "reshuffle"):
         return tr(f"ov.log.{k}", cards=p.get("cards"))
     if k == "draw":
-        return tr("ov.log.draw", who=who(), count=p.get("count"), why=why_str(p.get("why"), lang))
+        key = "ov.log.draw_none" if p.get("count") == 0 else "ov.log.draw"  # a full hand, or no cards left
+        return tr(key, who=who(), count=p.get("count"), why=why_str(p.get("why"), lang))
     if k == "drew":
         return tr("ov.log.drew", cards=cards())
     if k == "discard":

@@ -1,4 +1,10 @@
-"""Help (F1): the keys of every screen and a rules summary of each game."""
+"""Help (F1): the keys of every screen and a rules summary of each game.
+
+:class:`HelpDialog` is the frame every help shares (a title, the text in a
+scrolling pane, a foot line and a key bar); the lobby's and the room's help is
+:class:`HelpScreen`; each game's table has its own (``tui/sultans/help.py``,
+``tui/overlord/help.py``).
+"""
 
 from __future__ import annotations
 
@@ -12,19 +18,30 @@ from textual.widgets import Static
 
 from tui.i18n import game_title, has_key
 from tui.screens.base import HostModal
+from tui.widgets import KeySpec
 
 
-class HelpScreen(HostModal[None]):
-    """Scrollable help in the player's language; Escape or F1 closes it."""
+class HelpDialog(HostModal[None]):
+    """A scrollable help text in the player's language; Escape, q or F1 closes it.
+
+    Subclasses give :attr:`TITLE_KEY` and :meth:`body`; the text is made again
+    after a language switch. ``text`` is the whole help as shown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
         Binding("q", "close", show=False),
+        # a modal screen shuts out the app's bindings: F1 (the app's help key) closes here
+        Binding("f1", "close", show=False),
     ]
+    KEYS: ClassVar[list[KeySpec]] = [
+        ("↑↓", "page_down", "key.scroll"),
+        ("Esc", "close", "key.close"),
+    ]
+    TITLE_KEY: ClassVar[str] = "help.title"
 
-    def __init__(self) -> None:
-        super().__init__(classes="dialog-screen")
-        self.text = Text()  # the whole help, as shown
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(classes="dialog-screen", id=id)
+        self.text = Text()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog help"):
@@ -39,18 +56,43 @@ class HelpScreen(HostModal[None]):
         self.query_one("#help-body").focus()
 
     def apply_lang(self) -> None:
-        self.query_one("#help-title", Static).update(Text(self.tr("help.title"), style="bold"))
-        text = Text()
-        text.append(self.tr("help.keys.title") + "\n", style="bold underline")
-        text.append(self.tr("help.keys") + "\n\n")
-        for gid, _title, lo, hi in self.throne.lobby.games():
-            title = self.tr("help.game.title", game=game_title(gid, self.lang), lo=lo, hi=hi)
-            text.append(title + "\n", style="bold underline")
-            key = f"help.game.{gid}"
-            text.append((self.tr(key) if has_key(key) else self.tr("help.game.none")) + "\n\n")
-        self.text = text
-        self.query_one("#help-text", Static).update(text)
+        self.query_one("#help-title", Static).update(Text(self.tr(self.TITLE_KEY), style="bold"))
+        self.text = self.body()
+        self.query_one("#help-text", Static).update(self.text)
         self.query_one("#help-foot", Static).update(Text(self.tr("help.foot"), style="dim"))
+
+    def body(self) -> Text:
+        """The help text in the player's language."""
+        raise NotImplementedError
+
+    def section(self, text: Text, title: str, body: str | Text) -> None:
+        """Append a titled section to ``text``."""
+        text.append(title + "\n", style="bold underline")
+        if isinstance(body, Text):
+            text.append_text(body)
+            text.append("\n\n")
+        else:
+            text.append(body + "\n\n")
+
+    def action_page_down(self) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        if body.scroll_y >= body.max_scroll_y:
+            body.scroll_home(animate=False)  # at the end, a click starts again at the top
+        else:
+            body.scroll_page_down(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class HelpScreen(HelpDialog):
+    """The keys of every screen and a rules summary of each game offered."""
+
+    def body(self) -> Text:
+        text = Text()
+        self.section(text, self.tr("help.keys.title"), self.tr("help.keys"))
+        for gid, _title, lo, hi in self.throne.lobby.games():
+            title = self.tr("help.game.title", game=game_title(gid, self.lang), lo=lo, hi=hi)
+            key = f"help.game.{gid}"
+            self.section(text, title, self.tr(key) if has_key(key) else self.tr("help.game.none"))
+        return text
