@@ -566,7 +566,7 @@ class Room:
         name = seat.name
         for session in [s for s in self.sessions if s.role == "player" and name_key(s.identity.name) == name_key(name)]:
             self.sessions.remove(session)
-            session._closed = True
+            session._closed = session.kicked = True
             self.env.notify([session])
         if self.state == "playing":
             seat.clear()
@@ -956,7 +956,8 @@ class RoomSession:
 
     ``role`` is ``"player"`` (the identity holds a seat) or ``"spectator"``.
     Besides the protocol, ``closed`` says the session was detached by the host
-    (kicked) or the room closed; every action then raises ClientError("closed").
+    (kicked) or the room closed; every action then raises ClientError("closed"),
+    or ClientError("kicked") when the host removed the player (``kicked``).
     """
 
     def __init__(self, room: Room, identity: Identity, role: Literal["player", "spectator"],
@@ -967,6 +968,7 @@ class RoomSession:
         self._listener: Listener | None = None
         self._listener_ctx: contextvars.Context | None = None
         self._closed = False
+        self.kicked = False  # detached by the host's kick
         self._on_leave = on_leave
 
     # -- identity of this handle
@@ -990,13 +992,15 @@ class RoomSession:
 
     def _live(self) -> Room:
         if self.closed:
+            if self.kicked and not self._room.closed:
+                raise ClientError("kicked", "the host removed you from this room")
             raise ClientError("closed", "you are no longer in this room")
         return self._room
 
     # -- reading
     def snapshot(self) -> RoomSnapshot:
         """The room as the screens show it; ClientError("closed") once this handle is
-        detached (kicked, left, room closed, server stopping)."""
+        detached (left, room closed, server stopping), ClientError("kicked") after a kick."""
         return self._live().snapshot()
 
     def view(self) -> BaseModel | None:

@@ -406,11 +406,11 @@ async def test_host_controls_and_waiting_room(hub: Hub) -> None:
     a.kick(2)
     assert b.closed and b.my_seat is None
     with pytest.raises(ClientError) as err:
-        b.snapshot()  # screens see the room is gone for them
-    assert err.value.code == "closed"
+        b.snapshot()  # screens see the room is gone for them, and why
+    assert err.value.code == "kicked"
     with pytest.raises(ClientError) as err:
         b.act("add 1", 0)
-    assert err.value.code == "closed"
+    assert err.value.code == "kicked"
     assert [s.kind for s in a.snapshot().seats] == ["human", "empty", "empty"]
     b2 = hub.connect(Identity(name="bob")).join(a.room_id)
     b2.set_ready(True)

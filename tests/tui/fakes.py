@@ -265,6 +265,7 @@ class FakeRoomClient:
         self.listener: Listener | None = None
         self.acts: list[tuple[str, int]] = []
         self.closed = False  # like the real host: a handle that left is dead
+        self.kicked = False  # ... or was detached by the host's kick
         lobby.hub.clients.append(self)
 
     @property
@@ -299,6 +300,8 @@ class FakeRoomClient:
     def snapshot(self) -> RoomSnapshot:
         if self.room.id not in self.lobby.hub.rooms:
             raise ClientError("closed", "you are no longer in this room")
+        if self.kicked:
+            raise ClientError("kicked", "the host removed you from this room")
         return self.room.snapshot()
 
     def view(self) -> BaseModel | None:
@@ -382,6 +385,10 @@ class FakeRoomClient:
         self._host_only()
         if self.room.seats[index].kind != "human":
             raise ClientError("bad-seat", "no player in that seat")
+        name = self.room.seats[index].name
+        for client in self.lobby.hub.clients:  # like the real host: the player's handles are detached
+            if client.room is self.room and client._seat == index and client.name == name:
+                client.closed = client.kicked = True
         if self.room.state == "waiting":
             self.room.seats[index] = SeatInfo(index=index, kind="empty")
         else:  # like the real host: a bot takes the seat over for good

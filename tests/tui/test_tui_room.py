@@ -157,7 +157,7 @@ async def test_kick_asks_first_and_the_kicked_player_goes_back_to_the_lobby(hub:
         host_client.kick(1)
         await settle(pilot)
         assert isinstance(dave_app.screen, LobbyScreen)
-        assert any("no longer in that room" in n.message for n in dave_app._notifications)
+        assert any("The host removed you from that room." in n.message for n in dave_app._notifications)
 
 
 async def test_leave_asks_and_frees_the_seat(hub: FakeHub) -> None:
