@@ -914,6 +914,18 @@ class SteadyInput(Input):
 
     cursor_blink: Reactive[bool] = Reactive(False, init=False)
 
+    def _on_paste(self, event: events.Paste) -> None:
+        """A paste longer than the room the length limit leaves is cut to fit.
+        Textual's handler (which runs next, with the text cut) takes the first
+        line and drops it whole, silently, when it does not fit."""
+        if not event.text or not self.max_length:
+            return
+        line = event.text.splitlines()[0] if event.text.splitlines() else ""
+        start, end = sorted(self.selection)
+        room = max(0, self.max_length - (len(self.value) - (end - start)))
+        if len(line) > room:
+            event.text = line[:room]
+
 
 class ChatInput(DirectRender, SteadyInput):
     """The chat line. Textual's ``Input`` re-lays out the whole screen on every

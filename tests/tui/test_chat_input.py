@@ -177,3 +177,38 @@ async def test_keys_on_an_unscrolled_line_skip_textual_s_reactives(monkeypatch: 
             await pilot.press(key)
         assert field.value == "hep!abcdefghijklmnopqrstuvwxyz"[:30]
         assert len(slow) > 1
+
+
+async def test_a_paste_longer_than_the_room_left_is_cut_to_fit() -> None:
+    """Textual's Input drops a paste whole when the text would pass its length
+    limit (a long paste into the chat line vanished, with no sign); here the
+    first line is kept up to the limit, over SSH as in a test."""
+    from textual import events
+
+    app = TwoFields()
+    async with app.run_test(size=(40, 4)) as pilot:
+        field = app.query_one("#chat", ChatInput)
+        field.focus()
+        field.post_message(events.Paste("貼上" * 20 + "\nsecond line"))
+        await pilot.pause()
+        assert field.value == ("貼上" * 20)[:30]
+        field.value = "abc"
+        field.cursor_position = 1
+        field.post_message(events.Paste("0123456789" * 5))
+        await pilot.pause()
+        assert field.value == "a" + ("0123456789" * 5)[:27] + "bc"
+        field.value = "abcdef"
+        field.selection = Selection(1, 5)  # pasting over a selection frees its room
+        field.post_message(events.Paste("x" * 40))
+        await pilot.pause()
+        assert field.value == "a" + "x" * 28 + "f"
+        field.value = "short"
+        field.cursor_position = 5
+        field.post_message(events.Paste(" and fits"))
+        await pilot.pause()
+        assert field.value == "short and fits"
+        plain = app.query_one("#plain", Input)  # Textual's own: the whole paste is refused
+        plain.focus()
+        plain.post_message(events.Paste("y" * 40))
+        await pilot.pause()
+        assert plain.value == ""
