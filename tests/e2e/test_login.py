@@ -175,6 +175,9 @@ def test_typed_cjk_pasted_text_and_markup_reach_other_players_literally(
     alice.paste("pasted 世界")
     alice.press("enter")
     bob.wait_for("alice: pasted 世界")
+    alice.paste("長篇" + "x" * 400)  # longer than the chat line's 300: cut to fit, not lost
+    alice.press("enter")
+    bob.wait_for("長篇xxxxxxxxxxxxxxxx")
     # Escape is delivered on its own (the server's Escape timer), and F1 opens help
     alice.press("escape", "f1")
     alice.wait_for("closes help")
