@@ -920,7 +920,7 @@ class SteadyInput(Input):
         line and drops it whole, silently, when it does not fit."""
         if not event.text or not self.max_length:
             return
-        line = event.text.splitlines()[0] if event.text.splitlines() else ""
+        line = (event.text.splitlines() or [""])[0]
         start, end = sorted(self.selection)
         room = max(0, self.max_length - (len(self.value) - (end - start)))
         if len(line) > room:
