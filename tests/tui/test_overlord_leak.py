@@ -7,7 +7,8 @@ card shown (card values are always bracketed, ``[Sidestep]``) must be one the
 seat's own view knows -- its hand, the discard pile, cards on the table, hands
 the Soothsayer showed, cards named in the events it saw (public plays and
 discards, its own draws, cards it gave or received). The private hands of the
-other seats must not appear otherwise.
+other seats must not appear otherwise. Now and then the seat opens its help
+(F1), which must name (bracketed) exactly the seat's own hand.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from engine.overlord import Game, OverlordView
 from engine.overlord.bots import make_bot
 from tui.app import ThroneApp
 from tui.overlord.catalogue import CARDS_EN
+from tui.overlord.help import OverlordHelp
 from tui.overlord.table import Table
 from tui.overlord.words import card_str
 
@@ -73,7 +75,7 @@ async def test_no_screen_shows_a_card_its_seat_does_not_know(
 ) -> None:
     done, acts = bot_game(players, seed, rounds, expansion)
     step = max(1, len(acts) // 24)  # a dense sample: about 24 screens per viewer
-    leaks_possible = 0
+    leaks_possible = helps = 0
     for viewer in [*range(players), None]:
         g = Game.random(players, seed, expansion_ranks=expansion, round_limit=rounds)
         room = OverlordRoom(g, humans=tuple(range(players)))
@@ -100,5 +102,15 @@ async def test_no_screen_shows_a_card_its_seat_does_not_know(
                 private = {c for s in range(players) if s != viewer for c in g.hands[s]} - known
                 leaks_possible += len(private)
                 assert not (shown & private)
+                if (i // step) % 6 == 3:  # now and then the help (F1), which names the seat's own hand
+                    await pilot.press("f1")
+                    await settle(pilot)
+                    assert isinstance(app.screen, OverlordHelp)
+                    in_help = shown_cards(app.screen.text.plain)
+                    assert in_help == set(view.hand or []), (viewer, i, in_help)
+                    helps += 1
+                    await pilot.press("escape")
+                    await settle(pilot)
         assert g.outcome() == done.outcome()
     assert leaks_possible > 0  # the check had hidden cards to catch
+    assert helps >= 2 * (players + 1)
