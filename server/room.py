@@ -704,13 +704,13 @@ class Room:
         except IllegalAction as err:
             raise ClientError("illegal", str(err), reason=err.code) from err
         except Exception as err:
-            log.exception("room %s: engine failed on seat %s %r", self.id, seat, text)
+            log.exception("room %s: engine failed on seat %s %r", self.id, seat, logged_action(text))
             self._rebuild()
             raise ClientError("engine", f"the game could not apply {text!r}") from err
         try:
             self.env.storage.append_action(self.match_id, self.seq, seat, text)
         except Exception as err:
-            log.exception("room %s: cannot log seat %s %r; undoing", self.id, seat, text)
+            log.exception("room %s: cannot log seat %s %r; undoing", self.id, seat, logged_action(text))
             self._rebuild()
             raise ClientError("storage", "the server could not record that action; try again") from err
         self.seq += 1
@@ -807,9 +807,9 @@ class Room:
             try:
                 self.apply(seat, text)
             except ClientError as err:
-                log.warning("room %s: default %r for seat %s refused: %s", self.id, text, seat, err)
+                log.warning("room %s: default %r for seat %s refused: %s %s", self.id, logged_action(text), seat, err.code, err.reason)
                 continue
-            log.info("room %s: seat %s %s, played %r", self.id, seat, why, text)
+            log.info("room %s: seat %s %s, played %r", self.id, seat, why, logged_action(text))
             return True
         return False
 
@@ -936,10 +936,21 @@ class Room:
         try:
             self.apply(seat.index, action)
         except ClientError as err:
-            log.warning("room %s: bot on seat %s played %r: %s", self.id, seat.index, action, err)
+            log.warning(
+                "room %s: bot on seat %s played %r: %s %s", self.id, seat.index, logged_action(action), err.code, err.reason
+            )
             if is_pending:
                 self._play_default(seat.index, "bot answer refused")
         return True
+
+
+def logged_action(text: str) -> str:
+    """An action as a server log line shows it: its verb alone. The rest may be
+    private (the card a seat hands on, the secret partner of a hide: S-VIEW-4,
+    K-VIEW-1) and the log is read by an operator who may be a player; the whole
+    action is in the match's log in the database."""
+    verb, _, rest = text.strip().partition(" ")
+    return f"{verb} …" if rest else verb
 
 
 def _replay(table: GameTable, entries: list[LogEntry]) -> None:
