@@ -27,10 +27,11 @@ import logging
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, TypeVar, cast
 
 import asyncssh
+import rich.traceback
 from rich.console import Console
 
 from server.config import Config
@@ -815,7 +816,8 @@ def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:
 
 def _prepare_app(app: App[Any]) -> None:
     """Share the process-wide output streams, parsed CSS and style matches; error
-    output to the log; the running loop's tasks stay lazy (:func:`keep_tasks_lazy`)."""
+    output to the log, a crash's traceback without locals (:func:`tracebacks_without_locals`);
+    the running loop's tasks stay lazy (:func:`keep_tasks_lazy`)."""
     with contextlib.suppress(RuntimeError):  # no loop running yet: nothing to guard (the server calls this on its loop)
         keep_tasks_lazy(asyncio.get_running_loop())
     share_styles(app)
@@ -829,3 +831,33 @@ def _prepare_app(app: App[Any]) -> None:
         markup=False,
         highlight=False,
     )
+    fatal_error = app._fatal_error
+
+    def fatal_error_without_locals() -> None:
+        with tracebacks_without_locals():
+            fatal_error()
+
+    app._fatal_error = fatal_error_without_locals  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def tracebacks_without_locals() -> Iterator[None]:
+    """Rich tracebacks made meanwhile leave out the frames' local variables.
+
+    Textual renders a crashed App's traceback with its locals (the error
+    console: the server log at DEBUG); a session's locals hold its seat's
+    view, private to that seat, and whoever reads the log may be a player.
+    The server's own record of the crash (``session ... crashed``) is a
+    plain traceback without locals."""
+    original = rich.traceback.Traceback
+
+    class Plain(original):  # type: ignore[valid-type,misc]
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            kw["show_locals"] = False
+            super().__init__(*args, **kw)
+
+    rich.traceback.Traceback = Plain  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        rich.traceback.Traceback = original  # type: ignore[misc]
