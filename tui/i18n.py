@@ -214,7 +214,6 @@ EN: dict[str, str] = {
     "summary.window_timer": "reactions {s} s",
     "summary.window_timer_off": "no reaction timer",
     "summary.bot_delay": "bots think {s} s",
-    "summary.code": "code needed",
     # view field labels (generic table)
     "view.seats": "Seats",
     "view.seat": "Seat",
@@ -573,7 +572,6 @@ ZH: dict[str, str] = {
     "summary.window_timer": "回應 {s} 秒",
     "summary.window_timer_off": "回應不限時",
     "summary.bot_delay": "電腦思考 {s} 秒",
-    "summary.code": "需要密碼",
     "view.seats": "座位",
     "view.seat": "座位",
     "view.name": "名字",
@@ -857,6 +855,4 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
         parts.append(t("summary.turn_limit", lang, n=limit if isinstance(limit, int) else 200))
         notebook = settings.options.get("notebook", True) is not False
         parts.append(t("summary.notebook_on" if notebook else "summary.notebook_off", lang))
-    if settings.private:
-        parts.append(t("summary.code", lang))
-    return " · ".join(parts)
+    return " · ".join(parts)  # a private room says so in the room's title line (and shows its host the code)

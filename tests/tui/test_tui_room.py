@@ -276,3 +276,24 @@ async def test_changes_in_the_room_leave_no_reference_cycles(hub: FakeHub) -> No
         assert taken >= 4  # bob, alice and the bots
         assert f"Seats {taken}/5" in screen_text(app)  # the redraws were shown
         assert left == []
+
+
+async def test_a_private_room_says_so_once_and_shows_its_code_to_the_host_only(hub: FakeHub) -> None:
+    host = hub.lobby("alice")
+    settings = RoomSettings(game="tokens", name="secret", seats=5, private=True, code="abc")
+    app = ThroneApp(host)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot)
+        app.enter_room(host.create_room(settings), watching=False)
+        await settle(pilot)
+        head = screen_text(app).splitlines()[:3]
+        assert "private" in head[0]
+        assert "code: abc · 5 seats" in head[1]
+        assert "code needed" not in screen_text(app)
+    guest = ThroneApp(hub.lobby("bob"))
+    async with guest.run_test(size=(100, 24)) as pilot:
+        await settle(pilot)
+        guest.enter_room(guest.lobby.join(only_room(hub).id, "abc"), watching=False)
+        await settle(pilot)
+        assert "private" in screen_text(guest).splitlines()[0]
+        assert "abc" not in screen_text(guest)
