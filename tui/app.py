@@ -29,7 +29,7 @@ from textual.widgets._toast import ToastRack
 from tui import callbacks, dispatch, screenof, strips, stylescache
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
-from tui.screens.base import HostModal, HostScreen, Translatable
+from tui.screens.base import HostScreen, Translatable
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
@@ -374,9 +374,7 @@ class ThroneApp(App[None]):
             self.show_error(err)
         for screen in list(self.screen_stack):
             if isinstance(screen, Translatable) and getattr(screen, "live", False):
-                screen.apply_lang()
-                if isinstance(screen, HostModal):
-                    screen.show_keys()
+                screen.switch_lang()
 
     def action_quit_app(self) -> None:
         def done(yes: bool | None) -> None:

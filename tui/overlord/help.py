@@ -38,7 +38,7 @@ class OverlordHelp(HelpDialog):
         if ov is None or me is None:
             text.append(self.tr("ov.help.watching") + "\n\n", style="italic")
         else:
-            self.section(text, self._role_head("ov.help.your_role", me), self.tr(f"ov.rolerule.{me.role}"))
+            self.section(text, self._role_text("ov.help.your_role", me), self.tr(f"ov.rolerule.{me.role}"))
             self.section(text, self.tr("ov.help.your_hand"), self._hand(ov.hand or []))
         if ov is not None:
             self.section(text, self.tr("ov.help.roles_title"), self._roles(ov.seats))
@@ -49,7 +49,8 @@ class OverlordHelp(HelpDialog):
         self.section(text, self.tr("ov.help.game_title"), self.tr("help.game.overlord"))
         return text
 
-    def _role_head(self, key: str, sv: SeatView) -> str:
+    def _role_text(self, key: str, sv: SeatView) -> str:
+        """``key``'s text for ``sv``'s role, rank and income."""
         return self.tr(key, role=role_str(sv.role, self.lang), rank=sv.rank, income=income_str(sv.income))
 
     def _hand(self, hand: list[str]) -> Text:
@@ -74,10 +75,7 @@ class OverlordHelp(HelpDialog):
             if seen:
                 lines.append("\n")
             seen.add(sv.role)
-            lines.append(
-                self.tr("ov.help.role_line", role=role_str(sv.role, self.lang), rank=sv.rank, income=income_str(sv.income)),
-                style="bold",
-            )
+            lines.append(self._role_text("ov.help.role_line", sv), style="bold")
             lines.append(self.tr(f"ov.rolerule.{sv.role}"))
         return lines
 

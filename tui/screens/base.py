@@ -37,6 +37,10 @@ class Translatable:
     def apply_lang(self) -> None:
         raise NotImplementedError
 
+    def switch_lang(self) -> None:
+        """After a language switch: re-render (a dialog also its key bar)."""
+        self.apply_lang()
+
 
 class _ThroneMixin:
     app: Any
@@ -233,6 +237,10 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
         bars = self.query("#dialog-keys")
         if bars:
             bars.first(KeyBar).show(self, [*self.KEYS, ("F2", "app.toggle_lang", "key.lang")], self.lang)
+
+    def switch_lang(self) -> None:
+        self.apply_lang()  # the dialogs' own, which leave the key bar alone
+        self.show_keys()
 
     def apply_lang(self) -> None:
         """Dialogs re-render their labels; the default has none."""

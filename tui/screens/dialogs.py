@@ -350,9 +350,6 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
             options["notebook"] = False
 
     def action_submit(self) -> None:
-        self._submit()
-
-    def _submit(self) -> None:
         try:
             settings = self._collect()
         except _FormError as err:
@@ -362,12 +359,12 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self._submit()
+        self.action_submit()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "ok":
-            self._submit()
+            self.action_submit()
         else:
             self.dismiss(None)
 
