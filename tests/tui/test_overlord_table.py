@@ -586,6 +586,30 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         await settle(pilot)
         assert client.sent[-1][0] == "gift 0"
         assert "carol (2, you) gives alice (0) 2 gold." in log_text(app)
+        assert "Merchant's gift" not in log_text(app)  # the gift's gold line is not told twice
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
+    """K-ROLE-PEASANT: the Peasant pays 1 gold to pass the order; the log says so once (the
+    engine's gold event repeats the pass, and is left out), while the gold column moves."""
+    g = new_game(gold=[5, 5, 5, 5])
+    g.play(0, "order 3")
+    pass_all(g)
+    pay = next(a for a in g.legal(3) if a.startswith("pay "))
+    to = int(pay.split()[1])
+    g.play(3, pay)
+    assert g.gold[3] == 4 and g.gold[to] == 6
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, None, lang=lang) as (app, _pilot, _client):
+        log = log_text(app)
+        names = ["alice", "bob", "carol", "dave"]
+        if lang == "en":
+            assert f"dave (3) pays {names[to]} ({to}) 1 gold to pass the order." in log
+            assert "Peasant's pass" not in log
+        else:
+            assert t("ov.why.pay", "zh") not in log and "付給" in log
+        assert log.count("1 gold" if lang == "en" else "1 元") == 1
 
 
 async def test_general_conspire_asks_the_direction() -> None:
@@ -790,9 +814,9 @@ async def test_a_full_hand_draws_no_card_in_words(lang: Lang) -> None:
     async with table(room, 0, lang=lang) as (app, _pilot, _client):
         log = log_text(app)
         if lang == "en":
-            assert "alice (0, you) draws no card (draw)." in log
-            assert "bob (1) draws 2 (draw)." in log
+            assert "alice (0, you) draws no card (the round's draw)." in log
+            assert "bob (1) draws 2 (the round's draw)." in log
             assert "draws 0" not in log
         else:
-            assert "你（0） 沒有抽牌（抽牌）。" in log
+            assert "你（0） 沒有抽牌（每回合抽牌）。" in log
             assert "抽 0 張" not in log

@@ -63,6 +63,15 @@ def _int(v: object) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
+RESTATED_GOLD = frozenset({"gift", "pay"})
+"""Gold moves that the line before already tells (the Merchant's gift, the Peasant's pass)."""
+
+
+def restated(ev: Event) -> bool:
+    """True for an event that repeats the line before it: the log leaves it out."""
+    return ev.kind == "gold" and ev.params.get("why") in RESTATED_GOLD
+
+
 def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     """One log event as a line of text (every name literal)."""
     p = ev.params
