@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets._toast import ToastRack
 
-from tui import callbacks, dispatch, screenof, strips, stylescache
+from tui import callbacks, dispatch, kinsoku, screenof, strips, stylescache
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import HostScreen, Translatable
@@ -167,6 +167,7 @@ class ThroneApp(App[None]):
         screenof.install()  # a node's screen found by a quicker walk up its parents
         callbacks.install()  # callbacks' parameters counted once per function
         stylescache.install()  # background styles cached by colour, not by widget (which that kept alive)
+        kinsoku.install()  # Chinese lines neither start with a closing mark nor end with an opening one
         super().__init__(driver_class=driver_class, **kw)
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self._filters = [shared_filter(f) for f in self._filters]
