@@ -820,3 +820,21 @@ async def test_a_full_hand_draws_no_card_in_words(lang: Lang) -> None:
         else:
             assert "你（0） 沒有抽牌（每回合抽牌）。" in log
             assert "抽 0 張" not in log
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_cut_effect_ends_with_an_ellipsis_and_chinese_lines_break_properly(lang: Lang) -> None:
+    # a full hand on a small terminal: the effects get the rows that are left, cut short
+    g = new_game(hands=[["victimize", "extortion", "sidestep", "retaliate"], [], [], []])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, lang=lang) as (app, _pilot, _client):
+        panel = app.screen.query_one(HandPanel)
+        effects = [line.plain.strip() for line in panel.lines[1:] if line.plain.startswith("  ")]
+        assert effects, [line.plain for line in panel.lines]
+        cut = [ln for ln in effects if ln.endswith("…")]
+        assert cut, effects  # 4 cards and their effects do not fit in 24 rows
+        whole = "".join(t(f"ov.effect.{c}", lang) for c in g.hands[0])
+        for ln in cut:
+            assert ln[:-1].rstrip() in whole.replace(" ", "") or ln[:-1].rstrip() in whole
+        if lang == "zh":
+            assert not any(ln[0] in "，。、；：！？）" for ln in effects), effects

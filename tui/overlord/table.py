@@ -309,7 +309,12 @@ class Table(GameTableScreen[Picker]):
                 if c in explain or spare <= 0:
                     continue
                 wrapped = list(Text(effect_str(c, self.lang)).wrap(self.app.console, max(10, width - 2)))
-                explain[c] = wrapped[: max(1, min(len(wrapped), spare))]
+                kept = wrapped[: max(1, min(len(wrapped), spare))]
+                if len(kept) < len(wrapped):  # cut short: its last line says so
+                    last = kept[-1] + wrapped[len(kept)]
+                    last.truncate(max(10, width - 2), overflow="ellipsis")
+                    kept[-1] = last
+                explain[c] = kept
                 spare -= len(explain[c])
             p = self.picker
             current = p.current() if p is not None and p.step == "card" else None
