@@ -37,7 +37,18 @@ from tui.text import clock, fit
 KeySpec = tuple[str, str, str]
 
 
-MINOR_ACTIONS = {"app.help", "app.toggle_lang", "app.quit_app", "language", "leaders", "chat"}
+SPARE_ACTIONS = {"language"}
+"""Keys the key bar leaves out first when it is too narrow: another key does the same (F2)."""
+UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
+    frozenset({"app.quit_app"}),
+    frozenset({"F1"}),
+    frozenset({"F2"}),
+    frozenset({"leaders", "chat"}),
+)
+"""Then the labels it leaves out, a group of keys (by action, or by key for the
+function keys, which mean the same on every screen) at a time: keys everyone
+knows (q, F1) first; F2's label (the other language's name) is how a reader of
+that language finds it, so it goes after them; chat and the leaderboard last."""
 
 
 STRIP_CACHE_SIZE = 8192
@@ -402,8 +413,9 @@ class KeyBar(LineStatic):
     Only actions the screen allows right now (``check_action``) are shown;
     ones it reports as disabled (``None``) are shown dimmed. When the line is
     too narrow it tightens: less padding, then disabled items dropped and the
-    labels of the always-there keys (help, language, quit) left out. Drawn
-    as a :class:`LineStatic` (every screen has one, redrawn as its keys change).
+    keys that another key already offers left out (:data:`SPARE_ACTIONS`),
+    then labels, a few keys at a time (:data:`UNLABELLED_FIRST`). Drawn as a
+    :class:`LineStatic` (every screen has one, redrawn as its keys change).
     """
 
     DEFAULT_CSS = """
@@ -430,7 +442,7 @@ class KeyBar(LineStatic):
         bar_key = (tuple(items), room)
         laid = _BARS.get(bar_key)  # the same keys in every session at a table
         if laid is None:
-            for level in range(4):
+            for level in range(4 + len(UNLABELLED_FIRST)):
                 text, spans = self._layout(items, level)
                 if text.cell_len <= room:
                     break
@@ -446,12 +458,13 @@ class KeyBar(LineStatic):
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         spans: list[tuple[int, int, str]] = []
         x = 0
+        unlabelled: set[str] = set().union(*UNLABELLED_FIRST[: max(0, level - 3)])
         for key, label, action, allowed in items:
-            if level >= 2 and not allowed:
+            if (level >= 2 and not allowed) or (level >= 3 and action in SPARE_ACTIONS):
                 continue
             start = x
             key_part = f" {key} "
-            if level >= 3 and action in MINOR_ACTIONS:
+            if action in unlabelled or key in unlabelled:
                 label_part = " "
             else:
                 label_part = f" {label}  " if level == 0 else f"{label} "

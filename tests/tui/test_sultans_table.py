@@ -204,7 +204,7 @@ async def test_match_end_in_chinese() -> None:
         room.play(s, "pass")
     async with table(room, 0, size=(80, 24), lang="zh") as (app, pilot, _client):
         text = screen_text(app)
-        assert "革命軍獲勝:蘇丹被殺" in text
+        assert "革命軍獲勝：蘇丹被殺" in text
         assert "比賽結果" in text
         assert "[蘇丹]" in text and "<刺客>" in text
         assert "得分最高" not in text  # the tie-break line is further down the result pane
@@ -661,3 +661,16 @@ async def test_an_action_s_log_lines_are_written_then_the_log_refreshed_once() -
         assert calls == [len(log.lines)]  # once, after the last line
         text = screen_text(app)
         assert "alice (0) peeked at bob (1)." in text and "bob (1)'s turn." in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_full_key_bar_keeps_f2_saying_which_language_it_switches_to(lang: Lang) -> None:
+    # a turn with three actions at 80 columns: the bar does not fit whole
+    room = SultansRoom(5, deal=["slave", "assassin", "guard", "sultan", "slave"], first=0, humans=(0,))
+    async with table(room, 0, size=(80, 24), lang=lang) as (app, _pilot, _client):
+        from tui.widgets import KeyBar
+
+        bar = app.screen.query_one(KeyBar).plain()
+        assert len(bar) <= 80
+        assert " F2 " + t("key.lang", lang) in bar, bar  # how a reader of the other language finds it
+        assert " t " + t("sk.key.chat", lang) in bar or " t " + t("key.chat", lang) in bar, bar

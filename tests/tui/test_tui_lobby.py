@@ -7,6 +7,7 @@ from fakes import FakeHub, screen_text, settle
 
 from tui.app import ThroneApp
 from tui.client import RoomSettings
+from tui.i18n import Lang, t
 from tui.screens.dialogs import CodeDialog, RoomSettingsDialog
 from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
@@ -413,6 +414,31 @@ async def test_key_bar_works_with_the_mouse(hub: FakeHub) -> None:
         await pilot.click(KeyBar, offset=(column, 0))
         await settle(pilot)
         assert isinstance(app.screen, RoomSettingsDialog)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_narrow_key_bar_keeps_the_labels_that_say_what_a_key_does(hub: FakeHub, lang: Lang) -> None:
+    """At 80 columns with a room to join the lobby's keys do not all fit: the
+    settings key (F2 does the same) goes first, then q's label (English); chat, the
+    leaderboard, help and F2 (the other language's name) keep theirs."""
+    from tui.widgets import KeyBar
+
+    hub.lobby("bob").create_room(RoomSettings(name="open room"))
+    app = ThroneApp(hub.lobby("alice", lang=lang))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        wide = app.screen.query_one(KeyBar).plain()
+        assert t("key.settings", lang) in wide and t("key.quit", lang) in wide
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        bar = app.screen.query_one(KeyBar).plain()
+        assert len(bar) <= 80
+        for key in ("key.join", "key.watch", "key.create", "key.chat", "key.leaders", "key.help"):
+            assert f" {t(key, lang)}" in bar, (key, bar)
+        assert " F2 " + t("key.lang", lang) in bar
+        assert t("key.settings", lang) not in bar and " q " in bar
+        if lang == "en":  # the Chinese labels are shorter: q keeps its own
+            assert "Quit" not in bar
 
 
 async def test_a_game_the_catalogue_does_not_know_shows_its_english_title(hub: FakeHub) -> None:
