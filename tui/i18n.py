@@ -22,6 +22,7 @@ EN: dict[str, str] = {
     "no": "no",
     "lang.name": "English",
     # key bar
+    "punct.colon": ": ",
     "key.join": "Join",
     "key.watch": "Watch",
     "key.create": "New room",
@@ -390,6 +391,7 @@ ZH: dict[str, str] = {
     "yes": "是",
     "no": "否",
     "lang.name": "繁體中文",
+    "punct.colon": "：",
     "key.join": "加入",
     "key.watch": "觀戰",
     "key.create": "開房間",

@@ -176,7 +176,7 @@ def centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, no
         return lines
     me = rv.seats[viewer]
     you = Text(end="")
-    you.append(t("sk.own.title", lang) + ": ", style="bold")
+    you.append(t("sk.own.title", lang) + t("punct.colon", lang), style="bold")
     you.append_text(card_text(rv.your_card, lang))
     you.append(" · " + t("sk.own.face_up" if me.revealed else "sk.own.face_down", lang))
     side = current_side(rv.your_card, me.revealed, me.declared)
@@ -242,7 +242,7 @@ def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang) -> Text:
     trails = sorted(o.trails, key=lambda tr: (tr.card != "sultan", tr.card, _seat_key(tr.steps[0].seat if tr.steps else None)))
     for tr in trails:
         out.append_text(card_text(tr.card, lang))
-        out.append(": ")
+        out.append(t("punct.colon", lang))
         parts: list[str] = []
         for k, step in enumerate(tr.steps):
             where = namer.seat(step.seat)

@@ -313,7 +313,7 @@ class Table(GameTableScreen[Picker]):
         else:
             what = ""
         lines: list[Text] = []
-        head = Text(f"{label}: ", style="bold reverse", end="")
+        head = Text(label + self.tr("punct.colon"), style="bold reverse", end="")
         if what:
             head.append(" " + what, style="bold")
         head.append("  " + self.tr("sk.pick.keys"), style="dim")
