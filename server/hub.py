@@ -171,6 +171,9 @@ class Hub:
             stored = self.storage.get_lang(identity.name)
             if stored in ("en", "zh") and stored != identity.lang:
                 identity = identity.model_copy(update={"lang": stored})
+            bell = self.storage.get_bell(identity.name)
+            if bell is not None and bell != identity.bell:
+                identity = identity.model_copy(update={"bell": bell})
         session = LobbySession(self, identity)
         self.sessions.append(session)
         self._lobby_changed()
@@ -266,6 +269,11 @@ class LobbySession:
         self._identity = self._identity.model_copy(update={"lang": lang})
         if not self._identity.guest:
             self._hub.storage.set_lang(self._identity.name, lang)
+
+    def set_bell(self, on: bool) -> None:
+        self._identity = self._identity.model_copy(update={"bell": bool(on)})
+        if not self._identity.guest:
+            self._hub.storage.set_bell(self._identity.name, bool(on))
 
     def set_listener(self, listener: Listener | None) -> None:
         self._listener = listener

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from tui.client import LeaderRow
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -188,9 +188,14 @@ class Storage:
                 for stmt in _SCHEMA_V1.split(";"):
                     if stmt.strip():
                         self._db.execute(stmt)
-                self._db.execute(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-                )
+                self._set_version(1)
+        if version < 2:  # the bell setting: NULL (never set) rings
+            with self._tx():
+                self._db.execute("ALTER TABLE identities ADD COLUMN bell INTEGER")
+                self._set_version(2)
+
+    def _set_version(self, version: int) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(version),))
 
     @property
     def schema_version(self) -> int:
@@ -250,6 +255,21 @@ class Storage:
                 self._db.execute(
                     "INSERT INTO identities(name, key_fingerprint, lang, created) VALUES (?, NULL, ?, ?)",
                     (key, lang, self._clock()),
+                )
+
+    def get_bell(self, name: str) -> bool | None:
+        """Whether the bell rings on ``name``'s turn; None if never set."""
+        row = self._db.execute("SELECT bell FROM identities WHERE name=?", (name_key(name),)).fetchone()
+        return None if row is None or row["bell"] is None else bool(row["bell"])
+
+    def set_bell(self, name: str, on: bool) -> None:
+        key = name_key(name)
+        with self._tx():
+            cur = self._db.execute("UPDATE identities SET bell=? WHERE name=?", (int(on), key))
+            if cur.rowcount == 0:
+                self._db.execute(
+                    "INSERT INTO identities(name, key_fingerprint, lang, bell, created) VALUES (?, NULL, NULL, ?, ?)",
+                    (key, int(on), self._clock()),
                 )
 
     # ------------------------------------------------------------------- rooms

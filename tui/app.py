@@ -173,6 +173,7 @@ class ThroneApp(App[None]):
         self._filters = [shared_filter(f) for f in self._filters]
         self.lobby = lobby
         self.lang: Lang = lobby.identity.lang
+        self.bell_on = lobby.identity.bell  # the bell rings when a table waits for this player's decision
         self.room: RoomClient | None = None
         self.room_code = ""  # the private code this session entered the room with
         self.watching = False
@@ -376,6 +377,14 @@ class ThroneApp(App[None]):
         for screen in list(self.screen_stack):
             if isinstance(screen, Translatable) and getattr(screen, "live", False):
                 screen.switch_lang()
+
+    def set_bell(self, on: bool) -> None:
+        """Turn the your-turn bell on or off (kept with the identity)."""
+        self.bell_on = on
+        try:
+            self.lobby.set_bell(on)
+        except ClientError as err:
+            self.show_error(err)
 
     def action_quit_app(self) -> None:
         def done(yes: bool | None) -> None:

@@ -38,6 +38,7 @@ class Identity(BaseModel):
     name: str  # already sanitised
     guest: bool = False
     lang: Literal["en", "zh"] = "en"  # initial language, from the client's LANG
+    bell: bool = True  # ring the terminal's bell when the game waits for this player's decision
 
 
 class ChatLine(BaseModel):
@@ -205,6 +206,10 @@ class LobbyClient(Protocol):
 
     def set_lang(self, lang: Literal["en", "zh"]) -> None:
         """Remember the player's language choice (kept with the identity)."""
+        ...
+
+    def set_bell(self, on: bool) -> None:
+        """Remember whether the bell rings on the player's turn (kept with the identity)."""
         ...
 
     def set_listener(self, listener: Listener | None) -> None: ...

@@ -42,7 +42,7 @@ EN: dict[str, str] = {
     "key.view": "View",
     "key.play_again": "Play again",
     "key.leaders": "Leaderboard",
-    "key.settings": "Language",
+    "key.settings": "Settings",
     "key.next_field": "Next field",
     "key.choose": "Choose",
     "key.close": "Close",
@@ -104,8 +104,10 @@ EN: dict[str, str] = {
     "button.create": "Create",
     "dialog.code": "Room {room} is private. Its code:",
     "dialog.settings.create": "New room",
-    "dialog.language": "Language",
-    "dialog.language.foot": "Enter chooses, Escape cancels. F2 switches anywhere.",
+    "dialog.language": "Settings",
+    "dialog.language.foot": "Enter picks a language, or turns the bell on or off; Escape closes. F2 switches the language anywhere.",
+    "settings.bell.on": "Bell on your turn: on (the terminal rings when a game waits for your decision)",
+    "settings.bell.off": "Bell on your turn: off",
     "dialog.settings.change": "Room options",
     "field.game": "Game",
     "field.name": "Room name",
@@ -336,7 +338,7 @@ EN: dict[str, str] = {
         "Everywhere: F1 help, F2 English/中文, Tab moves between parts of the screen, "
         "Escape backs out, Ctrl+Q quits. The mouse works too: click rows, buttons and the key bar.\n"
         "Lobby: arrows pick a room, Enter joins it, w watches it, c creates a room, t chats, "
-        "b shows the whole leaderboard, l picks the language, q quits.\n"
+        "b shows the whole leaderboard, l opens the settings (language, the bell on your turn), q quits.\n"
         "Room: r ready / not ready, Enter takes the highlighted empty seat, t chats, Escape leaves. "
         "The host also has: a add a bot, d remove the highlighted bot or player, o options, s start.\n"
         "Tables: the key bar along the bottom lists what you can do now: a key for each kind of "
@@ -411,7 +413,7 @@ ZH: dict[str, str] = {
     "key.view": "牌桌",
     "key.play_again": "再來一場",
     "key.leaders": "排行榜",
-    "key.settings": "語言",
+    "key.settings": "設定",
     "key.next_field": "下一欄",
     "key.choose": "選擇",
     "key.close": "關閉",
@@ -468,8 +470,10 @@ ZH: dict[str, str] = {
     "button.create": "建立",
     "dialog.code": "房間 {room} 是私人房間。請輸入密碼：",
     "dialog.settings.create": "開新房間",
-    "dialog.language": "語言",
-    "dialog.language.foot": "Enter 選擇，Escape 取消。任何畫面都可按 F2 切換。",
+    "dialog.language": "設定",
+    "dialog.language.foot": "Enter 選擇語言，或開關提示鈴聲；Escape 關閉。任何畫面都可按 F2 切換語言。",
+    "settings.bell.on": "輪到你時響鈴：開（遊戲等你決定時，終端機會響鈴）",
+    "settings.bell.off": "輪到你時響鈴：關",
     "dialog.settings.change": "房間設定",
     "field.game": "遊戲",
     "field.name": "房間名稱",
@@ -692,7 +696,7 @@ ZH: dict[str, str] = {
     "help.keys": (
         "任何畫面：F1 說明，F2 切換 English/中文，Tab 在畫面各區之間移動，Escape 返回，Ctrl+Q 離開。"
         "也可以用滑鼠點選列、按鈕和下方的按鍵列。\n"
-        "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，b 完整排行榜，l 選擇語言，q 離開。\n"
+        "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，b 完整排行榜，l 開啟設定（語言、輪到你時響鈴），q 離開。\n"
         "房間：r 準備／取消準備，Enter 坐上選到的空位，t 聊天，Escape 離開。"
         "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定，s 開始。\n"
         "牌桌：下方的按鍵列列出你現在能做的事：每種動作一個鍵，再用號碼或方向鍵選座位或牌，"

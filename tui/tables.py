@@ -75,6 +75,7 @@ class TableScreen(HostScreen):
         self.room = room
         self.snap: RoomSnapshot | None = None
         self._stop_clock: Callable[[], None] | None = None
+        self._asked = False  # the seat was asked for a decision at the last refresh (see _ring_if_asked)
 
     def _start_clock(self) -> None:
         """Call :meth:`_tick` every second (the process-wide clock: one timer for
@@ -127,6 +128,24 @@ class TableScreen(HostScreen):
             self.call_after_refresh(self.refresh_data)
         else:
             self._mount_retries = 0
+            self._ring_if_asked()
+
+    def _ring_if_asked(self) -> None:
+        """Ring the terminal's bell once when the game starts waiting for this
+        seat's decision: a turn or a prompt it must answer (one that cannot be
+        passed; optional reactions, offered to many seats at once, stay quiet),
+        for players who look at another window meanwhile. Off in the settings."""
+        snap = self.snap
+        asked = (
+            snap is not None
+            and snap.state == "playing"
+            and not self.throne.watching
+            and self.room.pending()
+            and "pass" not in self.room.legal()
+        )
+        if asked and not self._asked and self.throne.bell_on:
+            self.throne.bell()
+        self._asked = asked
 
     def update_table(self) -> None:
         """Render the table from ``self.snap`` and the room (override this)."""

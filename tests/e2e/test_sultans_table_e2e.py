@@ -185,3 +185,54 @@ def test_two_players_see_only_their_own_card_and_a_spectator_no_hidden_card(
             play_step(a)
             play_step(b)
     assert "Traceback" not in server.log_text()
+
+
+def test_the_bell_rings_on_your_turn_unless_you_turned_it_off(
+    make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """The terminal's bell (BEL) reaches a player when the game waits for their
+    decision; a player who turned it off in the settings (l) and a spectator
+    get none (that the setting is kept with the key: tests/server/test_hub.py)."""
+    (tmp_path / "server").mkdir(parents=True, exist_ok=True)  # the harness writes the config before creating it
+    server = make_server(config=CONFIG)
+    with server.client("alice", key=client_key("alice"), cols=100, rows=30) as a, server.client(
+        "bob", key=client_key("bob"), cols=100, rows=30
+    ) as b, server.client("carol", key=client_key("carol"), cols=100, rows=30) as w:
+        b.wait_for(server.fingerprint)
+        b.press("l")
+        b.wait_for("Bell on your turn: on")
+        b.press("down", "down", "enter")
+        b.wait_for("Bell on your turn: off")
+        b.press("escape")
+        b.wait_gone("Bell on your turn")
+        a.wait_for(server.fingerprint)
+        create_room(a, "Bell table", seats=5, rounds=1)
+        b.wait_for("Bell table")
+        b.press("enter")
+        b.wait_for("not ready")
+        b.settle(0.3)
+        b.press("r")
+        a.wait_until(lambda c: re.search(r"bob .*ready ✓", c.text()) is not None, what="bob is ready")
+        w.wait_for("Bell table")
+        w.press("w")
+        w.wait_for("Watching")
+        a.wait_until(lambda c: "bob" in c.text() and "Watching: carol" in c.text(), what="bob seated, carol watching")
+        before = (len(a.raw), len(b.raw), len(w.raw))
+        a.press("s")
+        a.wait_for("Your card")
+        turns = {"alice": 0, "bob": 0}
+        deadline = time.monotonic() + 120
+        while min(turns.values()) == 0 and "Match result" not in a.text():
+            assert time.monotonic() < deadline, a.dump() + b.dump()
+            for name, c in (("alice", a), ("bob", b)):
+                c.settle(0.2)
+                if "▶ Your turn" in c.text():
+                    turns[name] += 1
+                play_step(c)
+        w.settle(0.3)
+        assert turns["alice"] and turns["bob"], turns
+        osc = re.compile(rb"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")  # a BEL may also end an OSC sequence
+        rang = [osc.sub(b"", bytes(c.raw[start:])) for c, start in zip((a, b, w), before, strict=True)]
+        assert b"\x07" in rang[0]
+        assert b"\x07" not in rang[1] and b"\x07" not in rang[2]
+    assert "Traceback" not in server.log_text()

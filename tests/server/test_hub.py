@@ -108,6 +108,19 @@ async def test_set_lang_is_kept_with_the_identity(hub: Hub) -> None:
     assert guest.identity.lang == "zh" and hub.storage.get_lang("guest-7") is None
 
 
+async def test_the_bell_setting_is_kept_with_the_identity(hub: Hub) -> None:
+    la = hub.connect(Identity(name="alice"))
+    assert la.identity.bell is True  # rings unless turned off
+    la.set_bell(False)
+    assert la.identity.bell is False and hub.storage.get_bell("alice") is False
+    again = hub.connect(Identity(name="alice"))  # the next login
+    assert again.identity.bell is False
+    guest = hub.connect(Identity(name="guest-8", guest=True))
+    guest.set_bell(False)  # for this session only: a guest's name is nobody's
+    assert guest.identity.bell is False and hub.storage.get_bell("guest-8") is None
+    assert hub.connect(Identity(name="guest-8", guest=True)).identity.bell is True
+
+
 async def test_empty_waiting_room_closes(hub: Hub) -> None:
     la = hub.connect(Identity(name="alice"))
     rc = la.create_room(settings())

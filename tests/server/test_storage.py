@@ -153,3 +153,35 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
         raw.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION + 1),))
     with pytest.raises(StorageError, match="newer"):
         Storage(path)
+
+
+def test_the_bell_setting_is_kept_and_rings_when_never_set() -> None:
+    st = Storage(":memory:")
+    assert st.get_bell("carol") is None  # never set: the identity's default (on)
+    st.set_bell("carol", False)  # no key yet: the row has no owner
+    assert st.get_bell("Carol") is False and st.key_owner("carol") is None
+    assert st.claim_name("carol", "SHA256:ccc") is True
+    st.set_bell("carol", True)
+    assert st.get_bell("carol") is True
+    st.claim_name("dave", "SHA256:ddd")
+    st.set_lang("dave", "zh")
+    assert st.get_bell("dave") is None and st.get_lang("dave") == "zh"
+
+
+def test_a_version_1_database_gains_the_bell_and_keeps_everything(tmp_path: Path) -> None:
+    from server.storage import _SCHEMA_V1
+
+    path = tmp_path / "v1.sqlite"
+    with sqlite3.connect(path) as raw:  # a database as the first release wrote it
+        raw.executescript(_SCHEMA_V1)
+        raw.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '1')")
+        raw.execute("INSERT INTO identities(name, key_fingerprint, lang, created) VALUES ('alice', 'SHA256:aaa', 'zh', 1.0)")
+    st = Storage(path)
+    assert st.schema_version == SCHEMA_VERSION == 2
+    assert st.key_owner("alice") == "SHA256:aaa" and st.get_lang("alice") == "zh"
+    assert st.get_bell("alice") is None
+    st.set_bell("alice", False)
+    st.close()
+    again = Storage(path)  # opened again: nothing to migrate
+    assert again.get_bell("alice") is False and again.schema_version == 2
+    again.close()

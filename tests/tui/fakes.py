@@ -448,6 +448,7 @@ class FakeLobby:
         self._identity = identity
         self.listener: Listener | None = None
         self.langs: list[str] = []
+        self.bells: list[bool] = []
 
     @property
     def identity(self) -> Identity:
@@ -525,6 +526,10 @@ class FakeLobby:
     def set_lang(self, lang: Literal["en", "zh"]) -> None:
         self.langs.append(lang)
         self._identity = self._identity.model_copy(update={"lang": lang})
+
+    def set_bell(self, on: bool) -> None:
+        self.bells.append(on)
+        self._identity = self._identity.model_copy(update={"bell": on})
 
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener

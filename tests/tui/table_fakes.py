@@ -256,6 +256,9 @@ class FakeTableLobby(Generic[C]):
     def set_lang(self, lang: Literal["en", "zh"]) -> None:
         self._identity = self._identity.model_copy(update={"lang": lang})
 
+    def set_bell(self, on: bool) -> None:
+        self._identity = self._identity.model_copy(update={"bell": on})
+
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener
 

@@ -674,3 +674,46 @@ async def test_a_full_key_bar_keeps_f2_saying_which_language_it_switches_to(lang
         assert len(bar) <= 80
         assert " F2 " + t("key.lang", lang) in bar, bar  # how a reader of the other language finds it
         assert " t " + t("sk.key.chat", lang) in bar or " t " + t("key.chat", lang) in bar, bar
+
+
+def until_asked(room: SultansRoom, seat: int) -> None:
+    """Bots play (and ``seat`` passes its optional reactions) until ``seat`` must decide."""
+    for _ in range(200):
+        room.run_bots(next_rounds=True)
+        m = room.match
+        if seat in m.pending() and "pass" not in m.legal(seat):
+            return
+        assert seat in m.pending(), "the match ended first"
+        room.play(seat, "pass")
+    raise AssertionError("never asked")
+
+
+async def test_the_bell_rings_once_when_the_game_waits_for_your_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a turn rings the terminal's bell once; the table redrawn meanwhile (chat) rings no more;
+    # the next turn rings again; a spectator never hears it, nor a player who turned it off
+    rings: list[str] = []
+    monkeypatch.setattr(ThroneApp, "bell", lambda self: rings.append(self.lobby.identity.name))
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,), rounds=5)
+    async with table(room, 0) as (app, pilot, client):
+        assert room.match.pending() == {0} and "pass" not in room.match.legal(0)
+        assert rings == ["alice"]
+        room.changed()  # something else changed: the same turn
+        await settle(pilot)
+        assert rings == ["alice"]
+        await pilot.press("p", "1", "enter")  # peek: the turn passes on
+        await settle(pilot)
+        assert client.sent and 0 not in room.match.pending()
+        until_asked(room, 0)
+        await settle(pilot)
+        assert rings == ["alice", "alice"]
+    rings.clear()
+    async with table(room, None) as (app, pilot, _client):
+        await settle(pilot)
+        assert rings == []
+    async with table(room, 0) as (app, pilot, _client):
+        assert rings == ["alice"]  # back at the table, still asked
+        app.set_bell(False)
+        room.play(0, room.match.legal(0)[0])
+        until_asked(room, 0)
+        await settle(pilot)
+        assert rings == ["alice"]

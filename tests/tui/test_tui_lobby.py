@@ -347,6 +347,32 @@ async def test_language_setting_dialog(hub: FakeHub) -> None:
         assert "線上玩家" in screen_text(app)
 
 
+async def test_the_settings_dialog_turns_the_bell_off_and_on_and_stays_open(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.bell_on is True  # the identity's setting
+        await pilot.press("l")
+        await settle(pilot)
+        assert "Bell on your turn: on" in screen_text(app)
+        await pilot.press("down", "down", "enter")  # English, 繁體中文, the bell
+        await settle(pilot)
+        assert not isinstance(app.screen, LobbyScreen)  # still open
+        assert "Bell on your turn: off" in screen_text(app)
+        assert app.bell_on is False and lobby.bells == [False]
+        await pilot.press("f2")
+        await settle(pilot)
+        assert "輪到你時響鈴：關" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.bell_on is True and lobby.bells == [False, True]
+        assert "輪到你時響鈴：開" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen) and app.lang == "zh"
+
+
 async def test_dialogs_show_their_own_keys_over_the_lobbys(hub: FakeHub) -> None:
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -377,7 +377,8 @@ class _FormError(ValueError):
 
 
 class LanguageDialog(HostModal[Lang | None]):
-    """The language setting: pick one (also switched with F2 anywhere)."""
+    """The player's settings: the language (also switched with F2 anywhere),
+    and the bell on their turn (toggled here, the dialog stays open)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
@@ -391,7 +392,7 @@ class LanguageDialog(HostModal[Lang | None]):
         with Vertical(classes="dialog"):
             yield Static("", id="lang-title", classes="dialog-title", markup=False)
             yield OptionList(
-                *(Option(t("lang.name", lang), id=lang) for lang in LANGS), id="langs"
+                *(Option(t("lang.name", lang), id=lang) for lang in LANGS), Option(self._bell_text(), id="bell"), id="langs"
             )
             yield Static("", id="lang-foot", markup=False)
 
@@ -402,12 +403,20 @@ class LanguageDialog(HostModal[Lang | None]):
         options.highlighted = LANGS.index(self.lang)
         options.focus()
 
+    def _bell_text(self) -> Text:
+        return Text(self.tr("settings.bell.on" if self.throne.bell_on else "settings.bell.off"))
+
     def apply_lang(self) -> None:
         self.query_one("#lang-title", Static).update(self.tr("dialog.language"))
         self.query_one("#lang-foot", Static).update(Text(self.tr("dialog.language.foot"), style="dim"))
+        self.query_one("#langs", OptionList).replace_option_prompt("bell", self._bell_text())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        if event.option.id == "bell":
+            self.throne.set_bell(not self.throne.bell_on)
+            self.query_one("#langs", OptionList).replace_option_prompt("bell", self._bell_text())
+            return
         lang = event.option.id
         self.dismiss(lang if lang in LANGS else None)
 
