@@ -515,3 +515,20 @@ async def test_sessions_share_one_truecolor_filter(hub: FakeHub) -> None:
         first._watch_ansi_color(True)  # a change of one app's setting is its own
         assert not next(f for f in first._filters if isinstance(f, ANSIToTruecolor)).enabled
         assert theirs[0].enabled
+
+
+async def test_a_short_terminal_still_shows_the_rooms_and_the_start_of_the_host_key(hub: FakeHub) -> None:
+    # the chat and side panes took a fixed 10 rows: at 16 the rooms pane had room for its title only
+    hub.lobby("bob").create_room(RoomSettings(name="open room"))
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(50, 16)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "open room" in text, text
+        assert "Host key SHA256:" in text and "…" in text.splitlines()[-2], text
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        assert lines[-2].strip() == f"Host key {hub.fingerprint}" or hub.fingerprint in lines[-2]
+        bottom = next(i for i, line in enumerate(lines) if "Online (2)" in line)
+        assert len(lines) - bottom >= 10  # a tall terminal: the bottom panes keep their 10 rows

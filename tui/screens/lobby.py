@@ -79,8 +79,8 @@ class LobbyScreen(HostScreen):
         )
         self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.lobby"))
 
-        self.query_one("#fingerprint", Static).update(
-            self.tr("lobby.fingerprint", fp=self.throne.lobby.host_fingerprint)
+        self.query_one("#fingerprint", Static).update(  # cut with an ellipsis where narrow (was: cut before the key)
+            Text(self.tr("lobby.fingerprint", fp=self.throne.lobby.host_fingerprint), no_wrap=True, overflow="ellipsis", end="")
         )
         self._rooms = []
         self._shown.clear()
