@@ -142,6 +142,17 @@ def hidden_card_shown(box_line: str) -> bool:
     return m is not None and bool(shown_cards(m.group(1))) and not m.group(2)
 
 
+def join_ready(player: Client, host: Client, room: str) -> None:
+    """``player`` joins ``room`` from the lobby and gets ready; ``host`` sees it."""
+    player.wait_for(room)
+    player.press("enter")  # join the highlighted room
+    player.wait_for("not ready")
+    player.settle(0.3)
+    player.press("r")  # ready
+    ready = re.compile(re.escape(player.user) + r" .*ready ✓")
+    host.wait_until(lambda c: ready.search(c.text()) is not None, what=f"{player.user} is ready")
+
+
 def test_two_players_see_only_their_own_card_and_a_spectator_no_hidden_card(
     make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path], tmp_path: Path
 ) -> None:
@@ -152,12 +163,7 @@ def test_two_players_see_only_their_own_card_and_a_spectator_no_hidden_card(
     ) as b, server.client("carol", key=client_key("carol"), cols=100, rows=30) as w:
         a.wait_for(server.fingerprint)
         create_room(a, "Pair table", seats=6, rounds=1)
-        b.wait_for("Pair table")
-        b.press("enter")  # join the highlighted room
-        b.wait_for("not ready")
-        b.settle(0.3)
-        b.press("r")  # ready
-        a.wait_until(lambda c: re.search(r"bob .*ready ✓", c.text()) is not None, what="bob is ready")
+        join_ready(b, a, "Pair table")
         w.wait_for("Pair table")
         w.press("w")  # watch
         w.settle(0.5)
@@ -207,12 +213,7 @@ def test_the_bell_rings_on_your_turn_unless_you_turned_it_off(
         b.wait_gone("Bell on your turn")
         a.wait_for(server.fingerprint)
         create_room(a, "Bell table", seats=5, rounds=1)
-        b.wait_for("Bell table")
-        b.press("enter")
-        b.wait_for("not ready")
-        b.settle(0.3)
-        b.press("r")
-        a.wait_until(lambda c: re.search(r"bob .*ready ✓", c.text()) is not None, what="bob is ready")
+        join_ready(b, a, "Bell table")
         w.wait_for("Bell table")
         w.press("w")
         w.wait_for("Watching")
