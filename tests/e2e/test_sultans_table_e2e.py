@@ -212,7 +212,7 @@ def test_the_bell_rings_on_your_turn_unless_you_turned_it_off(
         b.press("escape")
         b.wait_gone("Bell on your turn")
         a.wait_for(server.fingerprint)
-        create_room(a, "Bell table", seats=5, rounds=1)
+        create_room(a, "Bell table", seats=5, rounds=5)  # long enough for a turn of each
         join_ready(b, a, "Bell table")
         w.wait_for("Bell table")
         w.press("w")
