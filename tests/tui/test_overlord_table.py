@@ -838,3 +838,16 @@ async def test_a_cut_effect_ends_with_an_ellipsis_and_chinese_lines_break_proper
             assert ln[:-1].rstrip() in whole.replace(" ", "") or ln[:-1].rstrip() in whole
         if lang == "zh":
             assert not any(ln[0] in "，。、；：！？）" for ln in effects), effects
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_every_role_shows_its_rank_however_long_its_name(size: tuple[int, int]) -> None:
+    # the role column was 13 cells: "Tax Collector 5" lost its rank
+    roles = ["overlord", "taxcollector", "executioner", "soothsayer", "peasant"]
+    g = new_game(roles=roles, hands=[[], [], [], [], []], gold=[11, 12, 13, 14, 15])  # no gold reads as a rank
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=size) as (app, _pilot, _client):
+        text = seats(app)
+        for seat, role in enumerate(roles):
+            line = next(ln for ln in text.splitlines() if f" {seat} " in ln[:4])
+            assert f"{t(f'ov.role.{role}', 'en')} {g.rank(seat)}" in line, line

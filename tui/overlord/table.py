@@ -205,8 +205,9 @@ class Table(GameTableScreen[Picker]):
         namer = self.namer()
         seats_info = self.snap.seats if self.snap is not None else []
         width = self.query_one(SeatsPanel).content_size.width or 46
-        name_w = max(6, min(14, width - 36))
-        role_w = 13
+        roles = {sv.seat: f"{role_str(sv.role, self.lang)} {sv.rank}" for sv in ov.seats}
+        role_w = max(cell_len(self.tr("ov.col.role")), *(cell_len(r) for r in roles.values()))  # "Tax Collector 5": 15
+        name_w = max(6, min(14, width - 23 - role_w))
         p = self.picker
         cands = p.seat_candidates() if p is not None else set()
         current = p.current() if p is not None and p.step == "seat" else None
@@ -222,7 +223,7 @@ class Table(GameTableScreen[Picker]):
             info = seats_info[i] if i < len(seats_info) else None
             mark = "▶" if sv.holds_order and sv.alive else ("♔" if sv.is_ruler and ov.phase != "over" else " ")
             name = namer.name(i) + (" *" if i == namer.viewer else "")
-            role = f"{role_str(sv.role, self.lang)} {sv.rank}"
+            role = roles[i]
             line = Text(no_wrap=True, overflow="ellipsis", end="")
             line.append(f"{mark} {i} ")
             line.append(pad(name, name_w), style="bold" if i == namer.viewer else "")
