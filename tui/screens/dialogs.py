@@ -376,7 +376,7 @@ class _FormError(ValueError):
     pass
 
 
-class LanguageDialog(HostModal[Lang | None]):
+class PlayerSettingsDialog(HostModal[Lang | None]):
     """The player's settings: the language (also switched with F2 anywhere),
     and the bell on their turn (toggled here, the dialog stays open)."""
 

@@ -18,7 +18,12 @@ from textual.widgets import Input, Static
 from tui.client import LeaderRow, RoomSettings, RoomSummary
 from tui.i18n import Lang, game_title
 from tui.screens.base import HostScreen
-from tui.screens.dialogs import CodeDialog, LanguageDialog, LeaderboardDialog, RoomSettingsDialog
+from tui.screens.dialogs import (
+    CodeDialog,
+    LeaderboardDialog,
+    PlayerSettingsDialog,
+    RoomSettingsDialog,
+)
 from tui.text import FirstLines, clip, literal
 from tui.widgets import ChatPanel, KeyBar, KeySpec, LineStatic, RowList
 
@@ -79,7 +84,7 @@ class LobbyScreen(HostScreen):
         )
         self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.lobby"))
 
-        self.query_one("#fingerprint", Static).update(  # cut with an ellipsis where narrow (was: cut before the key)
+        self.query_one("#fingerprint", Static).update(  # one line: cut with an ellipsis where narrow
             Text(self.tr("lobby.fingerprint", fp=self.throne.lobby.host_fingerprint), no_wrap=True, overflow="ellipsis", end="")
         )
         self._rooms = []
@@ -248,7 +253,7 @@ class LobbyScreen(HostScreen):
             if lang is not None:
                 self.throne.set_lang(lang)
 
-        self.app.push_screen(LanguageDialog(), chosen)
+        self.app.push_screen(PlayerSettingsDialog(), chosen)
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()
