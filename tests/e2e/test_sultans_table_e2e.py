@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from harness import Client, ServerProcess
@@ -142,6 +143,17 @@ def hidden_card_shown(box_line: str) -> bool:
     return m is not None and bool(shown_cards(m.group(1))) and not m.group(2)
 
 
+@contextmanager
+def three_players(server: ServerProcess, client_key: Callable[[str], Path]) -> Iterator[tuple[Client, Client, Client]]:
+    """alice, bob and carol logged in with their keys at 100x30."""
+    with ExitStack() as stack:
+        a, b, w = (
+            stack.enter_context(server.client(name, key=client_key(name), cols=100, rows=30))
+            for name in ("alice", "bob", "carol")
+        )
+        yield a, b, w
+
+
 def join_ready(player: Client, host: Client, room: str) -> None:
     """``player`` joins ``room`` from the lobby and gets ready; ``host`` sees it."""
     player.wait_for(room)
@@ -158,9 +170,7 @@ def test_two_players_see_only_their_own_card_and_a_spectator_no_hidden_card(
 ) -> None:
     (tmp_path / "server").mkdir(parents=True, exist_ok=True)  # the harness writes the config before creating it
     server = make_server(config=CONFIG)
-    with server.client("alice", key=client_key("alice"), cols=100, rows=30) as a, server.client(
-        "bob", key=client_key("bob"), cols=100, rows=30
-    ) as b, server.client("carol", key=client_key("carol"), cols=100, rows=30) as w:
+    with three_players(server, client_key) as (a, b, w):
         a.wait_for(server.fingerprint)
         create_room(a, "Pair table", seats=6, rounds=1)
         join_ready(b, a, "Pair table")
@@ -201,9 +211,7 @@ def test_the_bell_rings_on_your_turn_unless_you_turned_it_off(
     get none (that the setting is kept with the key: tests/server/test_hub.py)."""
     (tmp_path / "server").mkdir(parents=True, exist_ok=True)  # the harness writes the config before creating it
     server = make_server(config=CONFIG)
-    with server.client("alice", key=client_key("alice"), cols=100, rows=30) as a, server.client(
-        "bob", key=client_key("bob"), cols=100, rows=30
-    ) as b, server.client("carol", key=client_key("carol"), cols=100, rows=30) as w:
+    with three_players(server, client_key) as (a, b, w):
         b.wait_for(server.fingerprint)
         b.press("l")
         b.wait_for("Bell on your turn: on")
