@@ -305,6 +305,7 @@ class Room:
             state=self.state,
             private=self.settings.private,
             host=self.host,
+            players=[s.name for s in self.seats if s.kind == "human"],
         )
 
     def view(self, seat: int | None) -> BaseModel | None:

@@ -17,13 +17,15 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from tui.client import LeaderRow
+from tui.text import (
+    name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
+)
 
 SCHEMA_VERSION = 2
 
@@ -79,13 +81,6 @@ CREATE INDEX IF NOT EXISTS matches_open ON matches(finished);
 """
 
 NEXT_ROUND = "next-round"
-
-
-def name_key(name: str) -> str:
-    """The identity a name stands for: NFKC-normalised and case-folded, so that
-    ``Alice``/``alice`` (and ``Émile``/``émile``, full-width letters...) are one
-    identity and can never belong to two keys. Rooms compare names with it too."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 @dataclass(frozen=True)

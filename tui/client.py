@@ -88,6 +88,7 @@ class RoomSummary(BaseModel):
     state: Literal["waiting", "playing", "finished"]
     private: bool
     host: str
+    players: list[str] = Field(default_factory=list)  # the names holding its human seats (public: the room shows them)
 
 
 class RoomSnapshot(BaseModel):

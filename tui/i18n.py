@@ -80,6 +80,8 @@ EN: dict[str, str] = {
     "lobby.rooms": "Rooms ({n})",
     "lobby.no_rooms": "No rooms yet: press c to create one.",
     "lobby.private": "private",
+    "lobby.your_seat": "your seat",
+    "lobby.seat_kept": "Your seat in {room} is kept: Enter on it takes you back.",
     "chat.placeholder.lobby": "Say something to everyone in the lobby (t)",
     "chat.placeholder.room": "Say something to this room (t)",
     # the host's system lines in chat (tui.client.ChatLine.key; names are literal)
@@ -448,6 +450,8 @@ ZH: dict[str, str] = {
     "lobby.rooms": "房間（{n}）",
     "lobby.no_rooms": "還沒有房間：按 c 開一個。",
     "lobby.private": "私人",
+    "lobby.your_seat": "你的座位",
+    "lobby.seat_kept": "你在 {room} 的座位保留著：選它按 Enter 回去。",
     "chat.placeholder.lobby": "對大廳裡的所有人說話（t）",
     "chat.placeholder.room": "對這個房間說話（t）",
     "sys.sat_down": "{name} 入座了",

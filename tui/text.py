@@ -8,11 +8,19 @@ Alignment uses terminal cell widths (``rich.cells``), so CJK text lines up.
 from __future__ import annotations
 
 import time
+import unicodedata
 
 from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.text import Text
+
+
+def name_key(name: str) -> str:
+    """The identity a name stands for: NFKC-normalised and case-folded, so that
+    ``Alice``/``alice`` (and ``Émile``/``émile``, full-width letters...) are one
+    identity and can never belong to two keys. Rooms and screens compare names with it."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def literal(text: str, style: str = "") -> Text:

@@ -591,3 +591,15 @@ async def test_the_room_s_screens_share_one_snapshot_until_something_in_it_chang
     mover, _other = on_turn(a, b)
     mover.act("add 1", started.version)
     assert a.snapshot().version == started.version + 1
+
+
+async def test_a_rooms_summary_names_its_players_not_its_bots(hub: Hub) -> None:
+    # the lobby marks the room where a player's seat is kept (tui/screens/lobby.py)
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=3))
+    lb = hub.connect(Identity(name="bob"))
+    lb.join(a.room_id)
+    a.add_bot()
+    [summary] = lb.rooms()
+    assert summary.players == ["alice", "bob"] and summary.bots == 1
+    assert la.rooms()[0].players == ["alice", "bob"]

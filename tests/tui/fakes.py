@@ -173,6 +173,7 @@ class FakeRoom:
             state=self.state,
             private=self.settings.private,
             host=self.host,
+            players=[s.name for s in self.seats if s.kind == "human"],
         )
 
     def seat_of(self, name: str) -> int | None:

@@ -202,6 +202,13 @@ async def test_leaving_a_running_match_asks_first(hub: FakeHub) -> None:
         assert room.seats[0].autoplay  # the seat stays alice's
         assert room.seat_of("alice") == 0
         assert not app._notifications  # leaving is not being removed
+        text = screen_text(app)
+        assert "Your seat in" in text and "is kept: Enter on it takes you back." in text
+        assert "playing · your seat" in text
+        other = ThroneApp(hub.lobby("bob"))  # another player's lobby marks no seat
+        async with other.run_test(size=(80, 24)) as other_pilot:
+            await settle(other_pilot)
+            assert "your seat" not in screen_text(other) and "playing" in screen_text(other)
         await pilot.press("enter")  # and back to the seat from the lobby
         await settle(pilot)
         assert isinstance(app.screen, PlainTableScreen)

@@ -24,7 +24,7 @@ from tui.screens.dialogs import (
     PlayerSettingsDialog,
     RoomSettingsDialog,
 )
-from tui.text import FirstLines, clip, literal
+from tui.text import FirstLines, clip, literal, name_key
 from tui.widgets import ChatPanel, KeyBar, KeySpec, LineStatic, RowList
 
 LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown
@@ -126,6 +126,10 @@ class LobbyScreen(HostScreen):
         title = self.tr("lobby.rooms", n=len(rooms))
         if not rooms:
             title += "  " + self.tr("lobby.no_rooms")
+        me = name_key(self.throne.lobby.identity.name)
+        mine = [r for r in rooms if r.state == "playing" and any(name_key(p) == me for p in r.players)]
+        if mine:  # a seat kept after leaving its table: say where it is and how to get back
+            title += "  " + self.tr("lobby.seat_kept", room=clip(mine[0].name or mine[0].id, 20))
         table = self.query_one("#rooms", RowList)
         table.set_title(title)
         if rooms == self._rooms:
@@ -135,6 +139,8 @@ class LobbyScreen(HostScreen):
         for room in rooms:
             taken = room.humans + room.bots
             state = self.tr(f"state.{room.state}")
+            if room in mine:
+                state += " · " + self.tr("lobby.your_seat")
             if room.private:
                 state += " · " + self.tr("lobby.private")
             rows.append((
