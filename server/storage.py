@@ -238,34 +238,40 @@ class Storage:
         ).fetchone()
         return None if row is None else row["key_fingerprint"]
 
-    def get_lang(self, name: str) -> str | None:
-        row = self._db.execute("SELECT lang FROM identities WHERE name=?", (name_key(name),)).fetchone()
-        return None if row is None else row["lang"]
+    _SETTINGS = ("lang", "bell")
+    """An identity's own settings: columns of ``identities``, NULL until set."""
 
-    def set_lang(self, name: str, lang: str) -> None:
+    def _setting(self, name: str, column: str) -> Any:
+        assert column in self._SETTINGS
+        row = self._db.execute(f"SELECT {column} FROM identities WHERE name=?", (name_key(name),)).fetchone()
+        return None if row is None else row[column]
+
+    def _set_setting(self, name: str, column: str, value: object) -> None:
+        """Set one of ``name``'s settings; a name nobody owns yet gets a keyless row."""
+        assert column in self._SETTINGS
         key = name_key(name)
         with self._tx():
-            cur = self._db.execute("UPDATE identities SET lang=? WHERE name=?", (lang, key))
+            cur = self._db.execute(f"UPDATE identities SET {column}=? WHERE name=?", (value, key))
             if cur.rowcount == 0:
                 self._db.execute(
-                    "INSERT INTO identities(name, key_fingerprint, lang, created) VALUES (?, NULL, ?, ?)",
-                    (key, lang, self._clock()),
+                    f"INSERT INTO identities(name, key_fingerprint, {column}, created) VALUES (?, NULL, ?, ?)",
+                    (key, value, self._clock()),
                 )
+
+    def get_lang(self, name: str) -> str | None:
+        lang = self._setting(name, "lang")
+        return None if lang is None else str(lang)
+
+    def set_lang(self, name: str, lang: str) -> None:
+        self._set_setting(name, "lang", lang)
 
     def get_bell(self, name: str) -> bool | None:
         """Whether the bell rings on ``name``'s turn; None if never set."""
-        row = self._db.execute("SELECT bell FROM identities WHERE name=?", (name_key(name),)).fetchone()
-        return None if row is None or row["bell"] is None else bool(row["bell"])
+        bell = self._setting(name, "bell")
+        return None if bell is None else bool(bell)
 
     def set_bell(self, name: str, on: bool) -> None:
-        key = name_key(name)
-        with self._tx():
-            cur = self._db.execute("UPDATE identities SET bell=? WHERE name=?", (int(on), key))
-            if cur.rowcount == 0:
-                self._db.execute(
-                    "INSERT INTO identities(name, key_fingerprint, lang, bell, created) VALUES (?, NULL, NULL, ?, ?)",
-                    (key, int(on), self._clock()),
-                )
+        self._set_setting(name, "bell", int(on))
 
     # ------------------------------------------------------------------- rooms
 
