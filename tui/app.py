@@ -108,7 +108,13 @@ class Coalesced:
 
     def _guarded(self, step: Callable[[], None]) -> None:
         """Run ``step`` from a timer or a turn: what it raises ends the session,
-        as if raised in the app's own handler."""
+        as if raised in the app's own handler. Not once the app is closing: a
+        call that came due while Textual takes its screens down would update
+        widgets already removed (the unmount that cancels it comes last)."""
+        app = self._app
+        if app._exit or not app.is_running:
+            self._armed = False
+            return
         try:
             step()
         except Exception as error:

@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from hubs import settle
+from hubs import new_hub, settle
+from textual.widgets import Static
 
+import tui.app
 from server.hub import Hub
 from server.storage import Storage
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
+from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen
 from tui.tables import TableScreen, register_table, unregister_table
+from tui.turns import Turns
 
 
 @pytest.fixture(autouse=True)
@@ -97,5 +102,45 @@ async def test_spectators_of_a_room_share_one_ring_and_see_the_same() -> None:
             shown = ["\n".join(strip.text for strip in app.screen._compositor.render_strips()) for app in apps]
             ring_rows = [[line for line in text.splitlines() if "│" in line] for text in shown]
             assert ring_rows[0] == ring_rows[1]
+    finally:
+        await hub.stop()
+
+
+
+class SlowToClose(Static):
+    """A widget that takes its time to close, as widgets of a busy server do:
+    Textual's shutdown waits for it with the lobby screen half taken down."""
+
+    async def on_unmount(self) -> None:
+        await asyncio.sleep(0.3)
+
+
+class ClosingApp(ThroneApp):
+    CSS_PATH = str(Path(tui.app.__file__).with_name("app.tcss"))
+    flush_interval = 0.02  # the lobby's: 0.08 s
+
+
+@pytest.mark.parametrize("turns", [False, True], ids=["direct", "turns"])
+async def test_a_lobby_change_while_a_session_closes_is_no_crash(turns: bool) -> None:
+    """Players leaving one after another: each one's session ends and leaves
+    the hub, which asks every lobby still there to show the new "online" count,
+    while the next player's App is shutting down. A lobby screen whose widgets
+    Textual had already removed was refreshed then ("No nodes match
+    '#lobby-head'"), and that session ended as a crash, with a traceback in the
+    server log (seen with 20 players leaving one by one over ssh)."""
+    hub = new_hub()
+    await hub.start()
+    try:
+        app = ClosingApp(hub.connect(Identity(name="alice")), turns=Turns() if turns else None)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, LobbyScreen)
+            await app.screen.mount(SlowToClose("…"))
+            hub.connect(Identity(name="bob"))  # the lobby's "online" line changes: drawn at once
+            await settle(pilot)
+            hub.connect(Identity(name="carol"))  # and again: drawn 0.08 s after the first
+            app.exit()
+        assert app._exception is None
+        assert app.return_code == 0
     finally:
         await hub.stop()
