@@ -532,3 +532,59 @@ async def test_a_short_terminal_still_shows_the_rooms_and_the_start_of_the_host_
         assert lines[-2].strip() == f"Host key {hub.fingerprint}" or hub.fingerprint in lines[-2]
         bottom = next(i for i, line in enumerate(lines) if "Online (2)" in line)
         assert len(lines) - bottom >= 10  # a tall terminal: the bottom panes keep their 10 rows
+
+
+
+DIALOG_ACTIONS = ["create", "leaders", "language", "app.help", "app.quit_app"]
+
+
+@pytest.mark.parametrize("opens", DIALOG_ACTIONS)
+async def test_a_dialog_closed_before_it_mounted_is_no_crash(hub: FakeHub, opens: str) -> None:
+    """A key that opens a dialog and Escape right behind it, on a busy server:
+    the dialog is off the screen stack before its own message loop gets to its
+    Mount. Its mount handlers ran anyway, filling widgets already taken down
+    (NoMatches) or mounting its key bar onto it, and the session ended."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        owner, _, action = opens.rpartition(".")
+        target = app if owner else lobby
+
+        def open_and_close() -> None:  # in one step: the dialog's loop has not run yet
+            getattr(target, f"action_{action}")()
+            assert app.screen is not lobby
+            app.pop_screen()
+
+        app.call_later(open_and_close)
+        await settle(pilot)
+        await settle(pilot)
+        assert app.screen is lobby
+        await pilot.press("c")  # and the lobby works on
+        await settle(pilot)
+        assert isinstance(app.screen, RoomSettingsDialog)
+    assert app._exception is None
+    assert app.return_code in (0, None)
+
+
+@pytest.mark.parametrize("opens", DIALOG_ACTIONS)
+async def test_a_dialog_opened_as_the_connection_drops_is_no_crash(hub: FakeHub, opens: str) -> None:
+    """The player's last key opens a dialog and the connection drops before the
+    dialog mounts: the app exits, and the dialog's key bar was mounted onto it
+    then ("Can't mount widget(s) before LeaderboardDialog is mounted", seen over
+    ssh): the end of the session was logged as a crash, with a traceback."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        owner, _, action = opens.rpartition(".")
+        target = app if owner else lobby
+
+        def open_and_drop() -> None:
+            getattr(target, f"action_{action}")()
+            app.exit()  # what server.ssh.Session.end does when the client vanishes
+
+        app.call_later(open_and_drop)
+        await settle(pilot)
+    assert app._exception is None
+    assert app.return_code in (0, None)
