@@ -588,3 +588,30 @@ async def test_a_dialog_opened_as_the_connection_drops_is_no_crash(hub: FakeHub,
         await settle(pilot)
     assert app._exception is None
     assert app.return_code in (0, None)
+
+
+async def test_a_form_submitted_twice_makes_one_room(hub: FakeHub) -> None:
+    """Enter pressed twice before the first one's answer (a busy server, a
+    double click on OK): the dialog was dismissed twice, its callback ran
+    again and Textual popped the lobby under it ("Can't pop screen; there must
+    be at least one screen on the stack", seen over ssh), ending the session.
+    The second submit is ignored now."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RoomSettingsDialog)
+
+        def twice() -> None:
+            dialog.action_submit()
+            dialog.action_submit()
+
+        app.call_later(twice)
+        await settle(pilot)
+        await settle(pilot)
+        assert len(hub.rooms) == 1
+        assert isinstance(app.screen, RoomScreen)
+        assert [type(s) for s in app.screen_stack] == [LobbyScreen, RoomScreen]
+    assert app._exception is None

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from rich.text import Text
 from textual import _time, events, messages
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen, Screen
@@ -238,6 +239,20 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
         # a modal screen shuts out the app's bindings: the language switch works here too
         Binding("f2", "app.toggle_lang", show=False),
     ]
+
+    _dismissed = False
+
+    def dismiss(self, result: R | None = None) -> AwaitComplete:
+        """Close the dialog with ``result``: once, and only while it is on top.
+
+        A second Enter that came before the first one's answer (a form submitted
+        twice, a double click on a button) dismissed it again: its callback ran
+        a second time and Textual popped the screen below it (the lobby:
+        "Can't pop screen", the session ended)."""
+        if self._dismissed or self.app.screen is not self:
+            return AwaitComplete()
+        self._dismissed = True
+        return super().dismiss(result)
 
     def on_mount(self) -> None:
         # runs after the dialog's own on_mount (Textual calls each class's handler)
