@@ -245,9 +245,14 @@ class ThroneApp(App[None]):
     def _refresh_notifications(self) -> None:
         """Screens are composed without a toast rack (``HostScreen._extend_compose``):
         the first notification shown on a screen mounts one, then Textual's own
-        refresh fills it."""
+        refresh fills it. (Dialogs compose Textual's.)"""
         if self._notifications and self.screen_stack:
             screen = self.screen
+            if not screen.is_mounted:
+                # pushed a moment ago and not composed yet: a dialog composes its
+                # own rack (Textual's), and one mounted now made that a duplicate id
+                screen.call_after_refresh(self._refresh_notifications)
+                return
             if not any(isinstance(node, ToastRack) for node in screen._nodes):
                 screen.mount(ToastRack(id="textual-toastrack"))
                 screen.call_after_refresh(self._refresh_notifications)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fakes import FakeHub, screen_text, settle
+from textual.notifications import Notification, Notify
 
 from tui.app import ThroneApp
 from tui.client import RoomSettings
@@ -614,4 +615,29 @@ async def test_a_form_submitted_twice_makes_one_room(hub: FakeHub) -> None:
         assert len(hub.rooms) == 1
         assert isinstance(app.screen, RoomScreen)
         assert [type(s) for s in app.screen_stack] == [LobbyScreen, RoomScreen]
+    assert app._exception is None
+
+
+@pytest.mark.parametrize("opens", DIALOG_ACTIONS)
+async def test_a_notice_that_comes_as_a_dialog_opens_is_shown_on_it(hub: FakeHub, opens: str) -> None:
+    """A notice (a refusal, a room that closed) that comes between a dialog's
+    opening and its compose: the app mounted a toast rack onto the dialog, then
+    the dialog's compose brought its own ("Tried to insert a widget with ID
+    'textual-toastrack'", seen over ssh) and the session ended."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:  # as on the host
+        await settle(pilot)
+        lobby = app.screen
+        owner, _, action = opens.rpartition(".")
+        target = app if owner else lobby
+
+        def open_and_notify() -> None:  # the notice is handled before the dialog's loop runs
+            getattr(target, f"action_{action}")()
+            app._on_notify(Notify(Notification("The room closed.")))
+
+        app.call_later(open_and_notify)
+        await settle(pilot)
+        await settle(pilot)
+        assert app.screen is not lobby
+        assert "The room closed." in screen_text(app)
     assert app._exception is None
