@@ -90,7 +90,11 @@ def _fill(text: str, width: int, fold: bool) -> list[int]:
 
 def divide_line(text: str, width: int, fold: bool = True) -> list[int]:
     """Rich's ``divide_line`` (offsets to break ``text`` at to fit ``width``
-    cells); with double-width characters, the Chinese way (see the module)."""
+    cells); with double-width characters, the Chinese way (see the module).
+    A width under one cell is taken as one: Textual asks for 0 when a widget
+    has no room left (a drop-down list on a terminal made very narrow), and
+    Rich's folding divided by it."""
+    width = max(width, 1)
     if not any(_wide(ch) for ch in text):
         return _rich_divide_line(text, width, fold=fold)
     out: list[int] = []

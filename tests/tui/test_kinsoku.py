@@ -86,3 +86,12 @@ def test_a_chinese_sentence_after_a_space_fills_the_line_it_starts_on() -> None:
     # Latin runs stay whole where they fit
     mixed = "Bot 2（2） 付給 Bot 3（3） 1 元來傳遞指示物。"
     assert parts(mixed, divide_line(mixed, 12)) == ["Bot 2（2） ", "付給 Bot 3", "（3） 1 元來", "傳遞指示物。"]
+
+
+@pytest.mark.parametrize("width", [0, -3])
+@pytest.mark.parametrize("text", ["the Sultan is dead", "領主（階級 8，收入 +6）：每輪"])
+def test_a_width_under_one_cell_is_taken_as_one(text: str, width: int) -> None:
+    """Textual asks for a width of 0 when a widget has no room left (a drop-down
+    list on a terminal made very narrow): Rich's folding divided by it and the
+    session crashed (ValueError, seen over ssh)."""
+    assert divide_line(text, width) == divide_line(text, 1)

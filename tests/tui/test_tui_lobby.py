@@ -641,3 +641,24 @@ async def test_a_notice_that_comes_as_a_dialog_opens_is_shown_on_it(hub: FakeHub
         assert app.screen is not lobby
         assert "The room closed." in screen_text(app)
     assert app._exception is None
+
+
+async def test_an_open_drop_down_survives_a_terminal_made_very_narrow(hub: FakeHub) -> None:
+    """The game list of the new-room dialog open, the terminal shrunk to a few
+    columns: Textual laid the list out at width 0 and Rich's folding divided by
+    it ("range() arg 3 must not be zero", seen over ssh), ending the session."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        app.screen.query_one("#game").focus()
+        await pilot.press("enter")  # opens the list
+        await settle(pilot)
+        for width in (40, 20, 12, 8, 5, 3, 1):
+            await pilot.resize_terminal(width, 10)
+            await settle(pilot)
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        assert "Sultans of Karaya" in screen_text(app)
+    assert app._exception is None
