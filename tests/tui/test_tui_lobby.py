@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import pytest
 from fakes import FakeHub, screen_text, settle
 from textual.notifications import Notification, Notify
@@ -535,8 +538,14 @@ async def test_a_short_terminal_still_shows_the_rooms_and_the_start_of_the_host_
         assert len(lines) - bottom >= 10  # a tall terminal: the bottom panes keep their 10 rows
 
 
-
 DIALOG_ACTIONS = ["create", "leaders", "language", "app.help", "app.quit_app"]
+"""Actions that open a dialog from the lobby ("app." for the app's own)."""
+
+
+def dialog_opener(app: ThroneApp, opens: str) -> Callable[[], object]:
+    """The action ``opens`` (of :data:`DIALOG_ACTIONS`) of the lobby on top, or of the app."""
+    owner, _, action = opens.rpartition(".")
+    return cast("Callable[[], object]", getattr(app if owner else app.screen, f"action_{action}"))
 
 
 @pytest.mark.parametrize("opens", DIALOG_ACTIONS)
@@ -549,11 +558,10 @@ async def test_a_dialog_closed_before_it_mounted_is_no_crash(hub: FakeHub, opens
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         lobby = app.screen
-        owner, _, action = opens.rpartition(".")
-        target = app if owner else lobby
+        open_dialog = dialog_opener(app, opens)
 
         def open_and_close() -> None:  # in one step: the dialog's loop has not run yet
-            getattr(target, f"action_{action}")()
+            open_dialog()
             assert app.screen is not lobby
             app.pop_screen()
 
@@ -577,12 +585,10 @@ async def test_a_dialog_opened_as_the_connection_drops_is_no_crash(hub: FakeHub,
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        lobby = app.screen
-        owner, _, action = opens.rpartition(".")
-        target = app if owner else lobby
+        open_dialog = dialog_opener(app, opens)
 
         def open_and_drop() -> None:
-            getattr(target, f"action_{action}")()
+            open_dialog()
             app.exit()  # what server.ssh.Session.end does when the client vanishes
 
         app.call_later(open_and_drop)
@@ -628,11 +634,10 @@ async def test_a_notice_that_comes_as_a_dialog_opens_is_shown_on_it(hub: FakeHub
     async with app.run_test(size=(100, 30), notifications=True) as pilot:  # as on the host
         await settle(pilot)
         lobby = app.screen
-        owner, _, action = opens.rpartition(".")
-        target = app if owner else lobby
+        open_dialog = dialog_opener(app, opens)
 
         def open_and_notify() -> None:  # the notice is handled before the dialog's loop runs
-            getattr(target, f"action_{action}")()
+            open_dialog()
             app._on_notify(Notify(Notification("The room closed.")))
 
         app.call_later(open_and_notify)
