@@ -154,6 +154,12 @@ class ThroneApp(App[None]):
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = False
     TITLE = "throneroom"
+    ALLOW_SELECT = False
+    """No text selection by mouse inside the app (the terminal's own, usually
+    Shift and drag, still works): Textual's started on the widget a click hit by
+    the last layout, and one removed since (a toast that timed out, a pane a
+    new screen replaced) has no parent: ``'NoneType' object has no attribute
+    'region'``, a session crash seen over ssh."""
     flush_interval: ClassVar[float] = FLUSH_INTERVAL  # tests may set 0
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", show=False),
@@ -248,6 +254,8 @@ class ThroneApp(App[None]):
         refresh fills it. (Dialogs compose Textual's.)"""
         if self._notifications and self.screen_stack:
             screen = self.screen
+            if not screen.is_attached:  # the app is exiting: nobody will read it
+                return
             if not screen.is_mounted:
                 # pushed a moment ago and not composed yet: a dialog composes its
                 # own rack (Textual's), and one mounted now made that a duplicate id

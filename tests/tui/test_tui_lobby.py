@@ -7,6 +7,7 @@ from typing import cast
 
 import pytest
 from fakes import FakeHub, screen_text, settle
+from textual import events
 from textual.notifications import Notification, Notify
 
 from tui.app import ThroneApp
@@ -666,4 +667,47 @@ async def test_an_open_drop_down_survives_a_terminal_made_very_narrow(hub: FakeH
         await pilot.resize_terminal(100, 30)
         await settle(pilot)
         assert "Sultans of Karaya" in screen_text(app)
+    assert app._exception is None
+
+
+async def test_a_click_where_a_widget_was_just_removed_is_no_crash(hub: FakeHub) -> None:
+    """A click that lands on a widget removed since the last layout (a toast
+    that timed out, a pane a new screen replaced): Textual's text selection
+    started on it and read its parent's region ("'NoneType' object has no
+    attribute 'region'", seen over ssh), ending the session. Selection by
+    mouse is off in the app (the terminal's own still works)."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        gone = app.screen.query_one("#fingerprint")
+        x, y = gone.region.x + 2, gone.region.y
+
+        def remove_and_click() -> None:  # before a layout takes the widget off the map
+            gone.remove()
+            app.post_message(events.MouseDown(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y))
+            app.post_message(events.MouseUp(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y))
+
+        app.call_later(remove_and_click)
+        await settle(pilot)
+        await pilot.press("c")  # the lobby works on
+        await settle(pilot)
+        assert isinstance(app.screen, RoomSettingsDialog)
+    assert app._exception is None
+
+
+async def test_a_notice_as_the_connection_drops_is_no_crash(hub: FakeHub) -> None:
+    """A notice that comes after the player's connection dropped (the app is
+    exiting): a toast rack was mounted onto the lobby then ("Can't mount
+    widget(s) before LobbyScreen() is mounted", seen over ssh) and the end of
+    the session was logged as a crash."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(pilot)
+
+        def drop_then_notice() -> None:
+            app.exit()
+            app._on_notify(Notify(Notification("Bob left the room.")))
+
+        app.call_later(drop_then_notice)
+        await settle(pilot)
     assert app._exception is None
