@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Static
+from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.input import Selection
 
 from tui.client import ChatLine
@@ -1219,3 +1219,21 @@ class TickBox(Checkbox):
     def watch_value(self) -> None:
         self.BUTTON_INNER = "X" if self.value else " "
         super().watch_value()
+
+
+_textual_move_page = OptionList._move_page
+
+
+def _move_page(self: OptionList, direction: Literal[-1, 1]) -> None:
+    """Textual's Page Up / Page Down in an option list (a drop-down's), but not
+    on a list that has laid out no lines: with no room (a terminal made very
+    small) it looked the highlighted option up among none (KeyError, a session
+    crash seen over ssh)."""
+    if not self._lines or (self.highlighted or 0) not in self._index_to_line:
+        return
+    _textual_move_page(self, direction)
+
+
+def guard_option_lists() -> None:
+    """Install :func:`_move_page` (idempotent)."""
+    OptionList._move_page = _move_page  # type: ignore[method-assign]

@@ -711,3 +711,28 @@ async def test_a_notice_as_the_connection_drops_is_no_crash(hub: FakeHub) -> Non
         app.call_later(drop_then_notice)
         await settle(pilot)
     assert app._exception is None
+
+
+@pytest.mark.parametrize("key", ["pagedown", "pageup"])
+async def test_paging_an_open_drop_down_with_no_room_is_no_crash(hub: FakeHub, key: str) -> None:
+    """Page Down in the new-room dialog's open game list on a terminal too small
+    to show it: Textual's list had laid out no lines and looked its option up
+    among them (KeyError, a session crash seen over ssh)."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        app.screen.query_one("#game").focus()
+        await pilot.press("enter")  # opens the list
+        await settle(pilot)
+        await pilot.resize_terminal(3, 2)
+        await settle(pilot)
+        await pilot.press(key, key)
+        await settle(pilot)
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomSettingsDialog)
+    assert app._exception is None
