@@ -9,6 +9,7 @@ import pytest
 from fakes import FakeHub, screen_text, settle
 from textual import events
 from textual.notifications import Notification, Notify
+from textual.pilot import Pilot
 
 from tui.app import ThroneApp
 from tui.client import RoomSettings
@@ -649,18 +650,23 @@ async def test_a_notice_that_comes_as_a_dialog_opens_is_shown_on_it(hub: FakeHub
     assert app._exception is None
 
 
+async def open_the_game_list(app: ThroneApp, pilot: Pilot[None]) -> None:
+    """From the lobby: the new-room dialog, its game drop-down open."""
+    await settle(pilot)
+    await pilot.press("c")
+    await settle(pilot)
+    app.screen.query_one("#game").focus()
+    await pilot.press("enter")
+    await settle(pilot)
+
+
 async def test_an_open_drop_down_survives_a_terminal_made_very_narrow(hub: FakeHub) -> None:
     """The game list of the new-room dialog open, the terminal shrunk to a few
     columns: Textual laid the list out at width 0 and Rich's folding divided by
     it ("range() arg 3 must not be zero", seen over ssh), ending the session."""
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        app.screen.query_one("#game").focus()
-        await pilot.press("enter")  # opens the list
-        await settle(pilot)
+        await open_the_game_list(app, pilot)
         for width in (40, 20, 12, 8, 5, 3, 1):
             await pilot.resize_terminal(width, 10)
             await settle(pilot)
@@ -720,12 +726,7 @@ async def test_paging_an_open_drop_down_with_no_room_is_no_crash(hub: FakeHub, k
     among them (KeyError, a session crash seen over ssh)."""
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        app.screen.query_one("#game").focus()
-        await pilot.press("enter")  # opens the list
-        await settle(pilot)
+        await open_the_game_list(app, pilot)
         await pilot.resize_terminal(3, 2)
         await settle(pilot)
         await pilot.press(key, key)
