@@ -36,7 +36,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.tables import TableScreen, table_screen_for
 from tui.turns import Turns
-from tui.widgets import guard_option_lists
+from tui.widgets import guard_option_lists, guard_widget_mounts
 
 T = TypeVar("T")
 
@@ -182,6 +182,7 @@ class ThroneApp(App[None]):
         stylescache.install()  # background styles cached by colour, not by widget (which that kept alive)
         kinsoku.install()  # Chinese lines neither start with a closing mark nor end with an opening one
         guard_option_lists()  # Page Down in a drop-down with no room for it is no crash
+        guard_widget_mounts()  # widgets of a dialog closed before they mounted skip their Mount
         super().__init__(driver_class=driver_class, **kw)
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self._filters = [shared_filter(f) for f in self._filters]

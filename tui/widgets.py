@@ -1237,3 +1237,30 @@ def _move_page(self: OptionList, direction: Literal[-1, 1]) -> None:
 def guard_option_lists() -> None:
     """Install :func:`_move_page` (idempotent)."""
     OptionList._move_page = _move_page  # type: ignore[method-assign]
+
+
+_textual_on_event = Widget.on_event
+
+
+async def _on_event(self: Widget, event: events.Event) -> None:
+    """Textual's, but a widget whose screen was taken off the stack before the
+    widget's own message loop got to its Mount skips its mount handlers (as
+    :class:`tui.screens.base.HostScreen` does for the screen itself): the
+    new-room dialog closed a few steps after it opened (a key and Escape
+    right behind it) left its drop-downs to mount with their parts already
+    taken down, and Textual's ``Select`` looked them up (NoMatches, a session
+    crash seen over ssh)."""
+    if type(event) is events.Mount:
+        try:
+            screen = self.screen
+        except NoScreen:
+            pass
+        else:
+            if screen is not self and screen not in self.app.screen_stack:
+                return
+    await _textual_on_event(self, event)
+
+
+def guard_widget_mounts() -> None:
+    """Install :func:`_on_event` (idempotent)."""
+    Widget.on_event = _on_event  # type: ignore[method-assign,assignment]

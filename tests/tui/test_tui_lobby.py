@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import cast
 
@@ -574,6 +575,29 @@ async def test_a_dialog_closed_before_it_mounted_is_no_crash(hub: FakeHub, opens
         await pilot.press("c")  # and the lobby works on
         await settle(pilot)
         assert isinstance(app.screen, RoomSettingsDialog)
+    assert app._exception is None
+    assert app.return_code in (0, None)
+
+
+@pytest.mark.parametrize("opens", DIALOG_ACTIONS)
+async def test_a_dialog_closed_a_few_steps_after_it_opened_is_no_crash(hub: FakeHub, opens: str) -> None:
+    """As above, but the dialog's loop has begun: closed 3 or 4 steps of the
+    event loop after it opened, the new-room dialog's drop-downs mounted with
+    their parts already taken down, and Textual's ``Select`` looked them up
+    (NoMatches, a session crash seen with random input over ssh)."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        for steps in range(1, 9):
+            dialog_opener(app, opens)()
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            if app.screen is not lobby:
+                app.pop_screen()
+            await settle(pilot)
+            assert app._exception is None, steps
+        assert app.screen is lobby
     assert app._exception is None
     assert app.return_code in (0, None)
 
