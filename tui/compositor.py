@@ -76,11 +76,20 @@ def _acyclic(method: Callable[..., Any]) -> Callable[..., Any] | None:
 _ARRANGE_ROOT = _acyclic(Compositor._arrange_root)
 
 
-class RegionCompositor(Compositor):
-    """See the module docstring."""
+class AcyclicCompositor(Compositor):
+    """Textual's compositor, with the layout method that leaves no reference
+    cycles (:func:`_acyclic`). Dialogs have it: drawn over the screen below,
+    they keep Textual's own repaints; each of their layouts left the map of
+    their widgets for the collector (with players opening dialogs, most of
+    the cyclic garbage of a busy server: ~12,000 map entries a minute with 18
+    players, counted at a full collection)."""
 
     if _ARRANGE_ROOT is not None:
         _arrange_root = _ARRANGE_ROOT
+
+
+class RegionCompositor(AcyclicCompositor):
+    """See the module docstring."""
 
     def render_partial_update(self) -> ChopsUpdate | None:
         update_regions = _stacked(self._dirty_regions)

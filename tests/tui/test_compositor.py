@@ -355,3 +355,37 @@ async def test_many_changed_rows_are_drawn_region_by_region() -> None:
         assert_shows_full_repaint(term, board)
         assert term.display[1].rstrip() == "MIDDLE"
         assert sorted(heights["mid"]) == [4, 5]  # rows 1-5 and 7-10: two crops, not one per row
+
+
+async def test_a_dialog_s_layout_leaves_no_cyclic_garbage() -> None:
+    """Dialogs keep Textual's repaints (drawn over the screen below) but lay
+    out with the rebuilt method: with players opening dialogs, their layouts
+    were most of a busy server's cyclic garbage."""
+    import gc
+
+    from textual._compositor import Compositor
+
+    from tui.compositor import AcyclicCompositor
+    from tui.screens.dialogs import ConfirmDialog
+
+    dialog = ConfirmDialog("sure?")
+    compositor = dialog._compositor
+    assert isinstance(compositor, AcyclicCompositor)
+    assert not isinstance(compositor, RegionCompositor)
+    app = BoxedApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board = app.screen
+
+        def garbage_of(arrange: Any) -> int:
+            gc.collect()
+            gc.disable()
+            try:
+                for _ in range(5):
+                    arrange(compositor, board, board.size)
+                return gc.collect()
+            finally:
+                gc.enable()
+
+        assert garbage_of(type(compositor)._arrange_root) == 0
+        assert garbage_of(Compositor._arrange_root) > 0

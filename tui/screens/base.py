@@ -23,7 +23,7 @@ from textual.widgets import Static
 from textual.widgets._tooltip import Tooltip
 
 from tui.client import ClientError
-from tui.compositor import compositor
+from tui.compositor import AcyclicCompositor, compositor
 from tui.i18n import Lang, t
 from tui.turns import Turns
 from tui.widgets import KeyBar, KeySpec
@@ -241,6 +241,10 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
     ]
 
     _dismissed = False
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._compositor = AcyclicCompositor()  # its layouts leave no cycles (tui.compositor)
 
     def dismiss(self, result: R | None = None) -> AwaitComplete:
         """Close the dialog with ``result``: once, and only while it is on top.
