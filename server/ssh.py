@@ -26,6 +26,7 @@ import io
 import logging
 import sys
 import time
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, TypeVar, cast
@@ -37,6 +38,7 @@ from rich.console import Console
 from server.config import Config
 from server.sanitize import clean_name, clean_text
 from server.sshdriver import SessionTerminal
+from tui import retire
 from tui.client import Identity, LobbyClient
 from tui.sharedcss import share_styles
 
@@ -244,6 +246,7 @@ class ThroneServer:
         self.sessions: set[Session] = set()
         self.ended = 0  # sessions closed since start (server.heap collects when players left)
         self.opened = 0  # sessions opened since start (server.heap lets a burst of logins grow it)
+        self.retire_after = retire.RETIRE_AFTER  # seconds from a session's end to taking its App apart
         self.per_address: Counter[str] = Counter()
         self.connections: set[Connection] = set()  # open SSH connections, logged in or not
         self.active_names: Counter[str] = Counter()
@@ -760,8 +763,12 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.server.active_names[folded] -= 1
             if self.server.active_names[folded] <= 0:
                 del self.server.active_names[folded]
-        if self.app is not None:
+        app = self.app
+        if app is not None:
             self.app = None
+            # its widgets freed by reference counting, not left for a full collection
+            # (held weakly meanwhile: a full collection may free it first)
+            asyncio.get_running_loop().call_later(self.server.retire_after, _take_apart, weakref.ref(app), name)
         text = self.farewell
         if crashed and not text:
             text = message("crashed", lang)
@@ -786,6 +793,16 @@ class Session(asyncssh.SSHServerSession[bytes]):
             chan.exit(status)
         except Exception:  # the channel went away meanwhile
             log.debug("channel closed before the farewell", exc_info=True)
+
+
+def _take_apart(ended: weakref.ref[App[Any]], name: str) -> None:
+    app = ended()
+    if app is None:
+        return
+    try:
+        retire.take_apart(app)
+    except Exception:
+        log.exception("taking apart the ended session of %s failed", name)
 
 
 def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets._toast import ToastRack
 
-from tui import callbacks, dispatch, kinsoku, screenof, strips, stylescache
+from tui import callbacks, dispatch, kinsoku, retire, screenof, strips, stylescache
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import HostScreen, Translatable
@@ -183,7 +183,9 @@ class ThroneApp(App[None]):
         kinsoku.install()  # Chinese lines neither start with a closing mark nor end with an opening one
         guard_option_lists()  # Page Down in a drop-down with no room for it is no crash
         guard_widget_mounts()  # widgets of a dialog closed before they mounted skip their Mount
+        retire.install()  # an ended session's widgets can be taken apart (tui.retire)
         super().__init__(driver_class=driver_class, **kw)
+        self.retired_nodes = retire.retired_set()
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self._filters = [shared_filter(f) for f in self._filters]
         self.lobby = lobby

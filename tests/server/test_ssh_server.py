@@ -658,3 +658,32 @@ async def test_a_closed_session_leaves_no_app_behind(harness: Harness) -> None:
     await asyncio.sleep(0.1)
     gc.collect()
     assert app_ref() is None, gc.get_referrers(app_ref())
+
+
+async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harness: Harness) -> None:
+    """tui.retire: a while after a session ends, its App's attributes are
+    emptied (reference counting frees its widgets, no full collection
+    needed); the session still open goes on as before."""
+    apps: dict[str, App[Any]] = {}
+    factory = harness.server.app_factory
+
+    def recording(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
+        app = apps[lobby.identity.name] = factory(lobby, driver_class)
+        return app
+
+    harness.server.app_factory = recording
+    harness.server.retire_after = 0.05
+    stays, _ = await connect(harness.port, "stays", KEY_A)
+    stays_screen = await open_tty(stays)
+    await stays_screen.wait_for("hello stays")
+    leaves, _ = await connect(harness.port, "leaves", KEY_B)
+    screen = await open_tty(leaves)
+    await screen.wait_for("hello leaves")
+    screen.proc.stdin.write(b"q")
+    await screen.drain()
+    await until(lambda: not apps["leaves"].__dict__)
+    assert apps["stays"].__dict__  # the live session is left whole
+    stays_screen.proc.stdin.write(b"xy")
+    await stays_screen.wait_for("typed:xy")
+    stays.close()
+    leaves.close()
