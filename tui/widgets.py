@@ -38,17 +38,24 @@ KeySpec = tuple[str, str, str]
 
 
 SPARE_ACTIONS = {"language"}
+ACTION_KEYS = "key(…)"
+"""In :data:`UNLABELLED_FIRST`: every ``key('x')`` action (a table's game actions)."""
 """Keys the key bar leaves out first when it is too narrow: another key does the same (F2)."""
 UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
     frozenset({"app.quit_app"}),
     frozenset({"F1"}),
     frozenset({"F2"}),
     frozenset({"leaders", "chat"}),
+    frozenset({"pane"}),
+    frozenset({ACTION_KEYS}),
 )
 """Then the labels it leaves out, a group of keys (by action, or by key for the
 function keys, which mean the same on every screen) at a time: keys everyone
 knows (q, F1) first; F2's label (the other language's name) is how a reader of
-that language finds it, so it goes after them; chat and the leaderboard last."""
+that language finds it, so it goes after them; chat and the leaderboard, then
+a table's Tab (its panes) and, last, the keys of the game's actions (a table
+names them in its prompt line too), so that a table 60 columns wide still
+shows how to leave it."""
 
 
 STRIP_CACHE_SIZE = 8192
@@ -464,7 +471,7 @@ class KeyBar(LineStatic):
                 continue
             start = x
             key_part = f" {key} "
-            if action in unlabelled or key in unlabelled:
+            if action in unlabelled or key in unlabelled or (action.startswith("key(") and ACTION_KEYS in unlabelled):
                 label_part = " "
             else:
                 label_part = f" {label}  " if level == 0 else f"{label} "

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import pytest
 from fakes import screen_text, settle
+from rich.cells import cell_len
 from rich.text import Text
 from sultans_fakes import SultansClient, SultansLobby, SultansRoom
 from table_fakes import open_table
@@ -674,6 +675,23 @@ async def test_a_full_key_bar_keeps_f2_saying_which_language_it_switches_to(lang
         assert len(bar) <= 80
         assert " F2 " + t("key.lang", lang) in bar, bar  # how a reader of the other language finds it
         assert " t " + t("sk.key.chat", lang) in bar or " t " + t("key.chat", lang) in bar, bar
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_narrow_key_bar_still_shows_how_to_leave_the_table(lang: Lang) -> None:
+    # three actions at 50 columns: the bar was cut at its end ("F1   F…": Esc and
+    # its "leave" gone; 60 columns with a fourth action, seen over ssh); now the
+    # actions lose their labels last (the prompt line names them)
+    room = SultansRoom(5, deal=["slave", "assassin", "guard", "sultan", "slave"], first=0, humans=(0,))
+    async with table(room, 0, size=(50, 24), lang=lang) as (app, _pilot, _client):
+        from tui.widgets import KeyBar
+
+        bar = app.screen.query_one(KeyBar).plain()
+        assert cell_len(bar) <= 50, bar
+        assert " Esc " + t("sk.key.leave", lang) in bar, bar
+        assert " F1 " in bar and " Tab " in bar, bar
+        peek = t(app.screen._kind_label("peek"), lang)
+        assert peek not in bar and peek in screen_text(app)  # in the prompt line: "Your options: p Peek ..."
 
 
 def until_asked(room: SultansRoom, seat: int) -> None:
