@@ -107,6 +107,20 @@ def test_the_table_is_registered_for_overlord() -> None:
     assert table_screen_for("overlord") is Table
 
 
+@pytest.mark.parametrize("size", [(100, 18), (60, 12)])
+async def test_a_short_terminal_still_shows_the_key_bar(size: tuple[int, int]) -> None:
+    # the table needs 22 rows laid out in full: on fewer the screen scrolled and
+    # its key bar was below the terminal's last row
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,), deadline_in=20)
+    async with table(room, 0, size=size) as (app, _pilot, _client):
+        from tui.widgets import KeyBar
+
+        bar = app.screen.query_one(KeyBar)
+        assert bar.region.y == size[1] - 1 and bar.region.width == size[0]
+        assert " F1 " in screen_text(app).splitlines()[-1]
+
+
 # ------------------------------------------------------------ the ruler's command
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", ["en", "zh"])

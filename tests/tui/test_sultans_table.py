@@ -694,6 +694,19 @@ async def test_a_narrow_key_bar_still_shows_how_to_leave_the_table(lang: Lang) -
         assert peek not in bar and peek in screen_text(app)  # in the prompt line: "Your options: p Peek ..."
 
 
+@pytest.mark.parametrize("size", [(100, 16), (60, 12)])
+async def test_a_short_terminal_still_shows_the_key_bar(size: tuple[int, int]) -> None:
+    # the table needs 18 rows laid out in full: on 16 the screen scrolled and
+    # its key bar was below the terminal's last row (seen over ssh)
+    room = SultansRoom(5, deal=["slave", "assassin", "guard", "sultan", "slave"], first=0, humans=(0,))
+    async with table(room, 0, size=size) as (app, _pilot, _client):
+        from tui.widgets import KeyBar
+
+        bar = app.screen.query_one(KeyBar)
+        assert bar.region.y == size[1] - 1 and bar.region.width == size[0]
+        assert " F1 " in screen_text(app).splitlines()[-1]
+
+
 def until_asked(room: SultansRoom, seat: int) -> None:
     """Bots play (and ``seat`` passes its optional reactions) until ``seat`` must decide."""
     for _ in range(200):
