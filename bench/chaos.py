@@ -75,7 +75,7 @@ async def act(client: BenchClient, rnd: random.Random) -> None:
 
 
 shown: list[str] = []
-"""What the first login that showed nothing had received (the screen's tail)."""
+"""What the first login whose lobby or key bar did not show had received (the screen's tail)."""
 
 
 async def player(server: ServerUnderTest, key: asyncssh.SSHKey, i: int, rnd: random.Random,
@@ -87,7 +87,7 @@ async def player(server: ServerUnderTest, key: asyncssh.SSHKey, i: int, rnd: ran
             await client.connect(server.port, key, lang=lang)
             await client.wait_for(ARRIVED, timeout=30)
         except Exception as error:
-            stats["logins that showed nothing in 30 s"] += 1
+            stats["logins whose lobby or key bar did not show in 30 s"] += 1
             if not shown:
                 shown.append(f"{client.name}: {error!r:.300}")
             await client.close()
@@ -109,7 +109,7 @@ async def player(server: ServerUnderTest, key: asyncssh.SSHKey, i: int, rnd: ran
 async def run(args: argparse.Namespace) -> int:
     server = ServerUnderTest(bot_delay=0.05, config=CONFIG)
     server.start()
-    stats = {"logins": 0, "logins that showed nothing in 30 s": 0, "inputs": 0}
+    stats = {"logins": 0, "logins whose lobby or key bar did not show in 30 s": 0, "inputs": 0}
     try:
         key = make_key()
         stop = asyncio.Event()
