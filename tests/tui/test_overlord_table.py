@@ -109,8 +109,8 @@ def test_the_table_is_registered_for_overlord() -> None:
 
 @pytest.mark.parametrize("size", [(100, 18), (60, 12)])
 async def test_a_short_terminal_still_shows_the_key_bar(size: tuple[int, int]) -> None:
-    # the table needs 22 rows laid out in full: on fewer the screen scrolled and
-    # its key bar was below the terminal's last row
+    # the table needed 22 rows laid out in full: on fewer the screen scrolled and
+    # its key bar was below the terminal's last row; the prompt stays too
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     room = OverlordRoom(g, humans=(0,), deadline_in=20)
     async with table(room, 0, size=size) as (app, _pilot, _client):
@@ -119,6 +119,7 @@ async def test_a_short_terminal_still_shows_the_key_bar(size: tuple[int, int]) -
         bar = app.screen.query_one(KeyBar)
         assert bar.region.y == size[1] - 1 and bar.region.width == size[0]
         assert " F1 " in screen_text(app).splitlines()[-1]
+        assert "Your options" in screen_text(app)
 
 
 # ------------------------------------------------------------ the ruler's command

@@ -696,8 +696,9 @@ async def test_a_narrow_key_bar_still_shows_how_to_leave_the_table(lang: Lang) -
 
 @pytest.mark.parametrize("size", [(100, 16), (60, 12)])
 async def test_a_short_terminal_still_shows_the_key_bar(size: tuple[int, int]) -> None:
-    # the table needs 18 rows laid out in full: on 16 the screen scrolled and
-    # its key bar was below the terminal's last row (seen over ssh)
+    # the table needed 18 rows laid out in full: on 16 the screen scrolled and
+    # its key bar was below the terminal's last row (seen over ssh); now the ring
+    # and the panes shrink first, and the prompt stays
     room = SultansRoom(5, deal=["slave", "assassin", "guard", "sultan", "slave"], first=0, humans=(0,))
     async with table(room, 0, size=size) as (app, _pilot, _client):
         from tui.widgets import KeyBar
@@ -705,6 +706,7 @@ async def test_a_short_terminal_still_shows_the_key_bar(size: tuple[int, int]) -
         bar = app.screen.query_one(KeyBar)
         assert bar.region.y == size[1] - 1 and bar.region.width == size[0]
         assert " F1 " in screen_text(app).splitlines()[-1]
+        assert "Your options" in screen_text(app)
 
 
 def until_asked(room: SultansRoom, seat: int) -> None:
