@@ -254,13 +254,27 @@ async def test_a_container_below_its_child_is_repainted_with_its_colours() -> No
         assert term.buffer[H - 1][0].bg != term.buffer[1][0].bg  # the shelf's own rows show, in its new colour
 
 
+def layout_garbage(arrange: Any, compositor: Any, board: Screen[Any]) -> int:
+    """Objects in reference cycles that five layouts of ``board`` with
+    ``arrange`` (a compositor's ``_arrange_root``) leave for the collector."""
+    import gc
+
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(5):
+            arrange(compositor, board, board.size)
+        return gc.collect()
+    finally:
+        gc.enable()
+
+
 async def test_a_layout_leaves_no_cyclic_garbage_and_places_widgets_as_textual_does() -> None:
     """Textual's ``_arrange_root`` keeps its recursive inner function alive
     through its own closure, so every layout of a screen was cyclic garbage
     (the collector's only garbage while bots play at 150 sessions). The
     compositor's rebuilt copy frees its map by reference counting and places
     every widget where Textual's own does."""
-    import gc
 
     from textual._compositor import Compositor
 
@@ -277,18 +291,8 @@ async def test_a_layout_leaves_no_cyclic_garbage_and_places_widgets_as_textual_d
         assert {w.id for w in ours[0]} >= {"top", "box", "inner", "bottom"}
         del ours, stock
 
-        def garbage_of(arrange: Any) -> int:
-            gc.collect()
-            gc.disable()
-            try:
-                for _ in range(5):
-                    arrange(compositor, board, board.size)
-                return gc.collect()
-            finally:
-                gc.enable()
-
-        assert garbage_of(type(compositor)._arrange_root) == 0
-        assert garbage_of(Compositor._arrange_root) > 0  # what it was without the rebuild
+        assert layout_garbage(type(compositor)._arrange_root, compositor, board) == 0
+        assert layout_garbage(Compositor._arrange_root, compositor, board) > 0  # what it was without the rebuild
 
 
 def test_the_rebuild_keeps_textual_s_method_when_the_source_is_not_as_expected() -> None:
@@ -361,7 +365,6 @@ async def test_a_dialog_s_layout_leaves_no_cyclic_garbage() -> None:
     """Dialogs keep Textual's repaints (drawn over the screen below) but lay
     out with the rebuilt method: with players opening dialogs, their layouts
     were most of a busy server's cyclic garbage."""
-    import gc
 
     from textual._compositor import Compositor
 
@@ -377,15 +380,5 @@ async def test_a_dialog_s_layout_leaves_no_cyclic_garbage() -> None:
         await pilot.pause()
         board = app.screen
 
-        def garbage_of(arrange: Any) -> int:
-            gc.collect()
-            gc.disable()
-            try:
-                for _ in range(5):
-                    arrange(compositor, board, board.size)
-                return gc.collect()
-            finally:
-                gc.enable()
-
-        assert garbage_of(type(compositor)._arrange_root) == 0
-        assert garbage_of(Compositor._arrange_root) > 0
+        assert layout_garbage(type(compositor)._arrange_root, compositor, board) == 0
+        assert layout_garbage(Compositor._arrange_root, compositor, board) > 0
