@@ -81,8 +81,8 @@ class AcyclicCompositor(Compositor):
     cycles (:func:`_acyclic`). Dialogs have it: drawn over the screen below,
     they keep Textual's own repaints; each of their layouts left the map of
     their widgets for the collector (with players opening dialogs, most of
-    the cyclic garbage of a busy server: ~12,000 map entries a minute with 18
-    players, counted at a full collection)."""
+    the cyclic garbage of a busy server: ~12,000 map entries at a full
+    collection 35 s into a run of 18 players doing random things)."""
 
     if _ARRANGE_ROOT is not None:
         _arrange_root = _ARRANGE_ROOT

@@ -50,9 +50,9 @@ class GameTableScreen(TableScreen, Generic[P]):
     KIND_KEYS: ClassVar[dict[str, str]]
     HELP_KEY: ClassVar[KeySpec]  # F1 in the key bar
 
-    # A terminal shorter than the table's layout (16 rows for Sultans' 18)
-    # cuts the panes at the bottom; the key bar stays on the last row (the
-    # screen scrolled, and the bar was below the terminal's last row).
+    # A terminal too short for the table's layout cuts the panes at the
+    # bottom, and the key bar stays on the last row (the screen scrolled, and
+    # its bar was below the terminal's last row).
     DEFAULT_CSS = """
     GameTableScreen { overflow: hidden hidden; }
     GameTableScreen > KeyBar { dock: bottom; }

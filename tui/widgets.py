@@ -38,9 +38,9 @@ KeySpec = tuple[str, str, str]
 
 
 SPARE_ACTIONS = {"language"}
+"""Keys the key bar leaves out first when it is too narrow: another key does the same (F2)."""
 ACTION_KEYS = "key(…)"
 """In :data:`UNLABELLED_FIRST`: every ``key('x')`` action (a table's game actions)."""
-"""Keys the key bar leaves out first when it is too narrow: another key does the same (F2)."""
 UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
     frozenset({"app.quit_app"}),
     frozenset({"F1"}),
