@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
@@ -32,6 +32,9 @@ from tui.client import (
     RoomSummary,
     SeatInfo,
 )
+
+if TYPE_CHECKING:
+    from tui.screens.dialogs import RoomSettingsDialog
 
 # "tokens" is the fake game below: it has no table screen of its own, so rooms of it
 # get the plain table (real Sultans/Overlord rooms get theirs once registered)
@@ -552,6 +555,21 @@ async def settle(pilot: object) -> None:
     assert isinstance(pilot, Pilot)
     for _ in range(3):
         await pilot.pause()
+
+
+async def open_new_room_dialog(app: object, pilot: object) -> RoomSettingsDialog:
+    """From the lobby: press ``c`` and get the new-room dialog it opens."""
+    from textual.pilot import Pilot
+
+    from tui.screens.dialogs import RoomSettingsDialog
+
+    assert isinstance(pilot, Pilot)
+    await settle(pilot)
+    await pilot.press("c")
+    await settle(pilot)
+    dialog = getattr(app, "screen", None)
+    assert isinstance(dialog, RoomSettingsDialog)
+    return dialog
 
 
 async def settle_in_chinese(app: object, pilot: object) -> None:

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from fakes import FakeHub, screen_text, settle, settle_in_chinese
+from fakes import FakeHub, open_new_room_dialog, screen_text, settle, settle_in_chinese
 from textual.widgets import Input, Select
 
 from engine.overlord.spec import OverlordOptions
 from engine.registry import games
 from tui.app import ThroneApp
-from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.room import RoomScreen
 
 
@@ -21,11 +20,7 @@ def test_the_host_offers_kill_the_overlord() -> None:
 async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: FakeHub) -> None:
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, RoomSettingsDialog)
+        dialog = await open_new_room_dialog(app, pilot)
         assert not dialog.query_one("#row-round_limit").display  # Sultans first: no Overlord rows
         dialog.query_one("#game", Select).value = "overlord"
         await settle(pilot)
@@ -63,10 +58,7 @@ async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: Fak
     app = ThroneApp(lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle_in_chinese(app, pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, RoomSettingsDialog)
+        dialog = await open_new_room_dialog(app, pilot)
         dialog.query_one("#game", Select).value = "overlord"
         await settle(pilot)
         text = screen_text(app)

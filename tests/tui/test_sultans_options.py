@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from fakes import FakeHub, screen_text, settle, settle_in_chinese
+from fakes import FakeHub, open_new_room_dialog, screen_text, settle, settle_in_chinese
 from sultans_fakes import SultansClient, SultansLobby, SultansRoom
 from textual.widgets import Input, Select, Static
 
@@ -28,15 +28,6 @@ def test_the_first_to_cap_is_the_engines() -> None:
     assert SULTANS_FIRST_TO_MAX == 2 * FIRST_TO_CAP
 
 
-async def open_dialog(app: ThroneApp, pilot: object) -> RoomSettingsDialog:
-    await settle(pilot)
-    await pilot.press("c")  # type: ignore[attr-defined]
-    await settle(pilot)
-    dialog = app.screen
-    assert isinstance(dialog, RoomSettingsDialog)
-    return dialog
-
-
 async def submit(dialog: RoomSettingsDialog, pilot: object) -> None:
     await pilot.pause(0.3)  # type: ignore[attr-defined]  # a button ignores a second press while it shows the first
     await pilot.click("#ok")  # type: ignore[attr-defined]
@@ -47,7 +38,7 @@ async def test_dialog_first_to_turn_limit_and_notebook_are_checked_and_sent(hub:
     """S-MATCH-1, S-WIN-4, S-VIEW-2 from the dialog to the waiting room's line."""
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
-        dialog = await open_dialog(app, pilot)
+        dialog = await open_new_room_dialog(app, pilot)
         text = screen_text(app)
         assert "Match" in text and "a set number of rounds" in text
         assert "Turn limit per round (min 50)" in text and "Notebook" in text and "[X] shows what you have seen" in text
@@ -86,7 +77,7 @@ async def test_dialog_defaults_send_only_the_round_count(hub: FakeHub) -> None:
     """Options left at the engine's defaults are not sent; the line still names them."""
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(120, 40)) as pilot:
-        dialog = await open_dialog(app, pilot)
+        dialog = await open_new_room_dialog(app, pilot)
         dialog.query_one("#rounds", Input).value = "4"
         dialog.query_one("#first_to", Input).value = "9"  # hidden in rounds mode: ignored
         await submit(dialog, pilot)
@@ -102,7 +93,7 @@ async def test_tab_order_keeps_the_round_count_before_the_timers(hub: FakeHub) -
     the new Sultans rows come after the bot delay."""
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_dialog(app, pilot)
+        await open_new_room_dialog(app, pilot)
         order = []
         for _ in range(9):
             assert app.focused is not None
@@ -143,7 +134,7 @@ async def test_dialog_and_summary_in_chinese(hub: FakeHub) -> None:
     app = ThroneApp(lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle_in_chinese(app, pilot)
-        dialog = await open_dialog(app, pilot)
+        dialog = await open_new_room_dialog(app, pilot)
         dialog.query_one("#match_mode", Select).value = "first_to"
         await settle(pilot)
         text = screen_text(app)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import cast
 
 import pytest
-from fakes import FakeHub, screen_text, settle
+from fakes import FakeHub, open_new_room_dialog, screen_text, settle
 from textual import events
 from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
@@ -62,11 +62,7 @@ async def test_create_room_dialog_checks_fields_and_creates(hub: FakeHub) -> Non
     lobby = hub.lobby("alice")
     app = ThroneApp(lobby)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, RoomSettingsDialog)
+        dialog = await open_new_room_dialog(app, pilot)
         await pilot.press(*"Friday")
         seats = dialog.query_one("#seats")
         seats.value = "3"  # type: ignore[attr-defined]
@@ -631,11 +627,7 @@ async def test_a_form_submitted_twice_makes_one_room(hub: FakeHub) -> None:
     The second submit is ignored now."""
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, RoomSettingsDialog)
+        dialog = await open_new_room_dialog(app, pilot)
 
         def twice() -> None:
             dialog.action_submit()
@@ -676,10 +668,8 @@ async def test_a_notice_that_comes_as_a_dialog_opens_is_shown_on_it(hub: FakeHub
 
 async def open_the_game_list(app: ThroneApp, pilot: Pilot[None]) -> None:
     """From the lobby: the new-room dialog, its game drop-down open."""
-    await settle(pilot)
-    await pilot.press("c")
-    await settle(pilot)
-    app.screen.query_one("#game").focus()
+    dialog = await open_new_room_dialog(app, pilot)
+    dialog.query_one("#game").focus()
     await pilot.press("enter")
     await settle(pilot)
 
