@@ -182,7 +182,7 @@ class ThroneApp(App[None]):
         stylescache.install()  # background styles cached by colour, not by widget (which that kept alive)
         kinsoku.install()  # Chinese lines neither start with a closing mark nor end with an opening one
         guard_option_lists()  # Page Down in a drop-down with no room for it is no crash
-        guard_widget_mounts()  # widgets of a dialog closed before they mounted skip their Mount
+        guard_widget_mounts()  # a dialog closed before it mounted, and its widgets, skip their Mount
         retire.install()  # an ended session's widgets can be taken apart (tui.retire)
         super().__init__(driver_class=driver_class, **kw)
         self.retired_nodes = retire.retired_set()

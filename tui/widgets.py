@@ -1250,20 +1250,22 @@ _textual_on_event = Widget.on_event
 
 
 async def _on_event(self: Widget, event: events.Event) -> None:
-    """Textual's, but a widget whose screen was taken off the stack before the
-    widget's own message loop got to its Mount skips its mount handlers (as
-    :class:`tui.screens.base.HostScreen` does for the screen itself): the
-    new-room dialog closed a few steps after it opened (a key and Escape
-    right behind it) left its drop-downs to mount with their parts already
-    taken down, and Textual's ``Select`` looked them up (NoMatches, a session
-    crash seen over ssh)."""
+    """Textual's, but a screen, or a widget of a screen, that was taken off the
+    stack (or whose app is exiting) before its own message loop got to its
+    Mount skips its mount handlers: they filled widgets already taken down or
+    mounted onto it, and what they raised was logged as the session's crash. A
+    key that opens a dialog and Escape right behind it on a busy server, or the
+    player's connection dropping just then: the dialog itself (its key bar
+    mounted onto it, "Can't mount widget(s) before ... is mounted"), or, closed
+    a few steps later, its drop-downs (Textual's ``Select`` looked up parts
+    already removed: NoMatches)."""
     if type(event) is events.Mount:
         try:
             screen = self.screen
         except NoScreen:
             pass
         else:
-            if screen is not self and screen not in self.app.screen_stack:
+            if not (screen.is_attached and screen in self.app.screen_stack):
                 return
     await _textual_on_event(self, event)
 

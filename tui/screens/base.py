@@ -64,19 +64,6 @@ class _ThroneMixin:
     def error(self, err: ClientError) -> None:
         self.throne.show_error(err)
 
-    async def on_event(self, event: events.Event) -> None:
-        # A screen closed before its own message loop got to its Mount (a key
-        # that opens a dialog and Escape right behind it on a busy server, or
-        # the player's connection dropping just then) is off the screen stack
-        # or on an app that is exiting: its mount handlers would fill widgets
-        # already taken down or mount onto it, and what they raised was logged
-        # as the session's crash.
-        if type(event) is events.Mount and not (
-            cast("Screen[Any]", self).is_attached and self in self.app.screen_stack
-        ):
-            return
-        await super().on_event(event)  # type: ignore[misc]
-
     def _clear_tooltip(self) -> None:
         """Textual's, without its search for a tooltip that is not there: the app
         mounts none (tooltips are off), and Textual's lookup raised ``NoMatches``
