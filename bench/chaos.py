@@ -51,15 +51,13 @@ Esc, which a key bar 60 columns wide in Chinese leaves out)."""
 
 async def act(client: BenchClient, rnd: random.Random) -> None:
     """One random thing a player (or a broken terminal) does."""
-    chan = client._chan
-    assert chan is not None
     roll = rnd.random()
     if roll < 0.80:
         client.send(rnd.choice(KEYS))
     elif roll < 0.85:
-        chan.write(rnd.choice(GARBAGE))
+        client.send_bytes(rnd.choice(GARBAGE))
     elif roll < 0.90:
-        chan.change_terminal_size(rnd.choice([1, 3, 40, 60, 80, 100, 150]), rnd.choice([2, 10, 16, 24, 40]))
+        client.resize(rnd.choice([1, 3, 40, 60, 80, 100, 150]), rnd.choice([2, 10, 16, 24, 40]))
     elif roll < 0.93:
         x, y = rnd.randint(1, 100), rnd.randint(1, 30)
         client.send(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m")

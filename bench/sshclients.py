@@ -279,8 +279,17 @@ class BenchClient:
         return "\n".join("|" + line.rstrip() for line in screen.display)
 
     def send(self, keys: str) -> None:
+        self.send_bytes(keys.encode("utf-8"))
+
+    def send_bytes(self, data: bytes) -> None:
+        """Write raw bytes (ones no terminal sends, too)."""
         if self._chan is not None and not self.closed:
-            self._chan.write(keys.encode("utf-8"))
+            self._chan.write(data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Tell the server the terminal is now ``cols`` x ``rows``."""
+        if self._chan is not None and not self.closed:
+            self._chan.change_terminal_size(cols, rows)
 
     async def settled(self, key: str, *, quiet: float = 0.08, timeout: float = 3.0) -> None:
         """Send ``key``, wait for the screen to answer (any output after it), then
