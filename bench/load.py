@@ -3,6 +3,7 @@ another, everything on 127.0.0.1.
 
     ./manage bench load [--rooms 10] [--per-room 15] [--seated 5] [--typers 3]
                         [--seconds 30] [--bot-delay 1.0] [--burst 100] [--quick]
+                        [--timeline] [--py-spy FILE [--spy-phase play|burst]]
 
 Phases (each bounded; the script stops the server and exits by itself):
 
@@ -599,7 +600,8 @@ async def run(args: argparse.Namespace) -> int:
             asyncio.create_task(typer_loop(p, stop, args.rate, stagger.uniform(0.0, 6.0) if stagger else 0.0))
             for p in players if p.typer
         ]
-        spy = start_py_spy(server.pid, args.py_spy, min(args.seconds, 20.0)) if args.py_spy else None
+        spying = args.py_spy and args.spy_phase == "play"
+        spy = start_py_spy(server.pid, args.py_spy, min(args.seconds, 20.0)) if spying else None
         print(f"{time.strftime('%H:%M:%S')} play for {args.seconds:g} s", flush=True)
         await asyncio.sleep(args.seconds)
         rss_play = server.rss_kib()
@@ -668,9 +670,15 @@ async def run(args: argparse.Namespace) -> int:
         rooms = []
         if args.burst > 0:  # --burst 0: play only
             quiet_after = await wait_quiet(server)  # the 150 sessions' teardown is not the logins' cost
+            spy = start_py_spy(server.pid, args.py_spy, 4.0) if args.py_spy and args.spy_phase == "burst" else None
+            if spy is not None:
+                await asyncio.sleep(1.0)  # py-spy attached
             server0, own0 = server.cpu_seconds(), own_cpu()
             burst, wall = await phase_burst(server, key, args.burst)
             server_cpu, own = server.cpu_seconds() - server0, own_cpu() - own0
+            if spy is not None:
+                spy.wait(timeout=30)
+                print(top_functions(Path(args.py_spy)), flush=True)
             worst = max(burst)
             rows.append((f"{args.burst} simultaneous logins: all served", fmt_ms(worst),
                          f"<= {TARGETS['burst']:.0f} s", "ok" if worst <= TARGETS["burst"] else "MISSED"))
@@ -736,6 +744,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", type=int, default=100, help="simultaneous logins")
     parser.add_argument("--py-spy", metavar="FILE", default="",
                         help="sample the server with py-spy during play (raw stacks to FILE; prints a summary)")
+    parser.add_argument("--spy-phase", choices=("play", "burst"), default="play",
+                        help="what --py-spy samples: 20 s of play, or the simultaneous logins (4 s)")
     parser.add_argument("--timeline", action="store_true",
                         help="print the slowest echo of each second of play (where the tail comes from)")
     parser.add_argument("--quick", action="store_true", help="2 rooms of 6, 10 s, burst of 20 (a smoke run)")
