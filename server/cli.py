@@ -103,8 +103,8 @@ async def serve(config: Config) -> int:
         grace_period=rooms.grace_period,
         intermission=rooms.intermission,
     )
-    server = ThroneServer(config, hub=hub, storage=storage, host_key=key)
     heap = HeapKeeper(ended=lambda: server.ended, opened=lambda: server.opened)
+    server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)
     health = HealthMonitor()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -29,9 +29,10 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   0.5-3 s on a slow machine; what sitting down leaves for the collector,
   ~1,700 objects a session, waits for the players to leave), or when the
   server is idle (under ``IDLE_CPU`` of a core over the last ``IDLE_WINDOW``
-  seconds) and, since the last full collection, sessions ended (a closed
-  session's app is garbage in reference cycles: the frozen count hardly
-  moves) or the frozen heap changed by ``IDLE_CHANGE``; at most once per
+  seconds) and, since the last full collection, sessions ended (what a
+  closed session's screens popped while it ran is garbage in reference
+  cycles, and its app too until ``server.ssh`` takes it apart, 10 s after:
+  the frozen count hardly moves) or the frozen heap changed by ``IDLE_CHANGE``; at most once per
   ``IDLE_GAP`` seconds, and only once at least as many sessions ended since
   the last full collection as are open now (a full collection walks every
   open session's screens, 2.6 s at 150 sessions on a slow machine: a quiet
@@ -40,11 +41,19 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   ``/proc/self/statm``; counting the frozen objects walks them all (~10 ms
   per million), so it is done only when idle, at most every ``COUNT_EVERY``
   seconds.
+* holds the automatic collections while sessions draw their first screen
+  (:meth:`HeapKeeper.hold`, :meth:`HeapKeeper.release`; the server calls them
+  from a session's start to its first frame): a login builds ~15,000 objects
+  that all live on, so the young collections during a burst of logins found
+  nothing (0 objects freed in a burst of 100) and cost 7-11% of its CPU
+  (10-30 ms each, walking the screens being built). When the last of them has
+  drawn, what they built is frozen and collection resumes; a hold longer than
+  ``HOLD_MAX`` (a login stuck before its first frame) is let go.
 
 What a frozen object leaks until the next full collection: reference cycles
 that were still alive at a freeze or became garbage after it, which is what
-logins and screens left (a closed session's app, a dismissed dialog) turn
-into; the growth rule bounds that garbage at ``GROW`` of the process, the
+logins and screens left (a popped screen, a dismissed dialog, a closed
+session's app in its first seconds) turn into; the growth rule bounds that garbage at ``GROW`` of the process, the
 idle rule clears it when players leave.
 """
 
@@ -73,6 +82,8 @@ IDLE_GAP = 30.0
 COUNT_EVERY = 5.0
 THRESHOLDS = (20_000, 5, 10)
 """Automatic collections between epochs walk only unfrozen objects."""
+HOLD_MAX = 5.0
+"""Seconds automatic collections stay held for logins at most (see the module docstring)."""
 
 
 def full_collection() -> int:
@@ -112,6 +123,8 @@ class HeapKeeper:
         self.last_full = 0.0
         self.full_collections = 0
         self._counted_at = 0.0  # when the idle rule last counted the frozen objects
+        self._holds = 0  # sessions drawing their first screen (hold)
+        self._held_at = 0.0
 
     def start(self) -> None:
         gc.set_threshold(*THRESHOLDS)
@@ -120,6 +133,9 @@ class HeapKeeper:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="heap")
 
     async def stop(self) -> None:
+        if self._holds:
+            self._holds = 0
+            gc.enable()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -139,9 +155,34 @@ class HeapKeeper:
             why, self.base, self.base_rss / 2**20, time.perf_counter() - started,
         )
 
+    def hold(self) -> None:
+        """A session started drawing its first screen: automatic collections
+        wait until every such session has drawn (:meth:`release`)."""
+        self._holds += 1
+        if self._holds == 1:
+            self._held_at = time.monotonic()
+            gc.disable()
+
+    def release(self) -> None:
+        """A session drew its first screen (or ended before it did)."""
+        if self._holds == 0:  # let go by the epoch (HOLD_MAX) meanwhile
+            return
+        self._holds -= 1
+        if self._holds == 0:
+            gc.freeze()  # what the logins built lives on: not for the young collections
+            gc.enable()
+
+    @property
+    def held(self) -> bool:
+        return self._holds > 0
+
     def epoch(self, idle: bool) -> str | None:
         """One epoch's work; the reason when it ran a full collection."""
         gc.freeze()
+        if self._holds and time.monotonic() - self._held_at > HOLD_MAX:
+            log.info("automatic collections held for logins over %.0f s (%d waiting): resumed", HOLD_MAX, self._holds)
+            self._holds = 0
+            gc.enable()
         why: str | None = None
         rss = resident_bytes()
         if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN) + self._new_sessions() * PER_SESSION:

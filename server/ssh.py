@@ -46,6 +46,8 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.driver import Driver
 
+    from server.heap import HeapKeeper
+
 log = logging.getLogger(__name__)
 app_log = logging.getLogger("throneroom.app")
 
@@ -237,8 +239,10 @@ class ThroneServer:
         storage: StorageLike,
         host_key: asyncssh.SSHKey,
         app_factory: AppFactory = default_app_factory,
+        heap: HeapKeeper | None = None,
     ) -> None:
         self.config = config
+        self.heap = heap  # holds its automatic collections while sessions draw their first screen
         self.hub = hub
         self.storage = storage
         self.host_key = host_key
@@ -612,6 +616,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.lang: Lang = "en"
         self.lost = False
         self.started_at = time.monotonic()
+        self._drawing = False  # opened, first frame not written yet (holds server.heap's collections)
 
     # -- asyncssh callbacks ----------------------------------------------------
 
@@ -660,6 +665,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.terminal.on_first_frame = self._first_frame
         self.server.sessions.add(self)
         self.server.opened += 1
+        self._drawing = True
+        if self.server.heap is not None:
+            self.server.heap.hold()
         self.server.active_names[decision.name.casefold()] += 1
         self.task = asyncio.create_task(self._run(), name=f"session {decision.name}")
 
@@ -741,10 +749,19 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self._finish(crashed)
 
     def _first_frame(self) -> None:
+        self._drawn()
         ms = (time.monotonic() - self.started_at) * 1000
         log.info("session %s: first frame %.0f ms after the session opened", self.identity.name if self.identity else "?", ms)
 
+    def _drawn(self) -> None:
+        """The first frame was written, or the session ended before it was."""
+        if self._drawing:
+            self._drawing = False
+            if self.server.heap is not None:
+                self.server.heap.release()
+
     def _finish(self, crashed: bool) -> None:
+        self._drawn()
         identity = self.identity
         name = identity.name if identity else "?"
         lang = self._current_lang()

@@ -32,6 +32,7 @@ def cycle() -> tuple[weakref.ref[Node], Node]:
 def restore_gc() -> Iterator[None]:
     thresholds = gc.get_threshold()
     yield
+    gc.enable()
     gc.unfreeze()
     gc.set_threshold(*thresholds)
     gc.collect()
@@ -126,6 +127,53 @@ async def test_the_task_freezes_every_epoch_and_stops(monkeypatch: pytest.Monkey
     finally:
         await keeper.stop()
     assert keeper._task is None
+
+
+def test_logins_hold_the_automatic_collections_until_the_last_one_drew() -> None:
+    keeper = HeapKeeper()
+    assert gc.isenabled()
+    keeper.hold()
+    keeper.hold()  # two sessions drawing their first screen
+    assert not gc.isenabled() and keeper.held
+    built = [Node() for _ in range(1000)]  # what a login builds: lives on
+    keeper.release()
+    assert not gc.isenabled()  # one still drawing
+    frozen = gc.get_freeze_count()
+    keeper.release()
+    assert gc.isenabled() and not keeper.held
+    assert gc.get_freeze_count() >= frozen + 1000  # frozen: the young collections do not walk it
+    keeper.release()  # one too many (a session let go by the epoch) changes nothing
+    assert gc.isenabled() and not keeper.held
+    assert built
+
+
+def test_a_login_stuck_before_its_first_frame_does_not_hold_collections_for_ever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    keeper = HeapKeeper()
+    keeper.base, keeper.base_rss = gc.get_freeze_count(), heap.resident_bytes()
+    clock = [1000.0]
+    monkeypatch.setattr(heap.time, "monotonic", lambda: clock[0])
+    keeper.hold()
+    clock[0] += heap.HOLD_MAX / 2
+    keeper.epoch(idle=False)
+    assert not gc.isenabled()
+    clock[0] += heap.HOLD_MAX
+    keeper.epoch(idle=False)
+    assert gc.isenabled() and not keeper.held
+    keeper.release()  # the stuck session ends at last: nothing to undo
+    assert gc.isenabled()
+    keeper.hold()  # the next login holds again
+    assert not gc.isenabled()
+    keeper.release()
+    assert gc.isenabled()
+
+
+async def test_stopping_the_keeper_lets_go_of_a_hold() -> None:
+    keeper = HeapKeeper()
+    keeper.hold()
+    await keeper.stop()
+    assert gc.isenabled() and not keeper.held
 
 
 def test_resident_bytes_reads_this_process() -> None:

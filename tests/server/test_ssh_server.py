@@ -6,6 +6,7 @@ the SSH layer is under test."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -20,6 +21,7 @@ from textual.driver import Driver
 from textual.widgets import Static
 
 from server.config import Config, LimitsSection, PlayersSection, ServerSection
+from server.heap import HeapKeeper
 from server.ssh import ThroneServer
 from tui.client import Identity, LobbyClient
 
@@ -134,7 +136,11 @@ async def make_server() -> AsyncIterator[Callable[..., Any]]:
     started: list[ThroneServer] = []
 
     async def make(
-        *, limits: LimitsSection | None = None, allow_guests: bool = True, ciphers: tuple[str, ...] | None = None
+        *,
+        limits: LimitsSection | None = None,
+        allow_guests: bool = True,
+        ciphers: tuple[str, ...] | None = None,
+        heap: HeapKeeper | None = None,
     ) -> Harness:
         config = Config(
             server=ServerSection(host="127.0.0.1", port=0, **({"ciphers": ciphers} if ciphers else {})),
@@ -149,6 +155,7 @@ async def make_server() -> AsyncIterator[Callable[..., Any]]:
             storage=storage,
             host_key=asyncssh.generate_private_key("ssh-ed25519"),
             app_factory=HelloApp,
+            heap=heap,
         )
         await server.start()
         started.append(server)
@@ -489,6 +496,51 @@ async def test_abrupt_disconnect_cleans_up(harness: Harness) -> None:
     conn, _ = await connect(harness.port, "hal", KEY_A)
     async with conn:
         await (await open_tty(conn)).wait_for("hello hal")
+
+
+class RecordingKeeper(HeapKeeper):
+    """Records each hold and release, and whether automatic collections ran after it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple[str, bool]] = []
+
+    def hold(self) -> None:
+        super().hold()
+        self.events.append(("hold", gc.isenabled()))
+
+    def release(self) -> None:
+        super().release()
+        self.events.append(("release", gc.isenabled()))
+
+
+async def test_a_session_holds_the_automatic_collections_until_its_first_frame(
+    make_server: MakeServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="server.ssh")
+    keeper = RecordingKeeper()
+    h: Harness = await make_server(heap=keeper)
+    try:
+        conn, _ = await connect(h.port, "ivy", KEY_A)
+        async with conn:
+            screen = await open_tty(conn)
+            await screen.wait_for("hello ivy")
+            assert keeper.events == [("hold", False), ("release", True)]
+            assert gc.isenabled()
+            screen.proc.stdin.write(b"x")  # later frames hold nothing
+            await screen.wait_for("typed:x")
+            assert len(keeper.events) == 2
+        # a session that ends before its first frame (its App crashes while mounting) lets go too
+        conn, _ = await connect(h.port, "crash", KEY_B)
+        async with conn:
+            crashed = await open_tty(conn)
+            await crashed.drain()
+        await until(lambda: not h.server.sessions)
+        assert keeper.events[2:] == [("hold", False), ("release", True)] and not keeper.held
+        drawn = [r.getMessage() for r in caplog.records if "first frame" in r.getMessage()]
+        assert len(drawn) == 1 and "ivy" in drawn[0]
+    finally:
+        gc.enable()
 
 
 async def test_connections_per_address_limit(make_server: MakeServer) -> None:
