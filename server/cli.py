@@ -105,6 +105,7 @@ async def serve(config: Config) -> int:
     )
     heap = HeapKeeper(ended=lambda: server.ended, opened=lambda: server.opened)
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)
+    hub.drawing = lambda: server.drawing > 0  # who came and went waits for the first screens (Hub.drawing)
     health = HealthMonitor()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

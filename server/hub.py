@@ -59,6 +59,12 @@ from tui.client import (
 log = logging.getLogger("throneroom.hub")
 
 
+PRESENCE_WAIT_MAX = 2.0
+"""Seconds the lobby screens wait at most to be told who came and went while
+sessions are still drawing their first screen (:attr:`Hub.drawing`)."""
+PRESENCE_CHECK = 0.05
+
+
 class Hub:
     """All rooms and sessions of one server."""
 
@@ -86,6 +92,17 @@ class Hub:
         self.sessions: list[LobbySession] = []
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
         self._env: RoomEnv | None = None
+        self._online: list[str] | None = None  # online(), until a session comes or goes
+        self.drawing: Callable[[], bool] = lambda: False
+        """True while sessions are drawing their first screen (the server sets it).
+        Meanwhile the lobby screens are not told who came and went: in a burst of
+        logins every login redrew every lobby's "online" line and list (1.4 KB a
+        screen) at the pace of its refreshes, CPU the logins still waiting for
+        their first screen needed. They are told once none is drawing, or
+        ``PRESENCE_WAIT_MAX`` seconds after the first change they were not told;
+        anything else the lobby shows (chat, rooms) tells them at once, with who
+        is online."""
+        self._presence_since: float | None = None  # when a change was first held back
 
     # ------------------------------------------------------------ lifecycle
 
@@ -159,6 +176,8 @@ class Hub:
                 session._room._closed = True
         self.rooms.clear()
         self.sessions.clear()
+        self._online = None
+        self._presence_since = None
         if self._env is not None and self._env.notifier is not None:
             self._env.notifier.clear()
 
@@ -176,7 +195,7 @@ class Hub:
                 identity = identity.model_copy(update={"bell": bell})
         session = LobbySession(self, identity)
         self.sessions.append(session)
-        self._lobby_changed()
+        self._presence_changed()
         return session
 
     def disconnect(self, client: LobbySession) -> None:
@@ -185,13 +204,16 @@ class Hub:
             self.sessions.remove(client)
         client._drop_room(leaving=False)
         client._listener = None
-        self._lobby_changed()
+        self._presence_changed()
 
     def online(self) -> list[str]:
-        seen: dict[str, str] = {}
-        for s in self.sessions:
-            seen.setdefault(name_key(s.identity.name), s.identity.name)
-        return sorted(seen.values(), key=name_key)
+        """Names of the sessions, each once, sorted (a new list)."""
+        if self._online is None:
+            seen: dict[str, str] = {}
+            for s in self.sessions:
+                seen.setdefault(name_key(s.identity.name), s.identity.name)
+            self._online = sorted(seen.values(), key=name_key)
+        return list(self._online)
 
     def seated_room(self, name: str) -> Room | None:
         for room in self.rooms.values():
@@ -203,7 +225,26 @@ class Hub:
 
     def _lobby_changed(self) -> None:
         if self._env is not None:
+            self._presence_since = None  # told now, with whatever was held back
             self._env.notify(self.sessions)
+
+    def _presence_changed(self) -> None:
+        """A session came or went (see :attr:`drawing`)."""
+        self._online = None
+        if self._env is None or not self.drawing():
+            self._lobby_changed()
+        elif self._presence_since is None:
+            self._presence_since = self._env.loop.time()
+            self._env.loop.call_later(PRESENCE_CHECK, self._presence_check)
+
+    def _presence_check(self) -> None:
+        since = self._presence_since
+        if since is None or self._env is None:  # told meanwhile, or stopped
+            return
+        if self.drawing() and self._env.loop.time() - since < PRESENCE_WAIT_MAX:
+            self._env.loop.call_later(PRESENCE_CHECK, self._presence_check)
+        else:
+            self._lobby_changed()
 
     def _room_closed(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:

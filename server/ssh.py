@@ -250,6 +250,7 @@ class ThroneServer:
         self.sessions: set[Session] = set()
         self.ended = 0  # sessions closed since start (server.heap collects when players left)
         self.opened = 0  # sessions opened since start (server.heap lets a burst of logins grow it)
+        self.drawing = 0  # sessions opened whose first frame is not written yet
         self.retire_after = retire.RETIRE_AFTER  # seconds from a session's end to taking its App apart
         self.per_address: Counter[str] = Counter()
         self.connections: set[Connection] = set()  # open SSH connections, logged in or not
@@ -666,6 +667,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.server.sessions.add(self)
         self.server.opened += 1
         self._drawing = True
+        self.server.drawing += 1
         if self.server.heap is not None:
             self.server.heap.hold()
         self.server.active_names[decision.name.casefold()] += 1
@@ -757,6 +759,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         """The first frame was written, or the session ended before it was."""
         if self._drawing:
             self._drawing = False
+            self.server.drawing -= 1
             if self.server.heap is not None:
                 self.server.heap.release()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 from games import CountView, ticks, until
 from hubs import new_hub
 
+from server import hub as hub_module
 from server.hub import Hub, LobbySession
 from server.room import RoomSession
 from server.storage import Storage
@@ -51,6 +53,60 @@ async def test_lobby_basics(hub: Hub) -> None:
     assert (summary.humans, summary.bots, summary.spectators) == (1, 1, 1)
     hub.disconnect(lb)
     assert la.online() == ["alice"]
+
+
+async def test_who_came_and_went_waits_for_the_first_screens(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While sessions draw their first screen (a burst of logins), the lobby
+    screens are not told each login: once, when none is drawing any more."""
+    watcher = hub.connect(Identity(name="watcher"))
+    calls: list[str] = []
+    watcher.set_listener(lambda: calls.append("w"))
+    await ticks(2)
+    calls.clear()  # its own arrival
+    drawing = [True]
+    hub.drawing = lambda: drawing[0]
+    for i in range(5):
+        hub.connect(Identity(name=f"new{i}"))
+        await ticks(2)
+    await asyncio.sleep(0.2)
+    assert calls == []  # not told yet
+    assert len(watcher.online()) == 6  # but what it reads is current
+    drawing[0] = False
+    await until(lambda: calls == ["w"])
+    await asyncio.sleep(0.2)
+    assert calls == ["w"]  # once for the five
+    # nobody drawing: told at once
+    hub.connect(Identity(name="late"))
+    await ticks(2)
+    assert calls == ["w", "w"]
+    # anything else the lobby shows is told at once, with who came meanwhile
+    drawing[0] = True
+    hub.connect(Identity(name="later"))
+    watcher.chat("hi")
+    await ticks(2)
+    assert calls == ["w", "w", "w"]
+    await asyncio.sleep(0.2)
+    assert calls == ["w", "w", "w"]  # the held-back login was told with the chat line
+
+
+async def test_logins_that_keep_drawing_hold_back_who_came_only_so_long(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hub_module, "PRESENCE_WAIT_MAX", 0.3)
+    watcher = hub.connect(Identity(name="watcher"))
+    calls: list[float] = []
+    loop = asyncio.get_running_loop()
+    watcher.set_listener(lambda: calls.append(loop.time()))
+    await ticks(2)
+    calls.clear()  # its own arrival
+    hub.drawing = lambda: True  # a login stuck before its first frame
+    t0 = loop.time()
+    hub.connect(Identity(name="newcomer"))
+    await until(lambda: len(calls) == 1)
+    assert 0.3 <= calls[0] - t0 < 1.0
+    assert watcher.online() == ["newcomer", "watcher"]
+    hub.disconnect(watcher)  # gone: online() is recounted
+    assert hub.online() == ["newcomer"]
 
 
 async def test_create_room_is_validated(hub: Hub) -> None:

@@ -504,10 +504,12 @@ class RecordingKeeper(HeapKeeper):
     def __init__(self) -> None:
         super().__init__()
         self.events: list[tuple[str, bool]] = []
+        self.server: ThroneServer | None = None
 
     def hold(self) -> None:
         super().hold()
         self.events.append(("hold", gc.isenabled()))
+        assert self.server is not None and self.server.drawing == self._holds  # counted alike
 
     def release(self) -> None:
         super().release()
@@ -520,13 +522,14 @@ async def test_a_session_holds_the_automatic_collections_until_its_first_frame(
     caplog.set_level(logging.INFO, logger="server.ssh")
     keeper = RecordingKeeper()
     h: Harness = await make_server(heap=keeper)
+    keeper.server = h.server
     try:
         conn, _ = await connect(h.port, "ivy", KEY_A)
         async with conn:
             screen = await open_tty(conn)
             await screen.wait_for("hello ivy")
             assert keeper.events == [("hold", False), ("release", True)]
-            assert gc.isenabled()
+            assert gc.isenabled() and h.server.drawing == 0
             screen.proc.stdin.write(b"x")  # later frames hold nothing
             await screen.wait_for("typed:x")
             assert len(keeper.events) == 2
@@ -537,6 +540,7 @@ async def test_a_session_holds_the_automatic_collections_until_its_first_frame(
             await crashed.drain()
         await until(lambda: not h.server.sessions)
         assert keeper.events[2:] == [("hold", False), ("release", True)] and not keeper.held
+        assert h.server.drawing == 0
         drawn = [r.getMessage() for r in caplog.records if "first frame" in r.getMessage()]
         assert len(drawn) == 1 and "ivy" in drawn[0]
     finally:
