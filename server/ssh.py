@@ -51,6 +51,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 app_log = logging.getLogger("throneroom.app")
 
+RETIRE_WAIT_MAX = 30.0
+"""Seconds an ended session's App waits at most, beyond ``retire_after``, for
+the sessions drawing their first screen (``ThroneServer._take_apart``)."""
+RETIRE_RETRY = 0.5
+
 
 class StorageLike(Protocol):
     """What the SSH layer needs from ``server.storage.Storage``."""
@@ -292,6 +297,22 @@ class ThroneServer:
         if limits.idle_timeout > 0:
             self._idle_task = asyncio.create_task(self._watch_idle(limits.idle_timeout))
         return self.port
+
+    def _take_apart(self, ended: weakref.ref[App[Any]], name: str, deadline: float) -> None:
+        """Take an ended session's App apart (:mod:`tui.retire`); while sessions
+        draw their first screen it waits (what it frees costs ~10 ms of CPU an
+        App, CPU the logins need), until ``deadline`` at most."""
+        app = ended()
+        if app is None:
+            return
+        loop = asyncio.get_running_loop()
+        if self.drawing and loop.time() < deadline:
+            loop.call_later(RETIRE_RETRY, self._take_apart, ended, name, deadline)
+            return
+        try:
+            retire.take_apart(app)
+        except Exception:
+            log.exception("taking apart the ended session of %s failed", name)
 
     async def warm_up(self, timeout: float = 10.0) -> float | None:
         """Draw one lobby, for a guest, on a terminal that writes nowhere, and
@@ -788,7 +809,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.app = None
             # its widgets freed by reference counting, not left for a full collection
             # (held weakly meanwhile: a full collection may free it first)
-            asyncio.get_running_loop().call_later(self.server.retire_after, _take_apart, weakref.ref(app), name)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + self.server.retire_after + RETIRE_WAIT_MAX
+            loop.call_later(self.server.retire_after, self.server._take_apart, weakref.ref(app), name, deadline)
         text = self.farewell
         if crashed and not text:
             text = message("crashed", lang)
@@ -813,16 +836,6 @@ class Session(asyncssh.SSHServerSession[bytes]):
             chan.exit(status)
         except Exception:  # the channel went away meanwhile
             log.debug("channel closed before the farewell", exc_info=True)
-
-
-def _take_apart(ended: weakref.ref[App[Any]], name: str) -> None:
-    app = ended()
-    if app is None:
-        return
-    try:
-        retire.take_apart(app)
-    except Exception:
-        log.exception("taking apart the ended session of %s failed", name)
 
 
 def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:

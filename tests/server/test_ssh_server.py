@@ -20,6 +20,7 @@ from textual.app import App, ComposeResult
 from textual.driver import Driver
 from textual.widgets import Static
 
+from server import ssh as ssh_module
 from server.config import Config, LimitsSection, PlayersSection, ServerSection
 from server.heap import HeapKeeper
 from server.ssh import ThroneServer
@@ -741,5 +742,20 @@ async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harne
     assert apps["stays"].__dict__  # the live session is left whole
     stays_screen.proc.stdin.write(b"xy")
     await stays_screen.wait_for("typed:xy")
+    # while a session draws its first screen, an ended one waits to be taken apart
+    harness.server.drawing += 1  # as a login does until its first frame
+    try:
+        again, _ = await connect(harness.port, "leaves", KEY_B)
+        screen = await open_tty(again)
+        await screen.wait_for("hello leaves")
+        first = apps["leaves"]
+        screen.proc.stdin.write(b"q")
+        await screen.drain()
+        await asyncio.sleep(ssh_module.RETIRE_RETRY * 2)
+        assert first.__dict__  # waits
+    finally:
+        harness.server.drawing -= 1
+    await until(lambda: not first.__dict__)
     stays.close()
     leaves.close()
+    again.close()
