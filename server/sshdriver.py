@@ -253,10 +253,9 @@ class SSHDriver(Driver):
         self._started = True
         self._parser = XTermParser()
         term = self._term
-        term.write(ALT_SCREEN_ON + CURSOR_HIDE + WRAP_OFF, force=True)
-        if self._mouse:
-            term.write(MOUSE_ON, force=True)
-        term.write(PASTE_ON + FOCUS_ON + SYNC_QUERY, force=True)
+        # one write, one SSH packet (each costs CPU to seal and a send)
+        setup = ALT_SCREEN_ON + CURSOR_HIDE + WRAP_OFF + (MOUSE_ON if self._mouse else "")
+        term.write(setup + PASTE_ON + FOCUS_ON + SYNC_QUERY, force=True)
         pending = term.attach(self)
         self._input_enabled = True
         width, height = term.size

@@ -20,6 +20,7 @@ from server.sshdriver import (
     FOCUS_ON,
     MOUSE_ON,
     PASTE_ON,
+    SYNC_QUERY,
     SessionTerminal,
     SSHDriver,
 )
@@ -287,6 +288,22 @@ async def test_first_frame_is_reported_after_the_screen_is_written_not_the_set_u
         app.query_one("#changing", Static).update("second")
         await until(lambda: "second" in out.decode("utf-8", "replace"))
         assert len(seen) == 1
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+
+
+async def test_the_terminal_is_set_up_in_one_write() -> None:
+    """Each write is an SSH packet: the modes go in one."""
+    writes: list[bytes] = []
+    term = SessionTerminal(writes.append, (80, 24))
+    app = RecorderApp(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        await until(lambda: any(b"constant-label" in w for w in writes))
+        first = writes[0].decode()
+        for seq in (ALT_SCREEN_ON, CURSOR_HIDE, MOUSE_ON, PASTE_ON, FOCUS_ON, SYNC_QUERY):
+            assert seq in first
     finally:
         app.exit()
         await asyncio.wait_for(task, 5)
