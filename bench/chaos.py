@@ -87,7 +87,7 @@ async def player(server: ServerUnderTest, key: asyncssh.SSHKey, i: int, rnd: ran
         except Exception as error:
             stats["logins whose lobby or key bar did not show in 30 s"] += 1
             if not shown:
-                shown.append(f"{client.name}: {error!r:.300}")
+                shown.append(f"{client.name}: {error!r:.4000}")
             await client.close()
             await asyncio.sleep(1)
             continue
