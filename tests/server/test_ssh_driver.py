@@ -4,6 +4,7 @@ a SessionTerminal with an in-memory ``write`` runs a small real App."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -293,31 +294,34 @@ async def test_first_frame_is_reported_after_the_screen_is_written_not_the_set_u
         await asyncio.wait_for(task, 5)
 
 
-async def test_the_terminal_is_set_up_in_one_write() -> None:
-    """Each write is an SSH packet: the modes go in one."""
+@contextlib.asynccontextmanager
+async def each_write() -> AsyncIterator[tuple[list[bytes], SessionTerminal, RecorderApp]]:
+    """A running app whose terminal keeps each write (each is an SSH packet)."""
     writes: list[bytes] = []
     term = SessionTerminal(writes.append, (80, 24))
     app = RecorderApp(term.driver_class)
     task = asyncio.create_task(app.run_async(size=term.size))
     try:
+        yield writes, term, app
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+
+
+async def test_the_terminal_is_set_up_in_one_write() -> None:
+    """Each write is an SSH packet: the modes go in one."""
+    async with each_write() as (writes, _term, _app):
         await until(lambda: any(b"constant-label" in w for w in writes))
         first = writes[0].decode()
         for seq in (ALT_SCREEN_ON, CURSOR_HIDE, MOUSE_ON, PASTE_ON, FOCUS_ON, SYNC_QUERY):
             assert seq in first
-    finally:
-        app.exit()
-        await asyncio.wait_for(task, 5)
 
 
 async def test_a_synchronised_frame_is_one_write() -> None:
     """A terminal that supports synchronised output (kitty, WezTerm, iTerm2,
     foot, Windows Terminal...) gets each frame as Textual's three writes
     (start, text, end); they leave as one, so one SSH packet per frame."""
-    writes: list[bytes] = []
-    term = SessionTerminal(writes.append, (80, 24))
-    app = RecorderApp(term.driver_class)
-    task = asyncio.create_task(app.run_async(size=term.size))
-    try:
+    async with each_write() as (writes, term, app):
         await until(lambda: any(b"first" in w for w in writes))
         assert not app._sync_available
         term.feed(b"\x1b[?2026;2$y")  # DECRPM: mode 2026 supported
@@ -331,6 +335,3 @@ async def test_a_synchronised_frame_is_one_write() -> None:
         for frame in frames:
             assert frame.startswith(b"\x1b[?2026h") and frame.endswith(b"\x1b[?2026l")
         assert all(w.count(b"\x1b[?2026h") == w.count(b"\x1b[?2026l") == 1 for w in writes[before:])
-    finally:
-        app.exit()
-        await asyncio.wait_for(task, 5)
