@@ -32,9 +32,10 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   seconds) and, since the last full collection, sessions ended (what a
   closed session's screens popped while it ran is garbage in reference
   cycles, and its app too until ``server.ssh`` takes it apart, 10 s after:
-  the frozen count hardly moves) or the frozen heap changed by ``IDLE_CHANGE``; at most once per
-  ``IDLE_GAP`` seconds, and only once at least as many sessions ended since
-  the last full collection as are open now (a full collection walks every
+  the frozen count hardly moves) or the frozen heap changed by
+  ``IDLE_CHANGE``; at most once per ``IDLE_GAP`` seconds, and only once at
+  least as many sessions ended since the last full collection as are open
+  now (a full collection walks every
   open session's screens, 2.6 s at 150 sessions on a slow machine: a quiet
   half second at busy tables, the players reading, is no time for it; once
   half of them left, it is). The resident memory is one read of
@@ -43,18 +44,19 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   seconds.
 * holds the automatic collections while sessions draw their first screen
   (:meth:`HeapKeeper.hold`, :meth:`HeapKeeper.release`; the server calls them
-  from a session's start to its first frame): a login builds ~15,000 objects
-  that all live on, so the young collections during a burst of logins found
-  nothing (0 objects freed in a burst of 100) and cost 7-11% of its CPU
-  (10-30 ms each, walking the screens being built). When the last of them has
+  from a session's start to its first frame): the young collections during
+  a burst of logins walk the screens being built, which live on (~2,300
+  tracked objects a lobby); they freed nothing (0 objects in a burst of 100)
+  and cost 7-11% of its CPU (10-30 ms each). When the last of them has
   drawn, what they built is frozen and collection resumes; a hold longer than
   ``HOLD_MAX`` (a login stuck before its first frame) is let go.
 
 What a frozen object leaks until the next full collection: reference cycles
 that were still alive at a freeze or became garbage after it, which is what
 logins and screens left (a popped screen, a dismissed dialog, a closed
-session's app in its first seconds) turn into; the growth rule bounds that garbage at ``GROW`` of the process, the
-idle rule clears it when players leave.
+session's app in its first seconds) turn into; the growth rule bounds that
+garbage at ``GROW`` of the process, the idle rule clears it when players
+leave. While logins hold the automatic collections, the epochs still freeze.
 """
 
 from __future__ import annotations
