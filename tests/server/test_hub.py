@@ -55,7 +55,7 @@ async def test_lobby_basics(hub: Hub) -> None:
     assert la.online() == ["alice"]
 
 
-async def test_who_came_and_went_waits_for_the_first_screens(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_who_came_and_went_waits_for_the_first_screens(hub: Hub) -> None:
     """While sessions draw their first screen (a burst of logins), the lobby
     screens are not told each login: once, when none is drawing any more."""
     watcher = hub.connect(Identity(name="watcher"))
