@@ -43,13 +43,15 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   per million), so it is done only when idle, at most every ``COUNT_EVERY``
   seconds.
 * holds the automatic collections while sessions draw their first screen
-  (:meth:`HeapKeeper.hold`, :meth:`HeapKeeper.release`; the server calls them
-  from a session's start to its first frame): the young collections during
+  (:meth:`HeapKeeper.hold`, :meth:`HeapKeeper.release`; the server holds
+  when the first of them starts and releases when none is left drawing): the
+  young collections during
   a burst of logins walk the screens being built, which live on (~2,300
   tracked objects a lobby); they freed nothing (0 objects in a burst of 100)
   and cost 7-11% of its CPU (10-30 ms each). When the last of them has
   drawn, what they built is frozen and collection resumes; a hold longer than
-  ``HOLD_MAX`` (a login stuck before its first frame) is let go.
+  ``HOLD_MAX`` (a login stuck before its first frame, or logins that never
+  stop) is let go until the next hold.
 
 What a frozen object leaks until the next full collection: reference cycles
 that were still alive at a freeze or became garbage after it, which is what
@@ -125,8 +127,7 @@ class HeapKeeper:
         self.last_full = 0.0
         self.full_collections = 0
         self._counted_at = 0.0  # when the idle rule last counted the frozen objects
-        self._holds = 0  # sessions drawing their first screen (hold)
-        self._held_at = 0.0
+        self._held_at: float | None = None  # since when automatic collections are held
 
     def start(self) -> None:
         gc.set_threshold(*THRESHOLDS)
@@ -135,8 +136,8 @@ class HeapKeeper:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="heap")
 
     async def stop(self) -> None:
-        if self._holds:
-            self._holds = 0
+        if self._held_at is not None:
+            self._held_at = None
             gc.enable()
         if self._task is not None:
             self._task.cancel()
@@ -158,32 +159,30 @@ class HeapKeeper:
         )
 
     def hold(self) -> None:
-        """A session started drawing its first screen: automatic collections
-        wait until every such session has drawn (:meth:`release`)."""
-        self._holds += 1
-        if self._holds == 1:
+        """Sessions started drawing their first screen: automatic collections
+        wait until :meth:`release` (holding again changes nothing)."""
+        if self._held_at is None:
             self._held_at = time.monotonic()
             gc.disable()
 
     def release(self) -> None:
-        """A session drew its first screen (or ended before it did)."""
-        if self._holds == 0:  # let go by the epoch (HOLD_MAX) meanwhile
+        """Every session drew its first screen (or ended before it did)."""
+        if self._held_at is None:  # not held, or let go by the epoch (HOLD_MAX)
             return
-        self._holds -= 1
-        if self._holds == 0:
-            gc.freeze()  # what the logins built lives on: not for the young collections
-            gc.enable()
+        self._held_at = None
+        gc.freeze()  # what the logins built lives on: not for the young collections
+        gc.enable()
 
     @property
     def held(self) -> bool:
-        return self._holds > 0
+        return self._held_at is not None
 
     def epoch(self, idle: bool) -> str | None:
         """One epoch's work; the reason when it ran a full collection."""
         gc.freeze()
-        if self._holds and time.monotonic() - self._held_at > HOLD_MAX:
-            log.info("automatic collections held for logins over %.0f s (%d waiting): resumed", HOLD_MAX, self._holds)
-            self._holds = 0
+        if self._held_at is not None and time.monotonic() - self._held_at > HOLD_MAX:
+            log.info("automatic collections held for logins over %.0f s: resumed", HOLD_MAX)
+            self._held_at = None
             gc.enable()
         why: str | None = None
         rss = resident_bytes()

@@ -247,7 +247,7 @@ class ThroneServer:
         heap: HeapKeeper | None = None,
     ) -> None:
         self.config = config
-        self.heap = heap  # holds its automatic collections while sessions draw their first screen
+        self.heap = heap  # its automatic collections are held while sessions draw their first screen
         self.hub = hub
         self.storage = storage
         self.host_key = host_key
@@ -255,7 +255,7 @@ class ThroneServer:
         self.sessions: set[Session] = set()
         self.ended = 0  # sessions closed since start (server.heap collects when players left)
         self.opened = 0  # sessions opened since start (server.heap lets a burst of logins grow it)
-        self.drawing = 0  # sessions opened whose first frame is not written yet
+        self.drawing = 0  # sessions opened whose first frame is not written yet (see drawing_starts)
         self.retire_after = retire.RETIRE_AFTER  # seconds from a session's end to taking its App apart
         self.per_address: Counter[str] = Counter()
         self.connections: set[Connection] = set()  # open SSH connections, logged in or not
@@ -297,6 +297,20 @@ class ThroneServer:
         if limits.idle_timeout > 0:
             self._idle_task = asyncio.create_task(self._watch_idle(limits.idle_timeout))
         return self.port
+
+    def drawing_starts(self) -> None:
+        """A session opened: until its first frame (:meth:`drawing_ends`) the
+        heap keeper holds its automatic collections, and the hub and
+        :meth:`_take_apart` let the logins go first."""
+        self.drawing += 1
+        if self.drawing == 1 and self.heap is not None:
+            self.heap.hold()
+
+    def drawing_ends(self) -> None:
+        """A session wrote its first frame, or ended before it did."""
+        self.drawing -= 1
+        if self.drawing == 0 and self.heap is not None:
+            self.heap.release()
 
     def _take_apart(self, ended: weakref.ref[App[Any]], name: str, deadline: float) -> None:
         """Take an ended session's App apart (:mod:`tui.retire`); while sessions
@@ -638,7 +652,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.lang: Lang = "en"
         self.lost = False
         self.started_at = time.monotonic()
-        self._drawing = False  # opened, first frame not written yet (holds server.heap's collections)
+        self._drawing = False  # opened, first frame not written yet (ThroneServer.drawing_starts)
 
     # -- asyncssh callbacks ----------------------------------------------------
 
@@ -688,9 +702,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.server.sessions.add(self)
         self.server.opened += 1
         self._drawing = True
-        self.server.drawing += 1
-        if self.server.heap is not None:
-            self.server.heap.hold()
+        self.server.drawing_starts()
         self.server.active_names[decision.name.casefold()] += 1
         self.task = asyncio.create_task(self._run(), name=f"session {decision.name}")
 
@@ -780,9 +792,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         """The first frame was written, or the session ended before it was."""
         if self._drawing:
             self._drawing = False
-            self.server.drawing -= 1
-            if self.server.heap is not None:
-                self.server.heap.release()
+            self.server.drawing_ends()
 
     def _finish(self, crashed: bool) -> None:
         self._drawn()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
@@ -24,6 +25,7 @@ from textual.driver import Driver
 from textual.filter import ANSIToTruecolor, LineFilter
 from textual.screen import Screen
 from textual.theme import Theme
+from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
 from tui import callbacks, dispatch, kinsoku, retire, screenof, strips, stylescache
@@ -185,7 +187,7 @@ class ThroneApp(App[None]):
         guard_widget_mounts()  # a dialog closed before it mounted, and its widgets, skip their Mount
         retire.install()  # an ended session's widgets can be taken apart (tui.retire)
         super().__init__(driver_class=driver_class, **kw)
-        self.retired_nodes = retire.retired_set()
+        self.retired_nodes: weakref.WeakSet[Widget] = weakref.WeakSet()  # tui.retire
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self._filters = [shared_filter(f) for f in self._filters]
         self.lobby = lobby

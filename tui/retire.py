@@ -85,11 +85,6 @@ def install() -> None:
     LRUCache.__del__ = _unlink  # type: ignore[attr-defined]
 
 
-def retired_set() -> weakref.WeakSet[Widget]:
-    """An App's ``retired_nodes``."""
-    return weakref.WeakSet()
-
-
 def take_apart(app: App[Any]) -> int:
     """Empty the attributes of ``app`` and of its retired widgets; the number of
     objects emptied. Only for an App that has ended: anything that still used

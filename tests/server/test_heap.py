@@ -8,6 +8,7 @@ import gc
 import time
 import weakref
 from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
 
@@ -130,19 +131,32 @@ async def test_the_task_freezes_every_epoch_and_stops(monkeypatch: pytest.Monkey
 
 
 def test_logins_hold_the_automatic_collections_until_the_last_one_drew() -> None:
+    """The server holds when its first session starts drawing and releases when
+    none is left drawing (two sessions here: ThroneServer.drawing_starts/ends)."""
+    import asyncssh
+
+    from server.config import Config
+    from server.ssh import ThroneServer
+
     keeper = HeapKeeper()
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    server = ThroneServer(Config(), hub=cast(Any, None), storage=cast(Any, None), host_key=key, heap=keeper)
     assert gc.isenabled()
-    keeper.hold()
-    keeper.hold()  # two sessions drawing their first screen
+    server.drawing_starts()
+    server.drawing_starts()  # two sessions drawing their first screen
     assert not gc.isenabled() and keeper.held
     built = [Node() for _ in range(1000)]  # what a login builds: lives on
-    keeper.release()
+    server.drawing_ends()
     assert not gc.isenabled()  # one still drawing
     frozen = gc.get_freeze_count()
-    keeper.release()
+    server.drawing_ends()
     assert gc.isenabled() and not keeper.held
     assert gc.get_freeze_count() >= frozen + 1000  # frozen: the young collections do not walk it
-    keeper.release()  # one too many (a session let go by the epoch) changes nothing
+    keeper.release()  # one too many (a hold let go by the epoch) changes nothing
+    assert gc.isenabled() and not keeper.held
+    keeper.hold()
+    keeper.hold()  # holding again changes nothing
+    keeper.release()
     assert gc.isenabled() and not keeper.held
     assert built
 
