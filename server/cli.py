@@ -103,7 +103,7 @@ async def serve(config: Config) -> int:
         grace_period=rooms.grace_period,
         intermission=rooms.intermission,
     )
-    heap = HeapKeeper(ended=lambda: server.ended, opened=lambda: server.opened)
+    heap = HeapKeeper(retired=lambda: server.retired, opened=lambda: server.opened)
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)
     hub.drawing = lambda: server.drawing > 0  # who came and went waits for the first screens (Hub.drawing)
     health = HealthMonitor()

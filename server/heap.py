@@ -22,23 +22,29 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
 * collects everything (``gc.unfreeze`` + a full collection, then freezes
   again) only when the process has grown by ``GROW`` of its resident memory
   (at least ``GROW_MIN`` bytes) since the last full collection, beyond
-  ``PER_SESSION`` for each session more than were open then (an open
-  session's screens are live memory: counting only the logins of the last
-  few seconds, 150 players sitting down one after another grew the server
-  past the rule three times, each full collection stopping every screen for
-  0.5-3 s on a slow machine; what sitting down leaves for the collector,
-  ~1,700 objects a session, waits for the players to leave), or when the
-  server is idle (under ``IDLE_CPU`` of a core over the last ``IDLE_WINDOW``
-  seconds) and, since the last full collection, sessions ended (what a
-  closed session's screens popped while it ran is garbage in reference
-  cycles, and its app too until ``server.ssh`` takes it apart, 10 s after:
-  the frozen count hardly moves) or the frozen heap changed by
+  ``PER_SESSION`` for each session more than were open then, counting the
+  most that were open at once since (an open session's screens are live
+  memory: counting only the logins of the last few seconds, 150 players
+  sitting down one after another grew the server past the rule three times,
+  each full collection stopping every screen for 0.5-3 s on a slow machine;
+  and what the players who left held is reused by those who come, not
+  growth: counting only the sessions open now, 150 players leaving at once
+  started a full collection of their 880,000 objects, 1.7 s in which no
+  other screen moved), or when the server is idle (under ``IDLE_CPU`` of a
+  core over the last ``IDLE_WINDOW`` seconds) and, since the last full
+  collection, sessions were retired (ended, and their app taken apart by
+  ``server.ssh``, ``RETIRE_AFTER`` seconds after: what is left of them,
+  what their screens popped while they ran, is garbage in reference
+  cycles; the frozen count hardly moves) or the frozen heap changed by
   ``IDLE_CHANGE``; at most once per ``IDLE_GAP`` seconds, and only once at
-  least as many sessions ended since the last full collection as are open
-  now (a full collection walks every
+  least as many sessions were retired since the last full collection as are
+  open now (a full collection walks every
   open session's screens, 2.6 s at 150 sessions on a slow machine: a quiet
   half second at busy tables, the players reading, is no time for it; once
-  half of them left, it is). The resident memory is one read of
+  half of them left, it is). A session counts as open until it is retired:
+  the app of one that just ended is still whole, and a full collection
+  then walks all of it, where taking it apart first lets reference
+  counting free most of it. The resident memory is one read of
   ``/proc/self/statm``; counting the frozen objects walks them all (~10 ms
   per million), so it is done only when idle, at most every ``COUNT_EVERY``
   seconds.
@@ -116,11 +122,12 @@ class HeapKeeper:
     """See the module docstring. ``start`` collects and freezes what start-up
     made; ``stop`` cancels the task (the heap stays frozen)."""
 
-    def __init__(self, ended: Callable[[], int] = lambda: 0, opened: Callable[[], int] = lambda: 0) -> None:
-        self._ended = ended  # sessions closed so far: their apps are garbage for a full collection
-        self._ended_at_full = 0
+    def __init__(self, retired: Callable[[], int] = lambda: 0, opened: Callable[[], int] = lambda: 0) -> None:
+        self._retired = retired  # sessions ended and taken apart so far: what is left is for a full collection
+        self._retired_at_full = 0
         self._opened = opened  # sessions opened so far
-        self._open_at_full = 0  # sessions open at the last full collection
+        self._open_at_full = 0  # sessions open (not retired) at the last full collection
+        self._open_peak = 0  # the most open at once since the last full collection
         self._task: asyncio.Task[None] | None = None
         self.base = 0  # frozen objects after the last full collection
         self.base_rss = 0  # resident bytes after it
@@ -147,8 +154,8 @@ class HeapKeeper:
 
     def _full(self, why: str) -> None:
         started = time.perf_counter()
-        self._ended_at_full = self._ended()
-        self._open_at_full = self._opened() - self._ended_at_full
+        self._retired_at_full = self._retired()
+        self._open_at_full = self._open_peak = self._opened() - self._retired_at_full
         self.base = full_collection()
         self.base_rss = resident_bytes()
         self.last_full = time.monotonic()
@@ -185,11 +192,12 @@ class HeapKeeper:
             self._held_at = None
             gc.enable()
         why: str | None = None
+        self._open_peak = max(self._open_peak, self._opened() - self._retired())
         rss = resident_bytes()
         if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN) + self._new_sessions() * PER_SESSION:
             why = "memory grew"
         elif idle and time.monotonic() - self.last_full >= IDLE_GAP and self._few_left_open() and (
-            self._ended() != self._ended_at_full or self._heap_changed()
+            self._retired() != self._retired_at_full or self._heap_changed()
         ):
             why = "idle"
         if why is not None:
@@ -197,13 +205,14 @@ class HeapKeeper:
         return why
 
     def _few_left_open(self) -> bool:
-        """No more sessions open now than ended since the last full collection."""
-        ended = self._ended()
-        return self._opened() - ended <= ended - self._ended_at_full
+        """No more sessions open now than retired since the last full collection."""
+        retired = self._retired()
+        return self._opened() - retired <= retired - self._retired_at_full
 
     def _new_sessions(self) -> int:
-        """Sessions open now beyond those open at the last full collection."""
-        return max(0, self._opened() - self._ended() - self._open_at_full)
+        """The most sessions open at once since the last full collection (now
+        included) beyond those open then."""
+        return max(self._open_peak, self._opened() - self._retired()) - self._open_at_full
 
     def _heap_changed(self) -> bool:
         now = time.monotonic()

@@ -253,8 +253,8 @@ class ThroneServer:
         self.host_key = host_key
         self.app_factory = app_factory
         self.sessions: set[Session] = set()
-        self.ended = 0  # sessions closed since start (server.heap collects when players left)
         self.opened = 0  # sessions opened since start (server.heap lets a burst of logins grow it)
+        self.retired = 0  # of them, ended and their App taken apart (server.heap collects what is left)
         self.drawing = 0  # sessions opened whose first frame is not written yet (see drawing_starts)
         self.retire_after = retire.RETIRE_AFTER  # seconds from a session's end to taking its App apart
         self.per_address: Counter[str] = Counter()
@@ -315,18 +315,19 @@ class ThroneServer:
     def _take_apart(self, ended: weakref.ref[App[Any]], name: str, deadline: float) -> None:
         """Take an ended session's App apart (:mod:`tui.retire`); while sessions
         draw their first screen it waits (what it frees costs ~10 ms of CPU an
-        App, CPU the logins need), until ``deadline`` at most."""
+        App, CPU the logins need), until ``deadline`` at most. Then the session
+        counts as :attr:`retired` (also when its App was freed before)."""
         app = ended()
-        if app is None:
-            return
-        loop = asyncio.get_running_loop()
-        if self.drawing and loop.time() < deadline:
-            loop.call_later(RETIRE_RETRY, self._take_apart, ended, name, deadline)
-            return
-        try:
-            retire.take_apart(app)
-        except Exception:
-            log.exception("taking apart the ended session of %s failed", name)
+        if app is not None:
+            loop = asyncio.get_running_loop()
+            if self.drawing and loop.time() < deadline:
+                loop.call_later(RETIRE_RETRY, self._take_apart, ended, name, deadline)
+                return
+            try:
+                retire.take_apart(app)
+            except Exception:
+                log.exception("taking apart the ended session of %s failed", name)
+        self.retired += 1
 
     async def warm_up(self, timeout: float = 10.0) -> float | None:
         """Draw one lobby, for a guest, on a terminal that writes nowhere, and
@@ -807,9 +808,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
             except Exception:
                 log.exception("hub.disconnect failed for %s", name)
             self.lobby = None
-        if self in self.server.sessions:
+        opened = self in self.server.sessions
+        if opened:
             self.server.sessions.discard(self)
-            self.server.ended += 1
             folded = name.casefold()
             self.server.active_names[folded] -= 1
             if self.server.active_names[folded] <= 0:
@@ -822,6 +823,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
             loop = asyncio.get_running_loop()
             deadline = loop.time() + self.server.retire_after + RETIRE_WAIT_MAX
             loop.call_later(self.server.retire_after, self.server._take_apart, weakref.ref(app), name, deadline)
+        elif opened:
+            self.server.retired += 1  # no App: nothing to take apart
         text = self.farewell
         if crashed and not text:
             text = message("crashed", lang)

@@ -720,7 +720,8 @@ async def test_a_closed_session_leaves_no_app_behind(harness: Harness) -> None:
 async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harness: Harness) -> None:
     """tui.retire: a while after a session ends, its App's attributes are
     emptied (reference counting frees its widgets, no full collection
-    needed); the session still open goes on as before."""
+    needed); the session still open goes on as before. Only then does the
+    session count as retired (server.heap's full collections wait for it)."""
     apps: dict[str, App[Any]] = {}
     factory = harness.server.app_factory
 
@@ -736,9 +737,11 @@ async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harne
     leaves, _ = await connect(harness.port, "leaves", KEY_B)
     screen = await open_tty(leaves)
     await screen.wait_for("hello leaves")
+    assert harness.server.retired == 0
     screen.proc.stdin.write(b"q")
     await screen.drain()
     await until(lambda: not apps["leaves"].__dict__)
+    assert harness.server.retired == 1
     assert apps["stays"].__dict__  # the live session is left whole
     stays_screen.proc.stdin.write(b"xy")
     await stays_screen.wait_for("typed:xy")
@@ -753,9 +756,11 @@ async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harne
         await screen.drain()
         await asyncio.sleep(ssh_module.RETIRE_RETRY * 2)
         assert first.__dict__  # waits
+        assert harness.server.retired == 1
     finally:
         harness.server.drawing -= 1
     await until(lambda: not first.__dict__)
+    assert harness.server.retired == 2
     stays.close()
     leaves.close()
     again.close()
