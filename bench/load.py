@@ -22,10 +22,12 @@ Phases (each bounded; the script stops the server and exits by itself):
    played at the same instant); in each room ``--typers`` watchers type into
    the chat line at 2 keys/s (a word of 12 keys, then 12 quick backspaces;
    each typer starts 0-6 s after the others, seeded, unless ``--lockstep``).
-4. **simultaneous logins**: the room clients leave; once the server is idle
-   again (under 10% of a core in each of 3 seconds in a row: after it has
-   collected the garbage of the players that left) ``--burst`` clients
-   connect at once; time until each sees its lobby.
+4. **simultaneous logins**: the room clients leave; once the server has torn
+   their sessions down (``TEARDOWN`` s at least: it takes their apps apart
+   10 s after they ended) and is idle again (under 10% of a core in each of
+   3 seconds in a row: after it has collected the garbage of the players
+   that left) ``--burst`` clients connect at once; time until each sees its
+   lobby.
 
 Figures:
 
@@ -471,19 +473,26 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
 # -- main ------------------------------------------------------------------------------
 
 
-async def wait_quiet(server: ServerUnderTest, limit: float = 40.0, quiet_for: int = 3) -> float:
-    """Wait (at most ``limit``) until the server used < 10% of a core in each of
-    ``quiet_for`` seconds in a row; the seconds waited. Three, not one: once
-    the players' sessions are torn down, the idle server collects their garbage
-    (server/heap.py; ~3 s at 150 sessions), and the logins are timed after
-    that, not against it."""
+TEARDOWN = 12.0
+"""Seconds the server takes, at least, to tear down sessions that ended: it
+takes an ended session's App apart 10 s after its end (``tui.retire``
+``RETIRE_AFTER``), and collects what is left once idle (``server.heap``)."""
+
+
+async def wait_quiet(server: ServerUnderTest, limit: float = 60.0, quiet_for: int = 3, after: float = 0.0) -> float:
+    """Wait (at most ``limit``) until, ``after`` seconds from now at the
+    earliest, the server used < 10% of a core in each of ``quiet_for`` seconds
+    in a row; the seconds waited. The burst after the players left waits
+    ``TEARDOWN`` and then three such seconds: their sessions are torn down and
+    the idle server collected their garbage (server/heap.py), and the logins
+    are timed after that, not against it."""
     start = time.monotonic()
     quiet = 0
     while time.monotonic() - start < limit:
         before = server.cpu_seconds()
         await asyncio.sleep(1.0)
         quiet = quiet + 1 if server.cpu_seconds() - before < 0.1 else 0
-        if quiet >= quiet_for:
+        if quiet >= quiet_for and time.monotonic() - start >= after:
             break
     return time.monotonic() - start
 
@@ -669,7 +678,7 @@ async def run(args: argparse.Namespace) -> int:
         await asyncio.gather(*(p.client.close() for p in players), return_exceptions=True)
         rooms = []
         if args.burst > 0:  # --burst 0: play only
-            quiet_after = await wait_quiet(server)  # the 150 sessions' teardown is not the logins' cost
+            quiet_after = await wait_quiet(server, after=TEARDOWN)  # the 150 sessions' teardown is not the logins' cost
             spy = start_py_spy(server.pid, args.py_spy, 4.0) if args.py_spy and args.spy_phase == "burst" else None
             if spy is not None:
                 await asyncio.sleep(1.0)  # py-spy attached
@@ -686,7 +695,7 @@ async def run(args: argparse.Namespace) -> int:
                          f"{fmt_ms(percentile(burst, 50))} / {fmt_ms(percentile(burst, 99))}", "", ""))
             rows.append(("  ... CPU meanwhile: server / the clients (this process)",
                          f"{server_cpu:.2f} s / {own:.2f} s", "", ""))
-            rows.append(("  ... started once the server was idle (< 10% CPU, 3 s in a row) after the rooms left",
+            rows.append((f"  ... started once the server was idle (< 10% CPU, 3 s in a row; {TEARDOWN:.0f} s at least) after the rooms left",
                          f"{quiet_after:.1f} s later", "", ""))
             print(f"{time.strftime('%H:%M:%S')} burst: {args.burst} logins, slowest {fmt_ms(worst)}, wall {fmt_ms(wall)}", flush=True)
     except BaseException:

@@ -52,7 +52,7 @@ def _print(*args: object) -> None:
     sys.__stdout__.flush()
 
 
-SESSIONS = [0, 0]  # opened, ended: the heap keeper's cues, as the server's
+SESSIONS = [0, 0]  # opened, retired (ended and collected): the heap keeper's cues, as the server's
 
 
 class Session:
@@ -119,7 +119,7 @@ def _gc_timer(phase: str, info: dict[str, int]) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    heap = HeapKeeper(opened=lambda: SESSIONS[0], ended=lambda: SESSIONS[1])
+    heap = HeapKeeper(opened=lambda: SESSIONS[0], retired=lambda: SESSIONS[1])
     heap.start()  # as the server does
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:bench", bot_delay=args.bot_delay, intermission=1.0)
     await hub.start()
