@@ -45,8 +45,8 @@ GARBAGE = [
 ]
 CONFIG = "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
 ARRIVED = re.compile("throneroom|F1")
-"""The lobby's head line, or a table's key bar (a kept seat; F1 comes before
-Esc, which a key bar 60 columns wide in Chinese leaves out)."""
+"""The lobby's head line, or the key bar of a kept seat's table or waiting
+room (its keys' labels go before F1 does, down to 60 columns)."""
 
 
 async def act(client: BenchClient, rnd: random.Random) -> None:

@@ -41,6 +41,8 @@ SPARE_ACTIONS = {"language"}
 """Keys the key bar leaves out first when it is too narrow: another key does the same (F2)."""
 ACTION_KEYS = "key(…)"
 """In :data:`UNLABELLED_FIRST`: every ``key('x')`` action (a table's game actions)."""
+ALL_BUT_LEAVE = "*"
+"""In :data:`UNLABELLED_FIRST`: every key but the one that leaves the screen."""
 UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
     frozenset({"app.quit_app"}),
     frozenset({"F1"}),
@@ -48,14 +50,18 @@ UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
     frozenset({"leaders", "chat"}),
     frozenset({"pane"}),
     frozenset({ACTION_KEYS}),
+    frozenset({"add_bot", "remove", "options"}),
+    frozenset({ALL_BUT_LEAVE}),
 )
 """Then the labels it leaves out, a group of keys (by action, or by key for the
 function keys, which mean the same on every screen) at a time: keys everyone
 knows (q, F1) first; F2's label (the other language's name) is how a reader of
 that language finds it, so it goes after them; chat and the leaderboard, then
-a table's Tab (its panes) and, last, the keys of the game's actions (a table
-names them in its prompt line too), so that a table 60 columns wide still
-shows how to leave it."""
+a table's Tab (its panes) and the keys of the game's actions (a table names
+them in its prompt line too), so that a table 60 columns wide still shows how
+to leave it; then a waiting room's host keys, so that its host at 60 columns
+still sees Ready, Start and Leave, and F1 (a bar cut at its end lost F1, the
+key that lists them all); last every label but Leave's."""
 
 
 STRIP_CACHE_SIZE = 8192
@@ -471,7 +477,12 @@ class KeyBar(LineStatic):
                 continue
             start = x
             key_part = f" {key} "
-            if action in unlabelled or key in unlabelled or (action.startswith("key(") and ACTION_KEYS in unlabelled):
+            if (
+                action in unlabelled
+                or key in unlabelled
+                or (action.startswith("key(") and ACTION_KEYS in unlabelled)
+                or (ALL_BUT_LEAVE in unlabelled and action != "back")
+            ):
                 label_part = " "
             else:
                 label_part = f" {label}  " if level == 0 else f"{label} "

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 from fakes import FakeHub, FakeRoom, screen_text, settle
+from rich.cells import cell_len
 
 from tui.app import ThroneApp
 from tui.client import RoomSettings
+from tui.i18n import Lang, t
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen
@@ -297,3 +299,30 @@ async def test_a_private_room_says_so_once_and_shows_its_code_to_the_host_only(h
         await settle(pilot)
         assert "private" in screen_text(guest).splitlines()[0]
         assert "abc" not in screen_text(guest)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("cols", [60, 72])
+async def test_a_narrow_waiting_room_still_shows_f1_and_how_to_start_and_leave(
+    hub: FakeHub, lang: Lang, cols: int
+) -> None:
+    """At 60 columns the host's keys did not fit even with the usual labels
+    left out, and the bar, cut at its end, lost F1, the key that lists them
+    all (``./manage bench chaos --seed 21``: a host back at a full waiting
+    room, no F1 on screen). The host keys' labels go next, then all but
+    Leave's; every key stays."""
+    lobby = hub.lobby("alice", lang=lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(cols, 16)) as pilot:
+        await settle(pilot)
+        app.enter_room(lobby.create_room(RoomSettings(game="tokens", name="narrow", seats=5)), watching=False)
+        await settle(pilot)
+        await pilot.press("a", "a", "a", "a", "down")  # every seat taken (no Enter to sit); a bot highlighted (d)
+        await settle(pilot)
+        assert [s.kind for s in only_room(hub).seats] == ["human", "bot", "bot", "bot", "bot"]
+        bar = key_bar(app)
+        assert cell_len(bar.rstrip()) <= cols and "…" not in bar, bar
+        for key in (" r ", " a ", " d ", " o ", " s ", " t ", " Esc ", " F1 "):
+            assert key in bar, (key, bar)
+        for label in ("key.ready", "key.start", "key.leave"):
+            assert t(label, lang) in bar, (label, bar)
