@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Listener = Callable[[], None]
 
@@ -104,6 +104,11 @@ class RoomSnapshot(BaseModel):
 
 
 class LeaderRow(BaseModel):
+    """One player's line of the leaderboard (read-only: the host hands every
+    session the same rows)."""
+
+    model_config = ConfigDict(frozen=True)
+
     name: str
     matches: int
     wins: int

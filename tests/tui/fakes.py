@@ -253,10 +253,12 @@ class FakeHub:
         for seat in room.seats:
             if seat.kind != "human":
                 continue
-            row = self.leaders.setdefault(seat.name, LeaderRow(name=seat.name, matches=0, wins=0, points=0))
-            row.matches += 1
-            row.points += totals[seat.index]
-            row.wins += seat.index in game.winners()
+            row = self.leaders.get(seat.name, LeaderRow(name=seat.name, matches=0, wins=0, points=0))
+            self.leaders[seat.name] = row.model_copy(update={
+                "matches": row.matches + 1,
+                "points": row.points + totals[seat.index],
+                "wins": row.wins + (seat.index in game.winners()),
+            })
 
 
 class FakeRoomClient:
