@@ -808,8 +808,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
             except Exception:
                 log.exception("hub.disconnect failed for %s", name)
             self.lobby = None
-        opened = self in self.server.sessions
-        if opened:
+        counted = self in self.server.sessions  # counted in server.opened
+        if counted:
             self.server.sessions.discard(self)
             folded = name.casefold()
             self.server.active_names[folded] -= 1
@@ -823,7 +823,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
             loop = asyncio.get_running_loop()
             deadline = loop.time() + self.server.retire_after + RETIRE_WAIT_MAX
             loop.call_later(self.server.retire_after, self.server._take_apart, weakref.ref(app), name, deadline)
-        elif opened:
+        elif counted:
             self.server.retired += 1  # no App: nothing to take apart
         text = self.farewell
         if crashed and not text:

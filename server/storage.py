@@ -411,8 +411,8 @@ class Storage:
         Rows of one identity (names equal under :func:`name_key`) are added up and
         shown under the name it used last. Read from the results once and kept
         until a match finishes: every lobby reads it when it opens and every
-        20 s, and the query walks every result (11 ms at 24,000 results, a
-        club's year: a login's whole CPU again)."""
+        20 s, and the query walks every result (13-16 ms at 24,000 results, a
+        club's year, ``./manage bench leaderboard``: a login's whole CPU again)."""
         if self._leaders is None:
             self._leaders = self._read_leaderboard()
         return self._leaders[:limit]

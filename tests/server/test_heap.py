@@ -228,8 +228,9 @@ def test_resident_bytes_reads_this_process() -> None:
 def test_an_idle_server_collects_once_sessions_were_retired_even_if_the_heap_did_not_change(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A closed session's app is garbage in reference cycles: the frozen count
-    hardly moves, so sessions retired (ended, their app taken apart) are the idle rule's other cue."""
+    """What is left of a closed session is garbage in reference cycles: the
+    frozen count hardly moves, so sessions retired (ended, their app taken
+    apart) are the idle rule's other cue."""
     retired = [0]
     keeper = HeapKeeper(retired=lambda: retired[0])
     monkeypatch.setattr(heap, "resident_bytes", lambda: 100 << 20)

@@ -190,7 +190,7 @@ def test_a_version_1_database_gains_the_bell_and_keeps_everything(tmp_path: Path
 
 def test_the_leaderboard_is_read_from_the_results_once_until_a_match_finishes() -> None:
     """Every lobby reads the leaderboard when it opens and every 20 s; the query
-    walks every result (11 ms at 24,000 results): it runs again only after a
+    walks every result (13-16 ms at 24,000 results): it runs again only after a
     match finished, and the rows it made are not to be changed by a reader."""
     st = Storage(":memory:")
     queries: list[str] = []
