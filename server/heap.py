@@ -155,7 +155,7 @@ class HeapKeeper:
     def _full(self, why: str) -> None:
         started = time.perf_counter()
         self._retired_at_full = self._retired()
-        self._open_at_full = self._open_peak = self._opened() - self._retired_at_full
+        self._open_at_full = self._open_peak = self._open()
         self.base = full_collection()
         self.base_rss = resident_bytes()
         self.last_full = time.monotonic()
@@ -192,7 +192,7 @@ class HeapKeeper:
             self._held_at = None
             gc.enable()
         why: str | None = None
-        self._open_peak = max(self._open_peak, self._opened() - self._retired())
+        self._open_peak = max(self._open_peak, self._open())
         rss = resident_bytes()
         if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN) + self._new_sessions() * PER_SESSION:
             why = "memory grew"
@@ -204,15 +204,18 @@ class HeapKeeper:
             self._full(why)
         return why
 
+    def _open(self) -> int:
+        """Sessions open now: opened, not retired yet."""
+        return self._opened() - self._retired()
+
     def _few_left_open(self) -> bool:
         """No more sessions open now than retired since the last full collection."""
-        retired = self._retired()
-        return self._opened() - retired <= retired - self._retired_at_full
+        return self._open() <= self._retired() - self._retired_at_full
 
     def _new_sessions(self) -> int:
         """The most sessions open at once since the last full collection (now
         included) beyond those open then."""
-        return max(self._open_peak, self._opened() - self._retired()) - self._open_at_full
+        return max(self._open_peak, self._open()) - self._open_at_full
 
     def _heap_changed(self) -> bool:
         now = time.monotonic()
