@@ -151,6 +151,20 @@ def test_css_variables_are_made_once_per_theme_and_are_textual_s() -> None:
     assert second.get_css_variables() == TextualApp.get_css_variables(second) != made
 
 
+def test_themes_are_found_as_textual_finds_them() -> None:
+    from textual.app import App as TextualApp
+    from textual.theme import Theme
+
+    app = ThroneApp(FakeHub().lobby("alice"))
+    app.register_theme(Theme(name="club", primary="#112233"))
+    for name in ("textual-dark", "nord", "club", "no-such-theme", "no-such-theme, nord", " nord ,club", ""):
+        assert app.get_theme(name) is TextualApp.get_theme(app, name), name
+    assert app.get_theme("club") is not None and app.get_theme("club").primary == "#112233"  # type: ignore[union-attr]
+    app.unregister_theme("club")
+    assert app.get_theme("club") is None
+    assert app.current_theme is app.get_theme(app.theme)
+
+
 class _Hot(App[None]):
     """An input whose cursor's colour follows a CSS class of the input, and a
     screen with CSS of its own (showing it reparses the stylesheet)."""
