@@ -139,7 +139,20 @@ async def serve(config: Config) -> int:
         await hub.stop()
         storage.close()
         log.info("stopped")
+        _ignore_stop_signals(loop)
     return 0
+
+
+def _ignore_stop_signals(loop: asyncio.AbstractEventLoop) -> None:
+    """From here on a second SIGTERM or Ctrl-C changes nothing: everything is
+    saved and closed. The loop would put the default handlers back as it
+    closes, and a signal in the interpreter's last moments (an operator's
+    second Ctrl-C, a supervisor repeating its SIGTERM) would kill the process
+    with it instead of the exit code 0 of a clean stop."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.remove_signal_handler(sig)
+            signal.signal(sig, signal.SIG_IGN)
 
 
 def main(argv: list[str] | None = None) -> int:

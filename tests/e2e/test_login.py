@@ -4,7 +4,10 @@ Sessions)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import signal
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -139,6 +142,26 @@ def test_server_stop_restores_the_terminal_and_says_goodbye(
     assert "shutting down" in out
     assert out.rfind("\x1b[?1049l") < out.rfind("shutting down")
     assert server.stop() == 0
+
+
+def test_signals_repeated_while_the_server_stops_leave_a_clean_exit(
+    server: ServerProcess, client_key: Callable[[str], Path]
+) -> None:
+    """A supervisor repeating its SIGTERM (or an operator's second Ctrl-C) while
+    the server stops: it still finishes its stop and exits 0, not killed by
+    the default handler the event loop put back as it closed."""
+    c = server.client("sam", key=client_key("sam"))
+    c.wait_for(server.fingerprint)
+    proc = server.proc
+    assert proc is not None
+    proc.terminate()
+    deadline = time.monotonic() + 20
+    while proc.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGINT if int(time.monotonic() * 1000) % 2 else signal.SIGTERM)
+        time.sleep(0.002)
+    assert proc.poll() == 0
+    assert "stopped" in server.log_text()
 
 
 def test_language_follows_the_client_lang_until_the_player_chooses(
