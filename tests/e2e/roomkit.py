@@ -56,7 +56,7 @@ def create_room(
     Waits for the waiting room (its seat count line).
     """
     client.press("c")
-    client.wait_for("New room")
+    client.wait_for("Room name")  # the dialog's own label (the lobby's key bar says "New room" too)
     client.settle(quiet=0.2, timeout=2.0)
     client.type_text(name)
     client.settle(quiet=0.1, timeout=2.0)

@@ -31,7 +31,7 @@ def options_keys(text: str) -> list[str]:
 
 def create_overlord_room(c: Client, name: str, *, seats: int, round_limit: int) -> None:
     c.press("c")
-    c.wait_for("New room")
+    c.wait_for("Room name")  # the dialog's (the lobby's key bar says "New room")
     c.settle(quiet=0.2, timeout=2.0)
     keys(c, "shift+tab", "enter")  # the Game select, opened
     keys(c, "down", "enter")  # Kill the Overlord

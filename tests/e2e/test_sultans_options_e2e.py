@@ -22,7 +22,7 @@ def test_a_purist_room_first_to_three_without_notebook(
     alice = server.client("alice", key=client_key("alice"), cols=COLS, rows=ROWS)
     alice.wait_for(server.fingerprint)
     alice.press("c")
-    alice.wait_for("New room")
+    alice.wait_for("Room name")  # the dialog's (the lobby's key bar says "New room")
     alice.settle(quiet=0.2, timeout=2.0)
     alice.type_text("Purists")
     # seats, rounds, turn timer, reaction timer, bot delay: the usual fields first
