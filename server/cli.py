@@ -149,10 +149,15 @@ def _ignore_stop_signals(loop: asyncio.AbstractEventLoop) -> None:
     closes, and a signal in the interpreter's last moments (an operator's
     second Ctrl-C, a supervisor repeating its SIGTERM) would kill the process
     with it instead of the exit code 0 of a clean stop."""
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.remove_signal_handler(sig)
-            signal.signal(sig, signal.SIG_IGN)
+    stops = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # none lands between the two handlers
+    try:
+        for sig in stops:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(sig)  # so that closing the loop leaves ours
+                signal.signal(sig, signal.SIG_IGN)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)  # what came meanwhile: ignored
 
 
 def main(argv: list[str] | None = None) -> int:
