@@ -92,6 +92,16 @@ async def close_all(hub: Hub, sessions: list[Session]) -> None:
     gc.collect()
 
 
+def play_a_peek_or_pass(room: Any) -> None:
+    """A seated player's move, if it has one: a Peek on its turn, a pass in a
+    reaction window (the first legal action otherwise)."""
+    legal = room.legal()
+    pick = next((a for a in legal if a.startswith(("peek", "pass"))), legal[0] if legal else None)
+    if pick is not None:
+        with contextlib.suppress(ClientError):  # a bot's action or a timeout came first
+            room.act(pick, room.snapshot().version)
+
+
 def rss_mib() -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -235,11 +245,7 @@ async def run(args: argparse.Namespace) -> None:
         (as bench/load.py's seated players do through their screens), looking every 0.5 s."""
         while not stop.is_set():
             await asyncio.sleep(0.5)
-            legal = joined.legal()
-            pick = next((a for a in legal if a.startswith(("peek", "pass"))), legal[0] if legal else None)
-            if pick is not None:
-                with contextlib.suppress(ClientError):  # a bot's action or a timeout came first
-                    joined.act(pick, joined.snapshot().version)
+            play_a_peek_or_pass(joined)
 
     typists = [asyncio.create_task(player(joined)) for joined in actors] + [
         asyncio.create_task(typist(sessions[r * args.per_room + args.per_room - 1 - i]))

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import sys
 import tempfile
@@ -32,12 +31,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from screens import SESSIONS, Session, _print, rss_mib
+from screens import SESSIONS, Session, _print, play_a_peek_or_pass, rss_mib
 
 from server.heap import HeapKeeper
 from server.hub import Hub
 from server.storage import Storage
-from tui.client import ClientError, RoomClient, RoomSettings
+from tui.client import RoomClient, RoomSettings
 
 
 def census() -> Counter[str]:
@@ -53,11 +52,7 @@ async def host_plays(room: RoomClient) -> None:
     """The host's seat: a Peek or a pass (the first legal action otherwise)."""
     while True:
         await asyncio.sleep(0.05)
-        legal = room.legal()
-        pick = next((a for a in legal if a.startswith(("peek", "pass"))), legal[0] if legal else None)
-        if pick is not None:
-            with contextlib.suppress(ClientError):  # the turn moved on meanwhile
-                room.act(pick, room.snapshot().version)
+        play_a_peek_or_pass(room)
 
 
 async def main(args: argparse.Namespace, db: Path) -> None:

@@ -109,7 +109,7 @@ async def serve(config: Config) -> int:
     health = HealthMonitor()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     try:
@@ -143,21 +143,24 @@ async def serve(config: Config) -> int:
     return 0
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""What stops the server (the first one), once its stop is under way ignored."""
+
+
 def _ignore_stop_signals(loop: asyncio.AbstractEventLoop) -> None:
     """From here on a second SIGTERM or Ctrl-C changes nothing: everything is
     saved and closed. The loop would put the default handlers back as it
     closes, and a signal in the interpreter's last moments (an operator's
     second Ctrl-C, a supervisor repeating its SIGTERM) would kill the process
     with it instead of the exit code 0 of a clean stop."""
-    stops = {signal.SIGINT, signal.SIGTERM}
-    signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # none lands between the two handlers
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # none lands between the two handlers
     try:
-        for sig in stops:
+        for sig in STOP_SIGNALS:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.remove_signal_handler(sig)  # so that closing the loop leaves ours
                 signal.signal(sig, signal.SIG_IGN)
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)  # what came meanwhile: ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # what came meanwhile: ignored
 
 
 def main(argv: list[str] | None = None) -> int:
