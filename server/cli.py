@@ -108,10 +108,18 @@ async def serve(config: Config) -> int:
     hub.drawing = lambda: server.drawing > 0  # who came and went waits for the first screens (Hub.drawing)
     health = HealthMonitor()
     stop = asyncio.Event()
+    stopped_by: list[str] = []
+
+    def stopping(sig: signal.Signals) -> None:
+        if not stop.is_set():
+            stopped_by.append(sig.name)
+        stop.set()
+
     loop = asyncio.get_running_loop()
-    for sig in STOP_SIGNALS:
+    signals = stop_signals()
+    for sig in signals:
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, stopping, sig)
     try:
         await hub.start()
         warm = await server.warm_up()
@@ -131,7 +139,7 @@ async def serve(config: Config) -> int:
         capture_process_output()
         health.start()
         await stop.wait()
-        log.info("shutting down")
+        log.info("shutting down (%s)", ", ".join(stopped_by) or "stop requested")
     finally:
         await health.stop()
         await heap.stop()
@@ -139,28 +147,41 @@ async def serve(config: Config) -> int:
         await hub.stop()
         storage.close()
         log.info("stopped")
-        _ignore_stop_signals(loop)
+        _ignore_stop_signals(loop, signals)
     return 0
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 """What stops the server (the first one), once its stop is under way ignored."""
 
+TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGHUP)
+"""The terminal's: a server started to ignore them (``nohup``, ``&`` in a script) goes on ignoring them."""
 
-def _ignore_stop_signals(loop: asyncio.AbstractEventLoop) -> None:
+
+def stop_signals() -> tuple[signal.Signals, ...]:
+    """The signals that stop this server: ``STOP_SIGNALS`` but the terminal's
+    ones this process was started to ignore (SIGHUP under ``nohup``, SIGINT in
+    a background job), which must go on not stopping it."""
+    return tuple(
+        sig for sig in STOP_SIGNALS
+        if sig not in TERMINAL_SIGNALS or signal.getsignal(sig) != signal.SIG_IGN
+    )
+
+
+def _ignore_stop_signals(loop: asyncio.AbstractEventLoop, signals: tuple[signal.Signals, ...]) -> None:
     """From here on a second SIGTERM or Ctrl-C changes nothing: everything is
     saved and closed. The loop would put the default handlers back as it
     closes, and a signal in the interpreter's last moments (an operator's
     second Ctrl-C, a supervisor repeating its SIGTERM) would kill the process
     with it instead of the exit code 0 of a clean stop."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # none lands between the two handlers
+    signal.pthread_sigmask(signal.SIG_BLOCK, signals)  # none lands between the two handlers
     try:
-        for sig in STOP_SIGNALS:
+        for sig in signals:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.remove_signal_handler(sig)  # so that closing the loop leaves ours
                 signal.signal(sig, signal.SIG_IGN)
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # what came meanwhile: ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, signals)  # what came meanwhile: ignored
 
 
 def main(argv: list[str] | None = None) -> int:

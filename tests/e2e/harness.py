@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import os
+import pty
 import re
 import select
 import shutil
 import signal
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -114,6 +117,13 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
+def _in_own_terminal() -> None:  # pragma: no cover - runs in the child
+    """The child's stdin (a pty) becomes its controlling terminal: it leads a new
+    session (``start_new_session``), so closing the pty's other end hangs it up."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    _die_with_parent()
+
+
 class ServerProcess:
     """``python -m server.cli serve`` on 127.0.0.1 with its own keys and database."""
 
@@ -124,7 +134,12 @@ class ServerProcess:
         bot_delay: float = 0.0,
         config: str | None = None,
         extra_args: list[str] | None = None,
+        launcher: list[str] | None = None,
+        in_terminal: bool = False,
     ) -> None:
+        """``launcher`` goes before the command (``["nohup"]``); ``in_terminal``
+        runs the server in a pseudo-terminal of its own, as an operator's shell
+        would (stdin and stdout; ``close_terminal()`` hangs it up)."""
         self.folder = folder
         self.keys_dir = folder / "keys"
         self.db_path = folder / "data" / "throneroom.db"
@@ -136,6 +151,9 @@ class ServerProcess:
             self.config_path.write_text(config, encoding="utf-8")
         self.bot_delay = bot_delay
         self.extra_args = list(extra_args or [])
+        self.launcher = list(launcher or [])
+        self.in_terminal = in_terminal
+        self._terminal: int | None = None  # the pty's master end while in_terminal
         self.port = 0
         self.fingerprint = ""
         self.proc: subprocess.Popen[str] | None = None
@@ -167,34 +185,60 @@ class ServerProcess:
         env["PYTHONUNBUFFERED"] = "1"
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         started = time.monotonic()
-        command = self.command()  # the old port on restart
+        command = self.launcher + self.command()  # the old port on restart
         self.port = 0
-        self.proc = subprocess.Popen(
-            command,
-            cwd=self.folder,
-            stdout=subprocess.PIPE,
-            stderr=log,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            env=env,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
-        )
-        log.close()
-        assert self.proc.stdout is not None
+        if self.in_terminal:
+            master, child_end = pty.openpty()
+            try:
+                self.proc = subprocess.Popen(
+                    command, cwd=self.folder, stdin=child_end, stdout=child_end, stderr=log,
+                    text=True, env=env, start_new_session=True, preexec_fn=_in_own_terminal,
+                )
+            except BaseException:
+                os.close(master)
+                raise
+            finally:
+                os.close(child_end)
+                log.close()
+            self._terminal = master
+            out = master
+        else:
+            self.proc = subprocess.Popen(
+                command,
+                cwd=self.folder,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                stdin=subprocess.DEVNULL,
+                text=True,
+                env=env,
+                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            )
+            log.close()
+            assert self.proc.stdout is not None
+            out = self.proc.stdout.fileno()
+        pending = b""  # read from the file descriptor itself: no buffer hides a line from select
         deadline = time.monotonic() + timeout
         while not self.port:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self.stop()
-                raise HarnessError(f"server did not listen within {timeout}s:\n{self.log_tail()}")
-            ready, _, _ = select.select([self.proc.stdout], [], [], min(remaining, 0.5))
-            if not ready:
+            if b"\n" not in pending:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self.stop()
+                    raise HarnessError(f"server did not listen within {timeout}s:\n{self.log_tail()}")
+                ready, _, _ = select.select([out], [], [], min(remaining, 0.5))
+                if not ready:
+                    continue
+                try:
+                    chunk = os.read(out, 4096)
+                except OSError:  # a pty whose child end is gone reads EIO
+                    chunk = b""
+                if not chunk:
+                    code = self.proc.wait(timeout=5)
+                    self.stop()
+                    raise HarnessError(f"server exited with {code} before listening:\n{self.log_tail()}")
+                pending += chunk
                 continue
-            line = self.proc.stdout.readline()
-            if not line:
-                code = self.proc.wait(timeout=5)
-                self.proc = None
-                raise HarnessError(f"server exited with {code} before listening:\n{self.log_tail()}")
+            raw, pending = pending.split(b"\n", 1)
+            line = raw.decode("utf-8", "replace")
             if m := re.search(r"host key fingerprint (SHA256:\S+)", line):
                 self.fingerprint = m.group(1)
             if m := re.search(r"listening on \S*:(\d+)", line):
@@ -217,7 +261,20 @@ class ServerProcess:
                 proc.wait(timeout=5)
         if proc.stdout is not None:
             proc.stdout.close()
+        self._close_terminal()
         return proc.returncode
+
+    def close_terminal(self) -> None:
+        """Close the server's terminal (``in_terminal``), as when the operator's
+        window or SSH session to the host goes: the kernel sends it SIGHUP."""
+        if self._terminal is None:
+            raise HarnessError("the server has no terminal of its own (in_terminal=False)")
+        self._close_terminal()
+
+    def _close_terminal(self) -> None:
+        terminal, self._terminal = self._terminal, None
+        if terminal is not None:
+            os.close(terminal)
 
     def restart(self) -> None:
         """Stop and start again with the same port, keys and database."""

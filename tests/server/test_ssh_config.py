@@ -4,18 +4,38 @@ flags and logging (server/cli.py)."""
 from __future__ import annotations
 
 import logging
+import signal
 import stat
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from server.cli import build_parser, main, setup_logging
+from server.cli import build_parser, main, setup_logging, stop_signals
 from server.config import Config, ConfigError, ServerSection, load_config, with_overrides
 from server.hostkey import HostKeyError, fingerprint, load_or_create
 from server.ssh import LogStream, lang_from_env
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("ignored", [signal.SIGHUP, signal.SIGINT])
+def test_the_terminal_signals_a_server_was_started_to_ignore_do_not_stop_it(ignored: signal.Signals) -> None:
+    """SIGHUP under ``nohup``, SIGINT in a background job: left ignored. SIGTERM always stops."""
+    before = signal.getsignal(ignored)
+    try:
+        signal.signal(ignored, signal.SIG_DFL)
+        assert set(stop_signals()) == {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+        signal.signal(ignored, signal.SIG_IGN)
+        assert set(stop_signals()) == {signal.SIGTERM, signal.SIGINT, signal.SIGHUP} - {ignored}
+    finally:
+        signal.signal(ignored, before)
+    before_term = signal.getsignal(signal.SIGTERM)
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        assert signal.SIGTERM in stop_signals()
+    finally:
+        signal.signal(signal.SIGTERM, before_term)
 
 
 def test_defaults_suit_a_club_host() -> None:
