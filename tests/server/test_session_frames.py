@@ -14,6 +14,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+from hubs import new_hub
 from test_ssh_driver import until
 from textual.geometry import Region, Size
 from textual.widget import Widget
@@ -22,8 +24,10 @@ from server.hub import Hub
 from server.ssh import _prepare_app
 from server.sshdriver import SessionTerminal
 from tui.app import INPUT_ANSWER, ThroneApp
-from tui.client import Identity
+from tui.client import Identity, RoomSettings
 from tui.screens.lobby import LobbyScreen
+from tui.screens.room import RoomScreen
+from tui.tables import table_screen_for
 from tui.turns import Turns
 
 WHOLE = 1500  # bytes: more than any widget's update, less than a whole screen
@@ -147,3 +151,50 @@ async def test_with_turns_a_refresh_that_fails_ends_its_own_session_only(hub: Hu
         for name in ("ann", "ben"):
             apps[name].exit()
         await asyncio.wait_for(asyncio.gather(*tasks.values(), return_exceptions=True), 5)
+
+
+def _whole_screens(writes: list[bytes], rows: int) -> int:
+    """How many of ``writes`` draw the whole screen: they put the cursor on every row."""
+    marks = [f"\x1b[{row};1H".encode() for row in range(1, rows + 1)]
+    return sum(all(mark in w for mark in marks) for w in writes)
+
+
+@pytest.mark.parametrize("game", ["sultans", "overlord"])
+async def test_a_room_and_its_table_are_each_drawn_whole_once(game: str) -> None:
+    """Entering a waiting room, and the match starting there, each write the new
+    screen whole once. Textual asked for a second whole frame a moment after
+    each: the widgets a new screen mounted, once mounted, asked for a layout
+    and a repaint of the whole screen (~7 KB for each room and table opened,
+    for every player in the room); and the Overlord table, focusing its seats
+    after its first frame, drew it all again."""
+    hub = new_hub(bot_delay=1000.0, games=None, time_scale=1.0)  # the real games; bots that wait
+    await hub.start()
+    writes: list[bytes] = []
+    term = SessionTerminal(writes.append, (100, 30))
+    app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class)
+    _prepare_app(app)
+    task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        await until(lambda: any(b"SHA256:test" in w for w in writes))
+        await asyncio.sleep(0.3)
+        room = app.lobby.create_room(RoomSettings(game=game, seats=5))
+        seen = len(writes)
+        app.call_later(app.enter_room, room, watching=False)
+        await until(lambda: isinstance(app.screen, RoomScreen))
+        await asyncio.sleep(0.3)  # what the screen's timers and its widgets would add
+        assert _whole_screens(writes[seen:], 30) == 1
+
+        seen = len(writes)
+        room.start()  # bots take the empty seats; the screen becomes the game's table
+        await until(lambda: type(app.screen) is table_screen_for(game))
+        await asyncio.sleep(0.3)
+        assert _whole_screens(writes[seen:], 30) == 1
+        # and the table is all there: every seat's name in that one frame and after
+        shown = b"".join(writes[seen:])
+        for seat in range(1, 5):
+            assert f"Bot {seat}".encode() in shown
+        assert app.screen.focused is app.screen.query_one(app.screen.HOME)  # type: ignore[attr-defined]
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+        await hub.stop()

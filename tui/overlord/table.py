@@ -65,6 +65,7 @@ class Table(GameTableScreen[Picker]):
     COUNTDOWN_ID = "ov-countdown"
     COUNTDOWN_TEXT = "ov.countdown"
     HOME = SeatsPanel
+    AUTO_FOCUS = "SeatsPanel"  # focused as composed: focusing it after the first frame drew the screen again
     PANES = PANES
     KIND_KEYS = KIND_KEYS
     HELP_KEY = ("F1", "overlord_help", "key.help")
@@ -98,9 +99,6 @@ class Table(GameTableScreen[Picker]):
                 yield TailLog(id="ov-log", max_lines=2000, wrap=True, markup=False, min_width=10)
             yield ChatPanel(id="ov-chat")
         yield KeyBar()
-
-    def on_mount(self) -> None:
-        self.query_one(SeatsPanel).can_focus = True
 
     def namer(self) -> Namer:
         viewer = None if self.watching or self.ov is None else self.ov.me

@@ -41,6 +41,8 @@ class LinesPanel(Static):
 
 
 class SeatsPanel(LinesPanel):
+    can_focus = True  # the table's home: focusable as composed, so the screen's auto-focus picks it
+
     class SeatClicked(Message):
         def __init__(self, seat: int) -> None:
             super().__init__()

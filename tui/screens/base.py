@@ -8,6 +8,7 @@ host through ``self.throne.lobby`` / ``self.throne.room`` only.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
@@ -185,6 +186,22 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
     ) -> Self:
         if self._drawn_by_layout and not recompose:
             return self  # see _on_screen_resume
+        if repaint and not regions and not recompose and self._drawn_at:
+            # Textual's own bookkeeping asks for the whole screen to be drawn
+            # again, right after it was drawn whole (~7 KB for every room and
+            # table screen opened, for every player in the room): once the
+            # widgets a new screen mounted are mounted (a layout and a repaint),
+            # once the screen it replaced is gone (the same, through App.refresh),
+            # and as it replaces that screen (a repaint, which the ScreenResume
+            # posted with it does). A layout alone draws what it moved: Textual's
+            # reflow marks the region of every widget that appeared, went or
+            # changed place, and a widget whose content changed asks for its own
+            # repaint.
+            why = _textual_bookkeeping()
+            if why == "replaced" and not layout:
+                return self
+            if why in ("mounted", "removed") and layout:
+                repaint = False
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _on_timer_update(self) -> Awaitable[None] | None:  # type: ignore[override]
@@ -209,6 +226,30 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
         if size == self._compositor.size:
             return
         super()._screen_resized(size)
+
+
+def _textual_bookkeeping() -> str | None:
+    """Which of Textual's whole-screen refreshes called :meth:`HostScreen.refresh`:
+    "mounted" (``AwaitMount``, textual/widget.py), "removed" (``App.refresh`` from
+    the ``post_mount`` of ``App._prune``), "replaced" (``App._replace_screen``), or
+    None for anything else, also if a Textual release renames them (its own
+    refresh then stays as it is)."""
+    caller = sys._getframe(2)  # 0: this, 1: HostScreen.refresh, 2: its caller
+    code = caller.f_code
+    if code.co_filename == _WIDGET_FILE:
+        return "mounted" if code.co_name == "await_mount" else None
+    if code.co_filename != _APP_FILE:
+        return None
+    if code.co_name == "_replace_screen":
+        return "replaced"
+    above = caller.f_back
+    if code.co_name == "refresh" and above is not None and above.f_code.co_name == "post_mount":
+        return "removed" if above.f_code.co_filename == _APP_FILE else None
+    return None
+
+
+_WIDGET_FILE = sys.modules["textual.widget"].__file__
+_APP_FILE = sys.modules["textual.app"].__file__
 
 
 R = TypeVar("R")

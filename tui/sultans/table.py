@@ -59,6 +59,7 @@ class Table(GameTableScreen[Picker]):
     COUNTDOWN_ID = "sk-countdown"
     COUNTDOWN_TEXT = "sk.countdown"
     HOME = TableRing
+    AUTO_FOCUS = "TableRing"  # focused as composed (see the Overlord table)
     PANES = PANES
     KIND_KEYS = KIND_KEYS
     HELP_KEY = ("F1", "sultans_help", "sk.key.help")
