@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import ServerProcess, keygen, require_openssh
@@ -23,12 +24,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture
 def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    """``make_server(config=None, bot_delay=0)``: a started server in its own temp folder."""
+    """``make_server(config=None, bot_delay=0, ...)``: a started server in its own temp folder."""
     require_openssh()
     servers: list[ServerProcess] = []
 
-    def make(*, config: str | None = None, bot_delay: float = 0.0, name: str = "server") -> ServerProcess:
-        server = ServerProcess(tmp_path / name, bot_delay=bot_delay, config=config)
+    def make(
+        *, config: str | None = None, bot_delay: float = 0.0, name: str = "server", **kw: Any
+    ) -> ServerProcess:
+        """``kw``: ServerProcess's own (``launcher``, ``in_terminal``)."""
+        server = ServerProcess(tmp_path / name, bot_delay=bot_delay, config=config, **kw)
         servers.append(server)
         server.start()
         return server

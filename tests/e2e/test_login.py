@@ -7,11 +7,12 @@ from __future__ import annotations
 import contextlib
 import re
 import signal
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import Client, ServerProcess, require_openssh
+from harness import Client, ServerProcess
 
 from server.config import CIPHERS, MACS
 
@@ -165,56 +166,50 @@ def test_signals_repeated_while_the_server_stops_leave_a_clean_exit(
 
 
 def test_the_terminal_it_runs_in_closing_stops_the_server_cleanly(
-    tmp_path: Path, client_key: Callable[[str], Path]
+    make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path]
 ) -> None:
     """An operator runs ``./manage serve`` in a terminal and the terminal goes
     (the window closed, their SSH session to the host dropped): the kernel
     hangs the server up with SIGHUP. It stops as on SIGTERM: players get the
     farewell and their terminals back, the database is closed, exit 0 (it was
     killed outright, the players' connections cut without a word)."""
-    require_openssh()
-    server = ServerProcess(tmp_path / "server", in_terminal=True)
-    server.start()
-    try:
-        c = server.client("hal", key=client_key("hal"))
-        c.wait_for(server.fingerprint)
-        proc = server.proc
-        assert proc is not None
-        server.close_terminal()
-        out = c.wait_closed()
-        assert "shutting down" in out  # the farewell
-        assert out.rfind("\x1b[?1049l") < out.rfind("shutting down")
-        assert proc.wait(timeout=20) == 0
-        log = server.log_text()
-        assert "shutting down (SIGHUP)" in log
-        assert "stopped" in log
-    finally:
-        server.stop()
+    server = make_server(in_terminal=True)
+    c, proc = _logged_in(server, client_key, "hal")
+    server.close_terminal()
+    out = c.wait_closed()
+    assert "shutting down" in out  # the farewell
+    assert out.rfind("\x1b[?1049l") < out.rfind("shutting down")
+    assert proc.wait(timeout=20) == 0
+    log = server.log_text()
+    assert "shutting down (SIGHUP)" in log
+    assert "stopped" in log
 
 
 def test_a_server_started_under_nohup_goes_on_after_a_hangup(
-    tmp_path: Path, client_key: Callable[[str], Path]
+    make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path]
 ) -> None:
     """``nohup ./manage serve &`` asks for the hang-up to be ignored: SIGHUP
     changes nothing there (the server keeps its players), SIGTERM still stops it."""
-    require_openssh()
-    server = ServerProcess(tmp_path / "server", launcher=["nohup"])
-    server.start()
-    try:
-        c = server.client("nora", key=client_key("nora"))
-        c.wait_for(server.fingerprint)
-        proc = server.proc
-        assert proc is not None
-        proc.send_signal(signal.SIGHUP)
-        c.press("f2")  # still served: the lobby answers in Chinese
-        c.wait_until(lambda cl: "繁體中文" in cl.lines()[0], what="Chinese header after the hang-up")
-        time.sleep(0.5)  # a stop on SIGHUP would have begun by now
-        assert server.alive(), server.log_tail()
-        assert "shutting down" not in server.log_text()
-        assert server.stop() == 0
-        assert "shutting down (SIGTERM)" in server.log_text()
-    finally:
-        server.stop()
+    server = make_server(launcher=["nohup"])
+    c, proc = _logged_in(server, client_key, "nora")
+    proc.send_signal(signal.SIGHUP)
+    c.press("f2")  # still served: the lobby answers in Chinese
+    c.wait_until(lambda cl: "繁體中文" in cl.lines()[0], what="Chinese header after the hang-up")
+    time.sleep(0.5)  # a stop on SIGHUP would have begun by now
+    assert server.alive(), server.log_tail()
+    assert "shutting down" not in server.log_text()
+    assert server.stop() == 0
+    assert "shutting down (SIGTERM)" in server.log_text()
+
+
+def _logged_in(
+    server: ServerProcess, client_key: Callable[[str], Path], name: str
+) -> tuple[Client, subprocess.Popen[str]]:
+    """A player ``name`` in the lobby, and the server's process."""
+    c = server.client(name, key=client_key(name))
+    c.wait_for(server.fingerprint)
+    assert server.proc is not None
+    return c, server.proc
 
 
 def test_language_follows_the_client_lang_until_the_player_chooses(

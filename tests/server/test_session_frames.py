@@ -33,12 +33,17 @@ from tui.turns import Turns
 WHOLE = 1500  # bytes: more than any widget's update, less than a whole screen
 
 
-async def test_a_new_session_is_sent_the_whole_screen_once_and_again_after_a_resize(hub: Hub) -> None:
-    writes: list[bytes] = []
+def _alice(hub: Hub, writes: list[bytes]) -> tuple[SessionTerminal, ThroneApp, asyncio.Task[Any]]:
+    """alice's session at 100x30, as the server starts it; its terminal appends to ``writes``."""
     term = SessionTerminal(writes.append, (100, 30))
     app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class)
     _prepare_app(app)
-    task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
+    return term, app, asyncio.create_task(app.run_async(size=term.size))
+
+
+async def test_a_new_session_is_sent_the_whole_screen_once_and_again_after_a_resize(hub: Hub) -> None:
+    writes: list[bytes] = []
+    term, app, task = _alice(hub, writes)
     try:
         await until(lambda: any(b"SHA256:test" in w for w in writes))
         await asyncio.sleep(0.3)  # what the screen's timers and the widgets' requests would add
@@ -170,10 +175,7 @@ async def test_a_room_and_its_table_are_each_drawn_whole_once(game: str) -> None
     hub = new_hub(bot_delay=1000.0, games=None, time_scale=1.0)  # the real games; bots that wait
     await hub.start()
     writes: list[bytes] = []
-    term = SessionTerminal(writes.append, (100, 30))
-    app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class)
-    _prepare_app(app)
-    task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
+    _term, app, task = _alice(hub, writes)
     try:
         await until(lambda: any(b"SHA256:test" in w for w in writes))
         await asyncio.sleep(0.3)
