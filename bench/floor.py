@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import gc
 import multiprocessing
-import os
 import sys
 import time
 from pathlib import Path
@@ -34,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncssh
 from load import own_cpu
-from sshclients import OPENSSH_CIPHERS, OPENSSH_MACS, make_key, percentile
+from sshclients import OPENSSH_CIPHERS, OPENSSH_MACS, make_key, percentile, process_cpu
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
@@ -42,12 +41,6 @@ from textual.widgets import Static
 from server.config import CIPHERS, MACS
 
 MARK = b"\x1b[0m--floor-mark--"
-
-
-def process_cpu(pid: int) -> float:
-    """User + system CPU seconds of process ``pid``."""
-    fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- 1. SSH alone -----------------------------------------------------------------------

@@ -47,6 +47,12 @@ class BenchError(RuntimeError):
 # -- the server ------------------------------------------------------------------
 
 
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class ServerUnderTest:
     """``python -m server.cli serve`` on 127.0.0.1:0 with a temporary key folder and DB."""
 
@@ -110,9 +116,7 @@ class ServerUnderTest:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process so far."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / ticks
+        return process_cpu(self.pid)
 
     def log_text(self) -> str:
         try:
