@@ -224,14 +224,28 @@ class ThroneApp(App[None]):
 
     # ----------------------------------------------------------------- life cycle
     def get_default_screen(self) -> Screen[Any]:
-        """The lobby is the first screen (no blank default screen to build and draw first)."""
-        return LobbyScreen()
+        """The first screen: the lobby (no blank default screen to build and
+        draw first), or for a player coming back to a seat, that seat's room or
+        table on its own: the lobby is built when the player goes back to it
+        (:meth:`_pop_to_lobby`), not under the table. That lobby cost every
+        player reconnecting ~30 ms of the server's CPU, and after a restart
+        mid-match every seated player reconnects at once."""
+        try:
+            room = self.lobby.current_room()
+            screen = None if room is None else self._take_room(room, watching=False)
+        except ClientError as err:
+            self.call_later(self.show_error, err)
+            screen = None
+        if screen is None:
+            return LobbyScreen()
+        # As Textual's push_screen does for a screen (not for its default one):
+        # its CSS, and a result callback for switch_screen to take off it.
+        self._load_screen_css(screen)
+        screen._push_result_callback(screen, None)
+        return screen
 
     def on_mount(self) -> None:
         self.lobby.set_listener(self.lobby_changed)
-        room = self.guard(self.lobby.current_room)
-        if room is not None:  # reconnect: straight back to one's seat
-            self.enter_room(room, watching=False)
 
     def on_unmount(self) -> None:
         self._host_flush.cancel()
@@ -311,6 +325,17 @@ class ThroneApp(App[None]):
     # ------------------------------------------------------------------- rooms
     def enter_room(self, room: RoomClient, *, watching: bool, code: str = "") -> None:
         """Show ``room``: its waiting room or its table, above the lobby."""
+        try:
+            screen = self._take_room(room, watching=watching, code=code)
+        except ClientError as err:
+            self.show_error(err)
+            return
+        self._pop_to_lobby()
+        self.push_screen(screen)
+
+    def _take_room(self, room: RoomClient, *, watching: bool, code: str = "") -> Screen[None]:
+        """Make ``room`` this session's and give the screen that shows it (a
+        refusal reading it leaves the session without a room, and is raised)."""
         if self.room is not None and self.room is not room:
             self.room.set_listener(None)
         self.room = room
@@ -318,18 +343,19 @@ class ThroneApp(App[None]):
         self.watching = watching
         room.set_listener(self.host_changed)
         try:
-            snap = room.snapshot()
-        except ClientError as err:
-            self.show_error(err)
+            return self.room_screen(room, room.snapshot())
+        except ClientError:
             self.room = None
             room.set_listener(None)
-            return
-        self._pop_to_lobby()
-        self.push_screen(self.room_screen(room, snap))
+            raise
 
     def _pop_to_lobby(self) -> None:
+        """Close every screen above the lobby; a session that came back
+        straight to its seat has none under its room: it is made now."""
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
+        if not isinstance(self.screen, LobbyScreen):
+            self.switch_screen(LobbyScreen())
 
     def become_player(self, room: RoomClient) -> None:
         """A spectator took a seat: ``room`` (from ``lobby.join``) replaces the watching handle."""

@@ -191,10 +191,24 @@ async def test_reconnect_goes_straight_back_to_the_waiting_room(hub: FakeHub) ->
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
         assert "mine" in screen_text(app)
-        await pilot.press("escape")  # the lobby is underneath
+        assert app.screen_stack == [app.screen]  # no lobby built under the seat: it is made when wanted
+        await pilot.press("escape")
         await pilot.press("y")
         await settle(pilot)
-        assert isinstance(app.screen, LobbyScreen)
+        assert_lobby_alone(app)
+        await pilot.press("c")  # the lobby made on leaving answers its keys
+        await settle(pilot)
+        assert isinstance(app.screen, RoomSettingsDialog)
+
+
+def assert_lobby_alone(app: ThroneApp) -> None:
+    """The session shows its lobby, alone, drawn: its name and the host's key."""
+    assert isinstance(app.screen, LobbyScreen)
+    assert app.screen_stack == [app.screen]
+    assert app.room is None
+    text = screen_text(app)
+    assert "alice" in text
+    assert "SHA256:fake" in text
 
 
 async def test_reconnect_goes_straight_back_to_the_running_table(hub: FakeHub) -> None:
@@ -210,6 +224,52 @@ async def test_reconnect_goes_straight_back_to_the_running_table(hub: FakeHub) -
         assert isinstance(app.screen, PlainTableScreen)
         assert "Your move" in screen_text(app)
         assert only_room(hub).seats[0].connected
+        assert app.screen_stack == [app.screen]  # the table alone: no lobby built under it
+
+
+async def test_a_table_come_back_to_hands_over_to_its_waiting_room_then_the_lobby(hub: FakeHub) -> None:
+    """A session that came back straight to its table has nothing under it:
+    the waiting room replaces the table in place, and leaving makes the lobby."""
+    lobby = hub.lobby("alice")
+    client = lobby.create_room(RoomSettings(game="tokens", name="mine"))
+    client.add_bot()
+    client.start()
+    client.leave()
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlainTableScreen)
+        room = only_room(hub)
+        room.state = "waiting"  # the host's next match waits for its players
+        room.version += 1
+        hub.changed()
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        assert app.screen_stack == [app.screen]
+        assert "mine" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("y")
+        await settle(pilot)
+        assert_lobby_alone(app)
+        assert room.seat_of("alice") is None
+
+
+async def test_a_table_come_back_to_that_closes_under_help_gives_way_to_a_lobby_alone(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    client = lobby.create_room(RoomSettings(game="tokens", name="mine"))
+    client.add_bot()
+    client.start()
+    client.leave()
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")  # help over the table, then the room goes
+        await settle(pilot)
+        assert len(app.screen_stack) == 2
+        del hub.rooms[only_room(hub).id]
+        hub.changed()  # the table, under help, leaves: help and the table go, a lobby comes
+        await settle(pilot)
+        assert_lobby_alone(app)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
