@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pyte
 import pytest
 from hubs import new_hub
 from test_ssh_driver import until
@@ -25,6 +26,7 @@ from server.ssh import _prepare_app
 from server.sshdriver import SessionTerminal
 from tui.app import INPUT_ANSWER, ThroneApp
 from tui.client import Identity, RoomSettings
+from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.tables import table_screen_for
@@ -200,3 +202,61 @@ async def test_a_room_and_its_table_are_each_drawn_whole_once(game: str) -> None
         app.exit()
         await asyncio.wait_for(task, 5)
         await hub.stop()
+
+
+async def _quiet(writes: list[bytes], seconds: float = 0.3) -> None:
+    """Until nothing was written for ``seconds`` (a loaded machine draws late)."""
+    while True:
+        seen = len(writes)
+        await asyncio.sleep(seconds)
+        if len(writes) == seen:
+            return
+
+
+def _shown(screen: pyte.Screen, writes: list[bytes]) -> list[str]:
+    stream = pyte.ByteStream(screen)
+    for w in writes:
+        stream.feed(w)
+    return list(screen.display)
+
+
+async def test_moving_the_focus_draws_what_it_changes_not_the_whole_screen(hub: Hub) -> None:
+    """Tab in the lobby and between a dialog's fields: Textual repainted the
+    whole screen at every move of the focus (~6.8 KB in the lobby, ~8.4 KB
+    under a dialog, at 100x30). Each move now writes what it changed, and the
+    terminal then shows exactly what a whole redraw shows."""
+    writes: list[bytes] = []
+    term, app, task = _alice(hub, writes)
+    terminal = pyte.Screen(100, 30)
+    try:
+        await until(lambda: any(b"SHA256:test" in w for w in writes))
+        await _quiet(writes)
+
+        async def tab_around() -> None:
+            focused = []
+            for _ in range(4):
+                seen = len(writes)
+                term.feed(b"\t")
+                await until(lambda seen=seen: len(writes) > seen)  # the move of the focus is drawn
+                await _quiet(writes)
+                moved = writes[seen:]
+                assert _whole_screens(moved, 30) == 0
+                focused.append(app.screen.focused)
+            assert len(set(map(id, focused))) > 1  # the focus went round
+            shown = _shown(terminal, writes)
+            writes.clear()
+            app.screen.refresh()  # the whole screen drawn again: nothing on the terminal changes
+            await until(lambda: _whole_screens(writes, 30) == 1)
+            assert _shown(terminal, writes) == shown
+            writes.clear()
+
+        await tab_around()  # the lobby's panes: the rooms, the chat line, the chat
+        assert isinstance(app.screen, LobbyScreen)
+        seen = len(writes)
+        term.feed(b"c")  # the new-room dialog over the lobby
+        await until(lambda: isinstance(app.screen, RoomSettingsDialog) and _whole_screens(writes[seen:], 30) > 0)
+        await _quiet(writes)
+        await tab_around()
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
