@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fakes import FakeHub, FakeRoom, screen_text, settle
+from fakes import FakeHub, FakeLobby, FakeRoom, screen_text, settle
 from rich.cells import cell_len
 
 from tui.app import ThroneApp
@@ -211,12 +211,18 @@ def assert_lobby_alone(app: ThroneApp) -> None:
     assert "SHA256:fake" in text
 
 
-async def test_reconnect_goes_straight_back_to_the_running_table(hub: FakeHub) -> None:
+def _left_a_running_table(hub: FakeHub) -> FakeLobby:
+    """alice's lobby, her seat at the tokens table "mine" still hers after she left it mid-match."""
     lobby = hub.lobby("alice")
     client = lobby.create_room(RoomSettings(game="tokens", name="mine"))
     client.add_bot()
     client.start()
     client.leave()  # the seat stays alice's while the match goes on
+    return lobby
+
+
+async def test_reconnect_goes_straight_back_to_the_running_table(hub: FakeHub) -> None:
+    lobby = _left_a_running_table(hub)
     assert only_room(hub).seat_of("alice") == 0
     app = ThroneApp(lobby)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -230,11 +236,7 @@ async def test_reconnect_goes_straight_back_to_the_running_table(hub: FakeHub) -
 async def test_a_table_come_back_to_hands_over_to_its_waiting_room_then_the_lobby(hub: FakeHub) -> None:
     """A session that came back straight to its table has nothing under it:
     the waiting room replaces the table in place, and leaving makes the lobby."""
-    lobby = hub.lobby("alice")
-    client = lobby.create_room(RoomSettings(game="tokens", name="mine"))
-    client.add_bot()
-    client.start()
-    client.leave()
+    lobby = _left_a_running_table(hub)
     app = ThroneApp(lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -255,11 +257,7 @@ async def test_a_table_come_back_to_hands_over_to_its_waiting_room_then_the_lobb
 
 
 async def test_a_table_come_back_to_that_closes_under_help_gives_way_to_a_lobby_alone(hub: FakeHub) -> None:
-    lobby = hub.lobby("alice")
-    client = lobby.create_room(RoomSettings(game="tokens", name="mine"))
-    client.add_bot()
-    client.start()
-    client.leave()
+    lobby = _left_a_running_table(hub)
     app = ThroneApp(lobby)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
