@@ -399,7 +399,8 @@ async def reconnects(args: argparse.Namespace, size: tuple[int, int]) -> None:
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:bench", bot_delay=3600.0, intermission=1.0)
     await hub.start()
     lobby = hub.connect(Identity(name="seated"))
-    seats = min(args.per_room, 8 if args.game == "overlord" else 15)
+    most = next(top for game, _title, _least, top in lobby.games() if game == args.game)
+    seats = min(args.per_room, most)
     room = lobby.create_room(RoomSettings(game=args.game, seats=seats, turn_timer=0, window_timer=0))
     room.start()
     hub.disconnect(lobby)  # the seat stays the player's while the match goes on
