@@ -657,10 +657,16 @@ class TailLog(DirectLines, can_focus=True):
         return self
 
     def on_resize(self) -> None:
+        self.write_deferred()
+
+    def write_deferred(self) -> None:
+        """Write the lines that came before the log knew its width, now that
+        it does. A screen's first lines come before its first layout; they are
+        written with their share keys (a spectator who opens a table takes the
+        lines another screen of the room wrapped). The screen does this between
+        its first layout and its first frame (``HostScreen.on_sized``), so that
+        the frame shows them; a later resize finds nothing left."""
         if self._deferred and self.content_size.width > 1:
-            # a screen's first lines come before its first layout: written now, with
-            # their share keys (a spectator who opens a table takes the lines another
-            # screen of the room wrapped)
             pending, self._deferred = self._deferred, []
             self.write_lines(pending)
 

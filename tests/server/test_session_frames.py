@@ -166,6 +166,85 @@ def _whole_screens(writes: list[bytes], rows: int) -> int:
     return sum(all(mark in w for mark in marks) for w in writes)
 
 
+def _first_and_last(writes: list[bytes], rows: int = 30) -> tuple[list[str], list[str]]:
+    """The terminal (pyte) as the first whole frame in ``writes`` left it, and
+    as all of ``writes`` leave it."""
+    whole = next(i for i, w in enumerate(writes) if _whole_screens([w], rows))
+    terminal = pyte.Screen(100, rows)
+    first = _shown(terminal, writes[: whole + 1])
+    return first, _shown(terminal, writes[whole + 1 :])
+
+
+async def test_a_lobby_with_chat_shows_the_chat_in_its_first_frame(hub: Hub) -> None:
+    """The chat's lines came a frame after the lobby: a log knows its width
+    only once laid out, and was written at its Resize event, after the frame
+    (a second frame of ~0.8 KB at every login to a lobby with chat)."""
+    hub.say("bob", "hello lobby")
+    hub.say("bob", "anyone for a game?")
+    writes: list[bytes] = []
+    _term, app, task = _alice(hub, writes)
+    try:
+        await until(lambda: any(b"SHA256:test" in w for w in writes))
+        await _quiet(writes)
+        first, last = _first_and_last(writes)
+        assert any("bob: hello lobby" in row for row in first)
+        assert any("bob: anyone for a game?" in row for row in first)
+        assert first == last  # nothing was left for a second frame
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("sultans", 5), ("sultans", 15), ("overlord", 4), ("overlord", 8)])
+async def test_a_room_and_its_table_each_show_everything_in_their_first_frame(game: str, seats: int) -> None:
+    """The waiting room's chat, the table's log and chat, and the table's seats
+    at their real width are in the frame that first draws each screen: they
+    were a second frame (1.3-4.3 KB for every player at a match's start), the
+    seats of the first drawn at a provisional size (a Sultans seat box with
+    its "bot" mark squeezed onto the name's line, Overlord's columns one
+    narrower and its card texts wrapped shorter)."""
+    # the real games; bots that wait; a seat kept for its player a while
+    hub = new_hub(bot_delay=1000.0, games=None, time_scale=1.0, grace_period=60.0)
+    await hub.start()
+    writes: list[bytes] = []
+    _term, app, task = _alice(hub, writes)
+    try:
+        await until(lambda: any(b"SHA256:test" in w for w in writes))
+        await _quiet(writes)
+        room = app.lobby.create_room(RoomSettings(game=game, seats=seats))
+        seen = len(writes)
+        app.call_later(app.enter_room, room, watching=False)
+        await until(lambda: isinstance(app.screen, RoomScreen))
+        await _quiet(writes)
+        first, last = _first_and_last(writes[seen:])
+        assert any("* alice sat down" in row for row in first)
+        assert first == last
+
+        seen = len(writes)
+        room.start()
+        await until(lambda: type(app.screen) is table_screen_for(game))
+        await _quiet(writes)
+        first, last = _first_and_last(writes[seen:])
+        assert any("── Round 1" in row for row in first)  # the log
+        assert any("* a match of" in row for row in first)  # the chat's system line
+        assert first == last
+
+        # alice's connection gone, and alice back: straight to her table, whole in one frame
+        app.exit()
+        await asyncio.wait_for(task, 5)
+        writes = []
+        _term, app, task = _alice(hub, writes)
+        await until(lambda: bool(app.screen_stack) and type(app.screen) is table_screen_for(game))
+        await _quiet(writes)
+        first, last = _first_and_last(writes)
+        assert any("── Round 1" in row for row in first)
+        assert first == last
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+        await hub.stop()
+
+
 @pytest.mark.parametrize("game", ["sultans", "overlord"])
 async def test_a_room_and_its_table_are_each_drawn_whole_once(game: str) -> None:
     """Entering a waiting room, and the match starting there, each write the new

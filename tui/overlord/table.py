@@ -146,6 +146,12 @@ class Table(GameTableScreen[Picker]):
             self._size_mid(self.ov)
             self.call_after_refresh(self._render_all)
 
+    def on_sized(self) -> None:
+        super().on_sized()
+        if self.ov is not None:  # made at a provisional width
+            self._render_seats(self.ov)
+            self._render_hand(self.ov)
+
     def on_lines_panel_resized(self, event: SeatsPanel.Resized) -> None:
         event.stop()
         if self.ov is not None:

@@ -27,7 +27,7 @@ from tui.client import ClientError
 from tui.compositor import AcyclicCompositor, compositor
 from tui.i18n import Lang, t
 from tui.turns import Turns
-from tui.widgets import KeyBar, KeySpec
+from tui.widgets import KeyBar, KeySpec, TailLog
 
 if TYPE_CHECKING:
     from tui.app import ThroneApp
@@ -190,6 +190,24 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
                 if self.FIXED_LAYOUT:
                     widget._layout_required = False
             self._repaint_required = False
+
+    def _compositor_refresh(self) -> None:
+        if self._drawn_by_layout:
+            # the layout that shows the screen sized its widgets; what they show
+            # that depends on their size is made now, so that the frame about to
+            # be drawn shows it (its widgets' Resize events come after the frame:
+            # a log's first lines, a table's seats at their real width were a
+            # second frame, 0.8-4.3 KB, a moment after the first)
+            self.on_sized()
+        super()._compositor_refresh()
+
+    def on_sized(self) -> None:
+        """The widgets have their first size and nothing is drawn yet: make what
+        depends on their size (override, calling this). Content only: a layout
+        asked for here is dropped with the screen's other requests from before
+        its first frame."""
+        for log in self.query(TailLog):
+            log.write_deferred()
 
     def _drop_if_drawn(self, message: messages.Layout | messages.Update) -> None:
         """A layout or repaint asked for before the screen was laid out and drawn

@@ -491,6 +491,11 @@ class Table(GameTableScreen[Picker]):
                 p.cursor = 0
             p.chosen = [s for s in p.chosen if s in p.seat_candidates()]
 
+    def on_sized(self) -> None:
+        super().on_sized()
+        if self.mv is not None:
+            self._render_ring(self.mv)  # its seats were made at a provisional cell size
+
     # ---------------------------------------------------------------- mouse
     def on_table_ring_resized(self, event: TableRing.Resized) -> None:
         event.stop()
