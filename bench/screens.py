@@ -165,11 +165,17 @@ async def run(args: argparse.Namespace) -> None:
     # -- a burst: --burst sessions start at once; time until every one has drawn its lobby
     if args.burst:
         c0, t0 = cpu(), time.perf_counter()
+        burst_profiler = cProfile.Profile() if args.burst_profile else None
+        if burst_profiler:
+            burst_profiler.enable()
         burst = [Session(hub, f"burst{i}", size) for i in range(args.burst)]
         for s in burst:
             s.start()
         await asyncio.gather(*(s.first_frame for s in burst))
         burst_wall, burst_cpu = time.perf_counter() - t0, cpu() - c0
+        if burst_profiler:
+            burst_profiler.disable()
+            burst_profiler.dump_stats(args.burst_profile)
         await asyncio.sleep(1.0)
         burst_after = cpu() - c0
         _print(f"burst of {args.burst} logins: all drawn after {burst_wall * 1000:.0f} ms "
@@ -405,6 +411,7 @@ async def reconnects(args: argparse.Namespace, size: tuple[int, int]) -> None:
     room.start()
     hub.disconnect(lobby)  # the seat stays the player's while the match goes on
     used: list[float] = []
+    written: list[tuple[int, int]] = []
     screen = ""
     for _ in range(args.reconnects):
         before = cpu()
@@ -413,12 +420,13 @@ async def reconnects(args: argparse.Namespace, size: tuple[int, int]) -> None:
         await s.first_frame
         await asyncio.sleep(0.25)
         used.append(cpu() - before)
+        written.append((s.frames, s.bytes))
         screen = "/".join(type(each).__name__ for each in s.app.screen_stack)
         await close_all(hub, [s])
     later = sorted(used[1:]) or used  # the first builds the process's caches
     _print(f"{args.reconnects} reconnects to a {seats}-seat {args.game} table ({screen}): CPU "
            f"first {used[0] * 1000:.1f} ms, then median {later[len(later) // 2] * 1000:.1f} ms, "
-           f"max {later[-1] * 1000:.1f} ms")
+           f"max {later[-1] * 1000:.1f} ms; written {written[-1][0]} times, {written[-1][1]:,} bytes")
     await hub.stop()
 
 
@@ -434,6 +442,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=30)
     parser.add_argument("--profile", default="")
     parser.add_argument("--burst", type=int, default=0, help="also time this many logins at once")
+    parser.add_argument("--burst-profile", help="cProfile of the burst to this file")
     parser.add_argument("--seated", type=int, default=1,
                         help="players at each table, the host included (the others play a Peek or pass)")
     parser.add_argument("--typers", type=int, default=0, help="watchers per room typing in the chat line, 2 keys/s")
