@@ -5,6 +5,7 @@ Both render user-provided text literally (``rich.text.Text``), never as markup.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Hashable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
@@ -20,6 +21,8 @@ from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.color import Color
 from textual.containers import Vertical
+from textual.css._style_properties import BoxProperty
+from textual.css.styles import Styles
 from textual.dom import NoScreen
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -316,6 +319,40 @@ class DirectRender(ScreenRepaint):
             lines = [line.crop(x1, x2) for line in lines]
         return lines
 
+    FOCUS_DRAWN: ClassVar[bool] = True
+    """Whether ``render_line`` draws anything differently with the focus; if
+    not, Textual's refresh of the whole widget as it gains or loses the focus
+    is skipped (a style the focus changes still refreshes what it changes)."""
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if repaint and not regions and not layout and not recompose:
+            if not self.FOCUS_DRAWN and sys._getframe(1).f_code in _FOCUS_HANDLERS:
+                return self  # Textual's focus and blur handlers: nothing drawn changed
+            edge = _border_changed()
+            if edge is not None:
+                # only an edge of the border changed its look (a pane's colour as
+                # it gains or loses the focus): that edge is drawn again, not the
+                # whole widget (~5 KB for a lobby pane at each Tab); its lines
+                # inside take the new edge cells when they are next drawn
+                regions = (self._edge_region(edge),)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _edge_region(self, edge: str) -> Region:
+        """The cells of the border's ``edge`` (``border_top`` ...), in content
+        coordinates (as ``refresh`` takes regions)."""
+        width, height = self.outer_size  # a border's edge is one cell wide
+        if edge == "border_top":
+            region = Region(0, 0, width, 1)
+        elif edge == "border_bottom":
+            region = Region(0, height - 1, width, 1)
+        elif edge == "border_left":
+            region = Region(0, 0, 1, height)
+        else:
+            region = Region(width - 1, 0, 1, height)
+        return region.translate(-self.content_offset)
+
     _edges_key: tuple[Any, ...] = ()
     _edge_strips: tuple[Strip, Strip]
 
@@ -340,6 +377,28 @@ class DirectRender(ScreenRepaint):
                 _EDGES[shared] = edges
             self._edges_key, self._edge_strips = key, edges
         return self._edge_strips
+
+
+_BORDER_EDGES = frozenset(("border_top", "border_right", "border_bottom", "border_left"))
+_STYLES_REFRESH = Styles.refresh.__code__
+_BOX_SET = BoxProperty.__set__.__code__
+_FOCUS_HANDLERS = frozenset((Widget._on_focus.__code__, Widget._on_blur.__code__))
+
+
+def _border_changed() -> str | None:
+    """The border edge whose change of look (its colour or its kind of line,
+    not whether there is one: that is a layout) called
+    :meth:`DirectRender.refresh`, through Textual's ``Styles.refresh`` from the
+    border's style property; None for any other refresh, also if a Textual
+    release renames those (its whole refresh then stays as it is)."""
+    caller = sys._getframe(2)  # 0: this, 1: DirectRender.refresh, 2: its caller
+    if caller.f_code is not _STYLES_REFRESH:
+        return None
+    setter = caller.f_back
+    if setter is None or setter.f_code is not _BOX_SET:
+        return None
+    name = getattr(setter.f_locals.get("self"), "name", None)
+    return name if name in _BORDER_EDGES else None
 
 
 class DirectLines(DirectRender, Widget):
@@ -539,6 +598,7 @@ class TailLog(DirectLines, can_focus=True):
     DEFAULT_CSS = """
     TailLog { height: 1fr; }
     """
+    FOCUS_DRAWN = False  # its pane's border shows the focus
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "scroll_lines(-1)", show=False),
@@ -776,6 +836,7 @@ class RowList(DirectLines, can_focus=True):
         Binding("end", "cursor(1000000)", show=False),
     ]
 
+    FOCUS_DRAWN = False  # but for the cursor's row: see on_focus
     CURSOR = Style(reverse=True, bold=True)  # visible without colour too
     CURSOR_BLURRED = Style(underline=True)
     HEADER = Style(bold=True)
@@ -889,10 +950,17 @@ class RowList(DirectLines, can_focus=True):
             self.move_cursor(row)
 
     def on_focus(self) -> None:
-        self.refresh()  # the cursor's look follows the focus (its drawn lines are keyed by it)
+        self._refresh_cursor()  # the cursor's look follows the focus (its drawn lines are keyed by it)
 
     def on_blur(self) -> None:
-        self.refresh()
+        self._refresh_cursor()
+
+    def _refresh_cursor(self) -> None:
+        """Draw the cursor's row again (if it is in view): the other rows look
+        the same with the focus and without."""
+        y = self._above + self.cursor_row - self._top
+        if 0 <= self.cursor_row < len(self._rows) and self._above <= y < self.content_size.height:
+            self.refresh(Region(0, y, self.content_size.width, 1))
 
     def on_resize(self) -> None:
         self._follow()
@@ -1150,6 +1218,8 @@ class PaneBox(DirectRender, Vertical):
     from Textual, its inside blank in its own style (its children cover it).
     Textual drew every line of a bordered container through its per-line
     pipeline on every full frame (a lobby's chat pane: ~1 ms of a login)."""
+
+    FOCUS_DRAWN = False
 
     def render_line(self, y: int) -> Strip:
         return Strip.blank(self.line_size.width, self.line_style)

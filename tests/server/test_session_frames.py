@@ -302,7 +302,8 @@ def _shown(screen: pyte.Screen, writes: list[bytes]) -> list[str]:
 async def test_moving_the_focus_draws_what_it_changes_not_the_whole_screen(hub: Hub) -> None:
     """Tab in the lobby and between a dialog's fields: Textual repainted the
     whole screen at every move of the focus (~6.8 KB in the lobby, ~8.4 KB
-    under a dialog, at 100x30). Each move now writes what it changed, and the
+    under a dialog, at 100x30), then the whole pane that got or lost it (~5 KB).
+    Each move now writes what it changed (a pane's border edges), and the
     terminal then shows exactly what a whole redraw shows."""
     writes: list[bytes] = []
     term, app, task = _alice(hub, writes)
@@ -311,8 +312,10 @@ async def test_moving_the_focus_draws_what_it_changes_not_the_whole_screen(hub: 
         await until(lambda: any(b"SHA256:test" in w for w in writes))
         await _quiet(writes)
 
-        async def tab_around() -> None:
-            focused = []
+        async def tab_around(most: float) -> None:
+            """Tab four times: no move writes more than ``most`` of what the
+            whole screen drawn again writes."""
+            focused, sizes = [], []
             for _ in range(4):
                 seen = len(writes)
                 term.feed(b"\t")
@@ -320,6 +323,7 @@ async def test_moving_the_focus_draws_what_it_changes_not_the_whole_screen(hub: 
                 await _quiet(writes)
                 moved = writes[seen:]
                 assert _whole_screens(moved, 30) == 0
+                sizes.append(sum(map(len, moved)))
                 focused.append(app.screen.focused)
             assert len(set(map(id, focused))) > 1  # the focus went round
             shown = _shown(terminal, writes)
@@ -327,15 +331,19 @@ async def test_moving_the_focus_draws_what_it_changes_not_the_whole_screen(hub: 
             app.screen.refresh()  # the whole screen drawn again: nothing on the terminal changes
             await until(lambda: _whole_screens(writes, 30) == 1)
             assert _shown(terminal, writes) == shown
+            assert max(sizes) <= most * sum(map(len, writes)), (sizes, sum(map(len, writes)))
             writes.clear()
 
-        await tab_around()  # the lobby's panes: the rooms, the chat line, the chat
+        # the lobby's panes: the rooms, the chat line, the chat; a pane's border
+        # changes colour (its edges are written, a third of the screen's bytes; the
+        # whole pane was three quarters, also at the first move after the first frame)
+        await tab_around(0.45)
         assert isinstance(app.screen, LobbyScreen)
         seen = len(writes)
         term.feed(b"c")  # the new-room dialog over the lobby
         await until(lambda: isinstance(app.screen, RoomSettingsDialog) and _whole_screens(writes[seen:], 30) > 0)
         await _quiet(writes)
-        await tab_around()
+        await tab_around(0.15)  # the dialog's fields: a few cells each
     finally:
         app.exit()
         await asyncio.wait_for(task, 5)

@@ -382,3 +382,37 @@ async def test_a_dialog_s_layout_leaves_no_cyclic_garbage() -> None:
 
         assert layout_garbage(type(compositor)._arrange_root, compositor, board) == 0
         assert layout_garbage(Compositor._arrange_root, compositor, board) > 0
+
+
+async def test_a_changed_column_is_written_from_that_column_not_from_the_line_s_start() -> None:
+    """Two one-cell columns of a line (a pane's border edges as the focus moves)
+    are written as those cells: Textual wrote each chop from its start, so the
+    right edge alone wrote the whole line. A column that falls on the right
+    half of a wide character is written from the character (half of one
+    would leave the terminal showing a broken character)."""
+    app = BoardApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board, console, term = drawn(app)
+        app.query_one("#top", Static).update("a" * 10 + "b" * 28 + "XY", layout=False)
+        update, _ = partial_update(board, Region(0, 0, 1, 1), Region(W - 1, 0, 1, 1))
+        assert update is not None
+        out = update.render_segments(console)
+        draw(term, out)
+        assert "b" not in out and "X" not in out  # the two cells only
+        assert term.display[0] == "a" + "op line".ljust(W - 2) + "Y"  # the rest as it was
+
+        app.query_one("#top", Static).update("中文" * 10, layout=False)  # 40 cells: 20 characters
+        update, _ = partial_update(board, Region(0, 0, W, 1))
+        assert update is not None
+        draw(term, update.render_segments(console))
+        app.query_one("#top", Static).update("字文" + "中文" * 8 + "中字", layout=False)
+        # cell 0 is the left half of the first character, cell 39 the right half
+        # of the last: each written whole
+        update, _ = partial_update(board, Region(0, 0, 1, 1), Region(W - 1, 0, 1, 1))
+        assert update is not None
+        out = update.render_segments(console)
+        assert out.count("字") == 2 and "中" not in out and "文" not in out
+        draw(term, out)
+        assert "".join(term.display[0].split()) == "字文" + "中文" * 8 + "中字"
+        assert_shows_full_repaint(term, board)

@@ -187,6 +187,10 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
             self._drawn_at = _time.get_time()
             for widget in self.walk_children(Widget, with_self=False):
                 widget._repaint_required = False
+                # what the widget asked to have drawn before is drawn: left here, it
+                # was the widget's next update (a pane's first change of focus
+                # wrote the pane whole)
+                widget._repaint_regions.clear()
                 if self.FIXED_LAYOUT:
                     widget._layout_required = False
             self._repaint_required = False
