@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import login, own_cpu, phase_burst, start_py_spy, top_functions
-from sshclients import ServerUnderTest, make_key, percentile
+from sshclients import ServerUnderTest, machine_speed, make_key, percentile
 
 CONFIG = "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
 
@@ -39,6 +39,7 @@ async def run(args: argparse.Namespace) -> int:
         spy = start_py_spy(server.pid, args.py_spy, 15.0) if args.py_spy else None
         if spy is not None:
             await asyncio.sleep(1.0)
+        speed = machine_speed()
         server0, own0 = server.cpu_seconds(), own_cpu()
         times, wall = await phase_burst(server, key, args.logins)
         server_cpu, client_cpu = server.cpu_seconds() - server0, own_cpu() - own0
@@ -46,7 +47,7 @@ async def run(args: argparse.Namespace) -> int:
             f"{args.logins} logins at once: all served after {max(times):.2f} s "
             f"(median {percentile(times, 50):.2f} s, wall {wall:.2f} s); "
             f"server CPU {server_cpu:.2f} s ({server_cpu / args.logins * 1000:.0f} ms per login), "
-            f"clients' CPU {client_cpu:.2f} s",
+            f"clients' CPU {client_cpu:.2f} s; machine speed just before {speed:,.0f} Sultans actions/s",
             flush=True,
         )
         if spy is not None:

@@ -75,6 +75,7 @@ from sshclients import (
     BenchClient,
     BenchError,
     ServerUnderTest,
+    machine_speed,
     make_key,
     percentile,
 )
@@ -682,6 +683,7 @@ async def run(args: argparse.Namespace) -> int:
             spy = start_py_spy(server.pid, args.py_spy, 4.0) if args.py_spy and args.spy_phase == "burst" else None
             if spy is not None:
                 await asyncio.sleep(1.0)  # py-spy attached
+            speed = machine_speed()  # this process: the server is idle, the clients have left
             server0, own0 = server.cpu_seconds(), own_cpu()
             burst, wall = await phase_burst(server, key, args.burst)
             server_cpu, own = server.cpu_seconds() - server0, own_cpu() - own0
@@ -695,6 +697,8 @@ async def run(args: argparse.Namespace) -> int:
                          f"{fmt_ms(percentile(burst, 50))} / {fmt_ms(percentile(burst, 99))}", "", ""))
             rows.append(("  ... CPU meanwhile: server / the clients (this process)",
                          f"{server_cpu:.2f} s / {own:.2f} s", "", ""))
+            rows.append(("  ... machine speed just before (bench/sultans_speed.py's playouts, 0.5 s)",
+                         f"{speed:,.0f} actions/s", "", ""))
             rows.append((f"  ... started once the server was idle (< 10% CPU, 3 s in a row; {TEARDOWN:.0f} s at least) after the rooms left",
                          f"{quiet_after:.1f} s later", "", ""))
             print(f"{time.strftime('%H:%M:%S')} burst: {args.burst} logins, slowest {fmt_ms(worst)}, wall {fmt_ms(wall)}", flush=True)

@@ -334,3 +334,15 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, min(len(ordered), math.ceil(q / 100 * len(ordered))))
     return ordered[rank - 1]
+
+
+def machine_speed(seconds: float = 0.5) -> float:
+    """This machine's speed now: Sultans actions per second of the engine's
+    random playouts (``bench/sultans_speed.py``, one core) for ``seconds``.
+    This machine's speed swings by up to twice from one minute to the next
+    (the same playouts at 33,000 and at 92,000 actions/s on the same day),
+    so a burst's time is printed with the speed measured just before it."""
+    from sultans_speed import playouts
+
+    actions, _rounds, _options, elapsed = playouts(15, seconds, views=False)
+    return actions / elapsed
