@@ -198,7 +198,9 @@ async def connect(
         "127.0.0.1",
         port,
         username=user,
-        client_keys=[key] if key is not None else [],
+        # None, not []: asyncssh loads the keys in ~/.ssh for an empty list, and a
+        # keyless client would log in with the developer's own key
+        client_keys=[key] if key is not None else None,
         known_hosts=None,
         agent_path=None,
         kbdint_auth=True,
