@@ -53,6 +53,70 @@ def width(text: str) -> int:
     return cell_len(text)
 
 
+def pack_items(text: Text, width: int, console: Console, sep: str = "  ") -> list[Text]:
+    """``text`` wrapped to ``width`` cells between its items (the parts that
+    ``sep`` separates), so that a line of signs or of settings breaks between
+    two of them, never inside one ("? note  ?? note may be stale" does not
+    leave "note may be stale" alone on the next line). An item wider than
+    ``width`` is word-wrapped; a line starting with an item starts without
+    the separator. Text without ``sep`` is word-wrapped as Rich does."""
+    width = max(1, width)
+    if cell_len(text.plain) <= width:
+        return [text]
+    if sep not in text.plain:
+        return _word_wrap(text, width, console)
+    lines: list[Text] = []
+    line: Text | None = None
+    used = 0
+    gap = cell_len(sep)
+    for item in text.split(sep, allow_blank=True):
+        item.rstrip()
+        size = cell_len(item.plain)
+        if line is not None and used + gap + size <= width:
+            line.append(sep)
+            line.append_text(item)
+            used += gap + size
+            continue
+        if line is not None:
+            lines.append(line)
+        stripped = len(item.plain) - len(item.plain.lstrip())
+        if stripped:
+            item = item[stripped:]
+        size = cell_len(item.plain)
+        if size > width:
+            *whole, last = _word_wrap(item, width, console)
+            lines.extend(whole)
+            item, size = last, cell_len(last.plain)
+        line, used = item, size
+    if line is not None:
+        lines.append(line)
+    return lines
+
+
+def _word_wrap(text: Text, width: int, console: Console) -> list[Text]:
+    out: list[Text] = []
+    for part in text.wrap(console, width):
+        part.rstrip()
+        part.end = ""
+        out.append(part)
+    return out or [Text(end="")]
+
+
+class Packed:
+    """A Rich renderable: :func:`pack_items` of ``text`` to the width it is given."""
+
+    def __init__(self, text: Text, sep: str) -> None:
+        self.text = text
+        self.sep = sep
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in pack_items(self.text, options.max_width, console, self.sep):
+            line.end = "\n"
+            line.no_wrap = True
+            line.overflow = "ellipsis"
+            yield line
+
+
 class FirstLines:
     """A Rich renderable: ``text`` wrapped to the width it is given, cut after
     ``lines`` lines (a fixed-height part of a larger renderable)."""

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from fakes import FakeHub, open_new_room_dialog, screen_text, settle, settle_in_chinese
 from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+from textual.geometry import Region
 from textual.widgets import Input, Select, Static
 
 from engine.sultans import SultansOptions
@@ -86,6 +88,26 @@ async def test_dialog_defaults_send_only_the_round_count(hub: FakeHub) -> None:
         assert room.settings.options == {"rounds": 4}
         assert "5 seats · 4 rounds · " in screen_text(app)
         assert "turn limit 200 · notebook on" in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_settings_line_breaks_between_settings(hub: FakeHub, lang: str) -> None:
+    """A waiting room's line of settings too long for one line breaks between two
+    settings, never inside one ("notebook" at the end of a line, "on" below)."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        if lang == "zh":
+            await settle_in_chinese(app, pilot)
+        dialog = await open_new_room_dialog(app, pilot)
+        await submit(dialog, pilot)
+        assert isinstance(app.screen, RoomScreen)
+        room = next(r for r in hub.rooms.values() if r.host == "alice")
+        parts = settings_summary(room.settings, app.lang).split(" · ")
+        shown = app.screen.query_one("#room-settings", Static)
+        lines = [strip.text.strip() for strip in shown.render_lines(Region(0, 0, *shown.size))]
+        lines = [line for line in lines if line]
+        assert len(lines) == (2 if lang == "en" else 1)  # the English is too long for one line at 100 columns
+        assert " · ".join(lines).split(" · ") == parts
 
 
 async def test_tab_order_keeps_the_round_count_before_the_timers(hub: FakeHub) -> None:

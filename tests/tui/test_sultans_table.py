@@ -629,6 +629,19 @@ async def test_fifteen_seats_fit_in_100x30_and_80x24() -> None:
             assert "Your turn" in text
 
 
+@pytest.mark.parametrize("size", [(100, 32), (90, 40)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_legend_breaks_between_signs_never_inside_one(size: tuple[int, int], lang: Lang) -> None:
+    """The legend under the table wraps between its signs: every sign with its
+    meaning stays on one line ("?? note may be stale" did not, at 100 columns)."""
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0,))
+    async with table(room, 0, size=size, lang=lang) as (app, _pilot, _client):
+        text = screen_text(app)
+        for key in ("sk.legend", "sk.legend.tokens"):
+            for sign in t(key, lang).split("  "):
+                assert sign in text, sign
+
+
 def test_text_helpers_colour_by_side() -> None:
     assert card_str("guard", "en") == "[Guard]"
     assert card_str("slave", "zh") == "<奴隸>"

@@ -72,3 +72,28 @@ def test_cjk_text_is_measured_in_cells() -> None:
     assert fit("王小明王小明", 7).endswith("…")
     assert clip("推翻蘇丹的房間名稱", 9) == "推翻蘇丹…"
     assert clip("short", 9) == "short"
+
+
+def test_pack_items_breaks_between_items_in_cells() -> None:
+    import io
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from tui.text import pack_items
+
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+
+    def plain(text: str, width: int, sep: str = "  ") -> list[str]:
+        return [line.plain for line in pack_items(Text(text), width, console, sep)]
+
+    assert plain("a b  c d  e", 20) == ["a b  c d  e"]  # fits: as it is
+    assert plain("a b  c d  e", 8) == ["a b  c d", "e"]
+    assert plain("a b  c d  e", 4) == ["a b", "c d", "e"]
+    assert plain("one two three", 8) == ["one two", "three"]  # no items: words
+    assert plain("x  a long item here  y", 8) == ["x", "a long", "item", "here  y"]  # an item wider: words
+    assert plain("Spare ▒▒   ♛ before", 10) == ["Spare ▒▒", "♛ before"]  # no line starts with a space
+    assert plain("推翻蘇丹 · 第一局 · 回合", 13, " · ") == ["推翻蘇丹", "第一局 · 回合"]  # cells, not characters
+    styled = Text("a  b")
+    styled.stylize("bold", 3, 4)
+    assert pack_items(styled, 2, console)[1].spans[0].style == "bold"  # styles kept

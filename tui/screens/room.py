@@ -15,6 +15,7 @@ from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, Seat
 from tui.i18n import game_title, settings_summary
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
+from tui.text import Packed
 from tui.widgets import ChatPanel, KeyBar, KeySpec, PaneBox, RowList
 
 HOST_ACTIONS = {"add_bot", "remove", "options", "start"}
@@ -147,7 +148,7 @@ class RoomScreen(HostScreen):
             summary = self.tr("room.code_is", code=s.code) + " · " + summary
         if summary != self._summary:  # may wrap to a second line: a layout only when it changes
             self._summary = summary
-            self.query_one("#room-settings", Static).update(Text(summary, overflow="ellipsis"))
+            self.query_one("#room-settings", Static).update(Packed(Text(summary), " · "))  # breaks between settings
         self._show_seats(snap)
         spectators = ", ".join(snap.spectators) if snap.spectators else "—"
         self.query_one("#spectators", Static).update(

@@ -26,6 +26,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 
+from tui.text import pack_items
 from tui.widgets import DirectLines, text_key, text_strip
 
 
@@ -197,15 +198,12 @@ def _row(segs: list[tuple[int, Hashable, Text]]) -> Text:
 
 
 def wrap_lines(lines: list[Text], width: int) -> list[Text]:
-    """Word-wrap each line to ``width`` cells (CJK-aware)."""
+    """Wrap each line to ``width`` cells (CJK-aware), between the items its
+    double spaces separate where it has them (the legend's signs), else
+    between words (:func:`tui.text.pack_items`)."""
     out: list[Text] = []
     for line in lines:
-        if cell_len(line.plain) <= width:
-            out.append(line)
-            continue
-        for part in line.wrap(_CONSOLE, max(1, width)):
-            part.rstrip()
-            out.append(part)
+        out.extend(pack_items(line, width, _CONSOLE))
     return out
 
 
