@@ -90,6 +90,16 @@ class AcyclicCompositor(Compositor):
     if _ARRANGE_ROOT is not None:
         _arrange_root = _ARRANGE_ROOT
 
+    def render_partial_update(self) -> ChopsUpdate | None:
+        """Textual's, written as :class:`ExactChopsUpdate` writes it: a dialog
+        that shrank (the new-room dialog's game switched) uncovers rows written
+        up to its old edge, and Textual cut a double-width character there in
+        half (two blank cells in a Chinese lobby until the next whole redraw)."""
+        update = super().render_partial_update()
+        if type(update) is ChopsUpdate:
+            return ExactChopsUpdate(update.chops, update.spans, update.chop_ends)
+        return update
+
 
 class RegionCompositor(AcyclicCompositor):
     """See the module docstring."""

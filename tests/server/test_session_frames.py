@@ -20,6 +20,7 @@ from hubs import new_hub
 from test_ssh_driver import until
 from textual.geometry import Region, Size
 from textual.widget import Widget
+from textual.widgets import Select
 
 from server.hub import Hub
 from server.ssh import _prepare_app
@@ -335,3 +336,39 @@ async def test_moving_the_focus_draws_what_it_changes_not_the_whole_screen(hub: 
     finally:
         app.exit()
         await asyncio.wait_for(task, 5)
+
+
+@pytest.mark.parametrize("cols", [90, 91])
+async def test_a_dialog_that_shrinks_leaves_the_wide_characters_it_uncovers_whole(cols: int) -> None:
+    """The new-room dialog over a Chinese lobby, its game switched to Kill the
+    Overlord: the dialog is a row shorter, and the row it uncovers was written
+    up to its old right edge, cutting the double-width character there in half
+    (at 90 columns the leaderboard's 訪 showed as two blank cells). The terminal
+    then shows exactly what a whole redraw shows."""
+    hub = new_hub(games=None)  # the real games
+    await hub.start()
+    writes: list[bytes] = []
+    term = SessionTerminal(writes.append, (cols, 30))
+    app = ThroneApp(hub.connect(Identity(name="alice", lang="zh")), driver_class=term.driver_class)
+    _prepare_app(app)
+    task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
+    terminal = pyte.Screen(cols, 30)
+    try:
+        await until(lambda: any(b"SHA256:test" in w for w in writes))
+        await _quiet(writes)
+        term.feed(b"c")
+        await until(lambda: isinstance(app.screen, RoomSettingsDialog))
+        await _quiet(writes)
+        before = app.screen.query_one("#settings-dialog").region.height
+        app.screen.query_one("#game", Select).value = "overlord"
+        await _quiet(writes)
+        assert app.screen.query_one("#settings-dialog").region.height < before
+        shown = _shown(terminal, writes)
+        writes.clear()
+        app.screen.refresh()  # the whole screen drawn again: nothing on the terminal changes
+        await until(lambda: _whole_screens(writes, 30) == 1)
+        assert _shown(terminal, writes) == shown
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+        await hub.stop()
