@@ -103,18 +103,23 @@ def _word_wrap(text: Text, width: int, console: Console) -> list[Text]:
 
 
 class Packed:
-    """A Rich renderable: :func:`pack_items` of ``text`` to the width it is given."""
+    """A Rich renderable: each line of ``text`` wrapped to the width it is given
+    between its items (:func:`pack_items`), by the first of ``seps`` it has
+    (a help's list of keys, a legend of signs, a line of settings); a line
+    with none of them is word-wrapped."""
 
-    def __init__(self, text: Text, sep: str) -> None:
+    def __init__(self, text: Text, seps: tuple[str, ...] = (" · ", "  ")) -> None:
         self.text = text
-        self.sep = sep
+        self.seps = seps
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for line in pack_items(self.text, options.max_width, console, self.sep):
-            line.end = "\n"
-            line.no_wrap = True
-            line.overflow = "ellipsis"
-            yield line
+        for line in self.text.split("\n", allow_blank=True):
+            sep = next((sep for sep in self.seps if sep in line.plain), self.seps[0])
+            for part in pack_items(line, options.max_width, console, sep):
+                part.end = "\n"
+                part.no_wrap = True
+                part.overflow = "ellipsis"
+                yield part
 
 
 class FirstLines:

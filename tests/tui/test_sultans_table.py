@@ -17,6 +17,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from sultans_fakes import SultansClient, SultansLobby, SultansRoom
 from table_fakes import open_table
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -489,6 +490,31 @@ async def test_help_shows_your_card_rules_in_your_language(lang: Lang) -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, Table)
+
+
+@pytest.mark.parametrize("size", [(100, 32), (80, 24)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_help_lists_break_between_items(size: tuple[int, int], lang: Lang) -> None:
+    """The help's lists of keys and signs wrap between two items, never inside
+    one ("u" ended a line at 100 columns and "refuse" started the next)."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, _client):
+        await pilot.press("f1")
+        await settle(pilot)
+        shown = app.screen.query_one("#help-text", Static)
+        lines = [strip.text.rstrip() for strip in shown.render_lines(Region(0, 0, *shown.size))]
+        assert len(lines) > 20
+        items = [
+            item.strip(" .。")
+            for key, sep in (("sk.help.keys", " · "), ("sk.legend", "  "), ("sk.legend.tokens", "  "))
+            for line in t(key, lang).split("\n")
+            if sep in line
+            for item in line.split(sep)
+        ]
+        assert len(items) > 20
+        for item in items:
+            if cell_len(item) < size[0] - 6:
+                assert any(item in line for line in lines), item
 
 
 async def test_language_switch_rephrases_the_table() -> None:

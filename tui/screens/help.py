@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from tui.i18n import game_title, has_key
 from tui.screens.base import HostModal
+from tui.text import Packed
 from tui.widgets import KeySpec
 
 
@@ -58,7 +59,7 @@ class HelpDialog(HostModal[None]):
     def apply_lang(self) -> None:
         self.query_one("#help-title", Static).update(Text(self.tr(self.TITLE_KEY), style="bold"))
         self.text = self.body()
-        self.query_one("#help-text", Static).update(self.text)
+        self.query_one("#help-text", Static).update(Packed(self.text))  # lists break between items
         self.query_one("#help-foot", Static).update(Text(self.tr("help.foot"), style="dim"))
 
     def body(self) -> Text:

@@ -148,7 +148,7 @@ class RoomScreen(HostScreen):
             summary = self.tr("room.code_is", code=s.code) + " · " + summary
         if summary != self._summary:  # may wrap to a second line: a layout only when it changes
             self._summary = summary
-            self.query_one("#room-settings", Static).update(Packed(Text(summary), " · "))  # breaks between settings
+            self.query_one("#room-settings", Static).update(Packed(Text(summary), (" · ",)))  # breaks between settings
         self._show_seats(snap)
         spectators = ", ".join(snap.spectators) if snap.spectators else "—"
         self.query_one("#spectators", Static).update(
