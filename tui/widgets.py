@@ -34,7 +34,7 @@ from textual.widgets.input import Selection
 
 from tui.client import ChatLine
 from tui.i18n import LANGS, Lang, system_line, t
-from tui.text import clock, fit
+from tui.text import clip, clock, fit
 
 # (key as shown, action to run, catalogue key of its label)
 KeySpec = tuple[str, str, str]
@@ -1190,7 +1190,7 @@ class ChatInput(DirectRender, SteadyInput):
                 segments = [Segment(value, base)]
             line = Strip(segments).crop(scroll_x, scroll_x + width + 1)
         else:
-            hint = self.placeholder
+            hint = clip(self.placeholder, width)  # a hint too long ends in "…", not mid-word
             if cursor_shown:
                 first = hint[:1] or " "
                 segments = [Segment(first, hint_cursor), Segment(hint[1:], hint_style)]

@@ -212,3 +212,39 @@ async def test_a_paste_longer_than_the_room_left_is_cut_to_fit() -> None:
         plain.post_message(events.Paste("y" * 40))
         await pilot.pause()
         assert plain.value == ""
+
+
+@pytest.mark.parametrize("focused", [False, True])
+@pytest.mark.parametrize(
+    "hint",
+    ["Say something to everyone in the lobby (t)", "對大廳裡的所有人說話，也對觀眾說話（t）"],
+)
+async def test_a_placeholder_too_long_for_the_line_ends_in_an_ellipsis(hint: str, focused: bool) -> None:
+    """A hint wider than the chat line was cut mid-word with no sign that more
+    followed ("Say something to this room (t" in a narrow room's chat); it ends
+    in "…" now, in whole cells (a Chinese hint too), and a hint that fits is
+    drawn whole."""
+    from rich.cells import cell_len
+
+    app = TwoFields()
+    async with app.run_test(size=(40, 4)) as pilot:
+        field = app.query_one("#chat", ChatInput)
+        if focused:
+            field.focus()
+        field.placeholder = hint
+        await pilot.pause()
+        room = field.content_region.width  # 22: the width of 24 less the padding
+        crop = Region(0, 0, field.outer_size.width, field.outer_size.height)
+        field._line_key = ()
+        field._direct_key = ()
+        shown = "".join(ch for ch, _ in cells(field.render_lines(crop))[0]).strip()
+        assert shown.endswith("…")
+        assert cell_len(shown) <= room
+        assert hint.startswith(shown[:-1].rstrip())
+        assert cell_len(shown) >= room - 1  # cut at the line's end, not before
+        field.placeholder = "Say hi (t)"
+        await pilot.pause()
+        field._line_key = ()
+        field._direct_key = ()
+        shown = "".join(ch for ch, _ in cells(field.render_lines(crop))[0]).strip()
+        assert shown == "Say hi (t)"
