@@ -325,6 +325,7 @@ async def test_plead_window_in_chinese() -> None:
     async with table(room, 2, lang="zh") as (app, _pilot, _client):
         p = prompt(app)
         assert "認罪時機：bob（1） 持有指示物。" in p
+        assert "你：carol（2）" in screen_text(app)  # the header names the seat as the log does
         assert " g  認罪" in p and " n  不回應" in p
 
 

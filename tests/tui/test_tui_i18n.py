@@ -32,6 +32,35 @@ def test_format_params_match_between_languages() -> None:
     )
 
 
+HAN = "\u4e00-\u9fff"
+HALF_WIDTH_BESIDE_CHINESE = re.compile(
+    rf"[{HAN}][,:;!?(]|[,:;!?)][{HAN}]|\([^()]*[{HAN}][^()]*\)"
+)
+"""ASCII punctuation touching a Chinese character, or ASCII parentheses around
+Chinese words; the legend's signs (``( ) 中立角色``, ``? 筆記``) stand apart."""
+
+
+ASCII_PUNCTUATION = re.compile(r"[,;!?]|:(?!\d)")
+"""In a Chinese message (its ``{params}`` left out) only ``10:30``-like colons."""
+SIGNS = {"sk.legend"}  # "? 筆記" is the sign drawn on a seat
+
+
+def test_chinese_text_uses_full_width_punctuation() -> None:
+    """Every screen's Chinese says ，：；！？ and （） as the lobby's and the
+    Overlord table's do (the Sultans table said "Bot 2(2) 公開了 [蘇丹](宣示王權)"
+    beside the lobby's "房間（0）", and "你(1) 行刺 alice(0)!")."""
+    from tui.overlord import catalogue
+
+    every = dict(ZH)
+    for table in (catalogue.CARDS_ZH, catalogue.ROLES_ZH, catalogue.EFFECT_ZH, catalogue.ROLE_RULES_ZH):
+        every.update({f"ov:{key}": text for key, text in table.items()})
+    assert {key: text for key, text in every.items() if HALF_WIDTH_BESIDE_CHINESE.search(text)} == {}
+    chinese = {key: re.sub(r"\{\w*\}", "", text) for key, text in every.items() if re.search(f"[{HAN}]", text)}
+    assert {key: text for key, text in chinese.items() if key not in SIGNS and ASCII_PUNCTUATION.search(text)} == {}
+    assert t("sk.ev.reveal", "zh", who=t("sk.seat", "zh", name="Bot 2", n=2), card="[蘇丹]",
+             cause=t("sk.cause.claim", "zh")) == "Bot 2（2） 公開了 [蘇丹]（宣示王權）。"
+
+
 def test_every_key_used_by_the_screens_is_in_the_catalogue() -> None:
     used: set[str] = set()
     for path in Path(__file__).resolve().parents[2].joinpath("tui").rglob("*.py"):

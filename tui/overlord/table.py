@@ -92,7 +92,7 @@ class Table(GameTableScreen[Picker]):
             yield SeatsPanel(id="ov-seats")
             yield HandPanel(id="ov-hand")
         yield LineStatic("", id="ov-path", markup=False)
-        yield LineStatic("", id="ov-prompt", markup=False)
+        yield LineStatic("", id="ov-prompt", markup=False, pack=(" · ",))
         with Horizontal(id="ov-bottom"):
             with PaneBox(id="ov-pane-box"):
                 yield LineStatic("", id="ov-pane-title", markup=False)
@@ -184,7 +184,7 @@ class Table(GameTableScreen[Picker]):
         if namer.viewer is None:
             parts.append(self.tr("ov.head.watching"))
         else:
-            parts.append(self.tr("ov.head.you", who=f"{namer.name(namer.viewer)} ({namer.viewer})"))
+            parts.append(self.tr("ov.head.you", who=self.tr("ov.seat", name=namer.name(namer.viewer), n=namer.viewer)))
         self._update("#ov-head", Text(" · ".join(parts), no_wrap=True, overflow="ellipsis", end=""))
 
     # ----------------------------------------------------------------- seats

@@ -348,8 +348,8 @@ SULTANS_ZH: dict[str, str] = {
     "sk.side.rebels": "革命軍",
     "sk.side.none": "無陣營",
     "sk.spare": "中央牌",
-    "sk.seat": "{name}({n})",
-    "sk.seat_you": "你({n})",
+    "sk.seat": "{name}（{n}）",
+    "sk.seat_you": "你（{n}）",
     "sk.the_spare": "中央牌",
     "sk.tok.detained": "#拘留",
     "sk.tok.captured": "&被捕",
@@ -367,7 +367,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.head.round_first_to": "第 {n} 局 · 先到 {to} 分",
     "sk.head.turn": "回合 {n}/{limit}",
     "sk.head.you": "你是 {seat}",
-    "sk.head.watching": "觀戰中(只看公開資訊)",
+    "sk.head.watching": "觀戰中（只看公開資訊）",
     "sk.head.score": "得分 {points}",
     "sk.own.title": "你的角色",
     "sk.own.face_up": "公開",
@@ -432,28 +432,28 @@ SULTANS_ZH: dict[str, str] = {
     "sk.do.detain": "公開身分並拘留 {target}：除非對方禁止，否則跳過其下個回合。",
     "sk.do.assassinate": "公開身分並殺死 {target}，除非有人阻止。",
     "sk.do.revolt": "公開身分，登高一呼：其他人可以投身革命。",
-    "sk.do.capture": "公開身分並捕捉 {target}(隱藏的非奴隸只會被公開「不是奴隸」)。",
+    "sk.do.capture": "公開身分並捕捉 {target}（隱藏的非奴隸只會被公開「不是奴隸」）。",
     "sk.do.dance": "公開身分跳肚皮舞：你身邊的守衛不能拘留也不能阻止刺客。",
     "sk.do.manipulate": "公開身分，宣告支持{side}，強迫 {target} 公開並使用行動。",
     "sk.do.foresee": "公開身分，偷看 {targets} 的角色，接著預言勝方。",
     "sk.do.predict": "公開預言本局由{side}獲勝。",
     "sk.do.block": "公開身分阻止行刺：刺客反被殺死。",
     "sk.do.join": "公開身分，投身革命。",
-    "sk.do.refuse": "禁止拘留(若為隱藏會公開身分)。",
+    "sk.do.refuse": "禁止拘留（若為隱藏會公開身分）。",
     "sk.do.claim": "宣示王權：公開你的角色，加冕牌放到目前主動玩家面前。",
     "sk.do.pass": "不回應。",
     "sk.do.accept": "接受拘留。",
     "sk.pick.keys": "號碼/方向鍵 · Enter 送出 · Esc 返回",
     "sk.pick.what.seat": "選一個座位",
-    "sk.pick.what.seat_spare": "選座位或中央牌(s)",
-    "sk.pick.what.hide": "偷偷交換的座位、中央牌(s)或不交換(0/n)",
+    "sk.pick.what.seat_spare": "選座位或中央牌（s）",
+    "sk.pick.what.hide": "偷偷交換的座位、中央牌（s）或不交換（0/n）",
     "sk.pick.what.side": "選陣營：l 保皇黨、r 革命軍",
-    "sk.pick.what.seats": "選 {k} 個座位(號碼，或方向鍵加空白鍵)",
+    "sk.pick.what.seats": "選 {k} 個座位（號碼，或方向鍵加空白鍵）",
     "sk.pick.chosen": "已選 {n}/{k}",
     "sk.pick.no_swap": "不交換",
     "sk.pick.options": "你的選擇：",
     "sk.notes.empty": "還沒有得知任何事。",
-    "sk.notes.line": "{where} = {card}  ({how}，回合 {turn})",
+    "sk.notes.line": "{where} = {card}（{how}，回合 {turn}）",
     "sk.notes.not": "不是{card}",
     "sk.notes.fresh": "仍然有效",
     "sk.notes.stale": "回合 {turn} 後可能已換走",
@@ -471,16 +471,16 @@ SULTANS_ZH: dict[str, str] = {
     "sk.centre.crown_centre": "♛ 在桌面中央",
     "sk.brief.sultan": "處決公開的革命軍 · 宣示王權 · 禁止拘留",
     "sk.brief.guard": "拘留一人 · 阻止身邊的行刺 · 禁止拘留",
-    "sk.brief.assassin": "行刺任何一人(可能被阻止)",
+    "sk.brief.assassin": "行刺任何一人（可能被阻止）",
     "sk.brief.slave": "登高一呼 · 投身革命 · 三人相鄰獲勝",
-    "sk.brief.slave-driver": "捕捉奴隸(猜中隱藏者可再行動一次)",
+    "sk.brief.slave-driver": "捕捉奴隸（猜中隱藏者可再行動一次）",
     "sk.brief.belly-dancer": "肚皮舞：身邊的守衛不能拘留或阻止",
     "sk.brief.vizier": "宣告陣營，強迫一名隱藏者行動",
     "sk.brief.fortune-teller": "偷看三張隱藏的牌，預言勝方",
     "sk.own.now_keys": "現在：{keys}",
     "sk.legend.private": "◆ 私密紀錄：只有你看得到",
     "sk.legend.tokens": "# 拘留  & 被捕  ~ 疲勞  ♛ 加冕  ✝ 死亡  →保/→革 大官支持  =保/=革 預言",
-    "sk.pick.hint_seat": "可對 {who}:{keys}",
+    "sk.pick.hint_seat": "可對 {who}：{keys}",
     "sk.status.click_none": "現在不能對 {who} 做任何事。",
     "sk.log.turn": "回{n}",
     "sk.ev.round-start": "新的一局開始；{who} 先開始。",
@@ -500,11 +500,11 @@ SULTANS_ZH: dict[str, str] = {
     "sk.ev.crown": "加冕牌放到 {target} 面前。",
     "sk.ev.crown_back": "加冕牌回到桌面中央。",
     "sk.ev.execute": "{who} 處決 {target}。",
-    "sk.ev.death": "{who} 死亡({cause})；角色是 {card}。",
+    "sk.ev.death": "{who} 死亡（{cause}）；角色是 {card}。",
     "sk.ev.detain": "{who} 拘留 {target}。",
     "sk.ev.refuse": "{who} 禁止拘留。",
     "sk.ev.detained": "{who} 拿到監獄卡。",
-    "sk.ev.assassinate": "{who} 行刺 {target}!",
+    "sk.ev.assassinate": "{who} 行刺 {target}！",
     "sk.ev.window.block": "阻止時機：詢問 {n} 人。",
     "sk.ev.window.join": "革命時機：詢問 {n} 人。",
     "sk.ev.window.detention": "詢問 {target} 是否禁止拘留。",
@@ -528,12 +528,12 @@ SULTANS_ZH: dict[str, str] = {
     "sk.ev.win": "{side}獲勝：{reason}。",
     "sk.ev.turn-limit": "達到回合上限：本局無人獲勝。",
     "sk.ev.round-end": "所有角色公開；中央牌是 {card}。",
-    "sk.cause.claim": "(宣示王權)",
-    "sk.cause.refuse": "(禁止拘留)",
-    "sk.cause.block": "(阻止行刺)",
-    "sk.cause.join": "(投身革命)",
-    "sk.cause.manipulated": "(被操弄)",
-    "sk.cause.captured": "(被捕捉)",
+    "sk.cause.claim": "（宣示王權）",
+    "sk.cause.refuse": "（禁止拘留）",
+    "sk.cause.block": "（阻止行刺）",
+    "sk.cause.join": "（投身革命）",
+    "sk.cause.manipulated": "（被操弄）",
+    "sk.cause.captured": "（被捕捉）",
     "sk.death.executed": "被處決",
     "sk.death.assassinated": "被行刺",
     "sk.death.blocked": "行刺被阻止",
@@ -559,9 +559,9 @@ SULTANS_ZH: dict[str, str] = {
     "sk.match.title": "比賽結果",
     "sk.match.total": "總分",
     "sk.match.winners": "贏家：{names}",
-    "sk.tb.sole-highest": "{names} 得分最高({total} 分)。",
-    "sk.tb.latest-two": "同為 {total} 分：{names} 最近一次拿到 2 分(第 {round} 局)。",
-    "sk.tb.shared-same-round": "同為 {total} 分，且最近一次拿 2 分在同一局(第 {round} 局)：共享勝利。",
+    "sk.tb.sole-highest": "{names} 得分最高（{total} 分）。",
+    "sk.tb.latest-two": "同為 {total} 分：{names} 最近一次拿到 2 分（第 {round} 局）。",
+    "sk.tb.shared-same-round": "同為 {total} 分，且最近一次拿 2 分在同一局（第 {round} 局）：共享勝利。",
     "sk.tb.shared-no-two": "同為 {total} 分，且都沒拿過 2 分：共享勝利。",
     "sk.match.again_host": "p：以相同座位再來一場",
     "sk.match.again_wait": "房主可以用相同座位再開一場。",
@@ -571,21 +571,21 @@ SULTANS_ZH: dict[str, str] = {
     "sk.no_view": "比賽尚未開始。",
     "sk.help.title": "推翻蘇丹：說明",
     "sk.help.your_card": "你的角色：{card}",
-    "sk.help.no_card": "你沒有角色(觀戰中)。",
+    "sk.help.no_card": "你沒有角色（觀戰中）。",
     "sk.help.keys_title": "牌桌按鍵",
     "sk.help.keys": (
-        "p 調查 · s 交換(隱藏時)/ 隱藏(公開時)· x 處決 · d 拘留 · a 行刺 · r 登高一呼 · "
+        "p 調查 · s 交換（隱藏時）/ 隱藏（公開時）· x 處決 · d 拘留 · a 行刺 · r 登高一呼 · "
         "g 捕捉 · n 肚皮舞 · m 操弄 · f 預言 · l/r 預測陣營 · b 阻止 · j 投身革命 · u 禁止拘留 · "
-        "o 不回應 · c 宣示王權(只有持有隱藏蘇丹的人)。\n"
-        "按鍵之後：用號碼(10-14 打兩位數)或方向鍵選座位(s = 中央牌，隱藏時 0 或 n = 不交換)，"
+        "o 不回應 · c 宣示王權（只有持有隱藏蘇丹的人）。\n"
+        "按鍵之後：用號碼（10-14 打兩位數）或方向鍵選座位（s = 中央牌，隱藏時 0 或 n = 不交換），"
         "Enter 確定，Esc 返回。也可以用滑鼠點座位。系統絕不會替你出手。\n"
-        "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · Esc 離開牌桌(座位仍是你的)。"
+        "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · Esc 離開牌桌（座位仍是你的）。"
     ),
     "sk.help.legend_title": "符號",
     "sk.help.game_title": "遊戲規則",
     "sk.rules.sultan": (
-        "保皇黨。行動〈處決〉：殺死一名存活且公開的刺客或奴隸(不能處決隱藏的人，也不能處決中立角色)。"
-        "回應〈宣示王權〉：只要你持有隱藏的蘇丹就可以公開(即使不是你的回合)；加冕牌放到目前主動玩家面前，"
+        "保皇黨。行動〈處決〉：殺死一名存活且公開的刺客或奴隸（不能處決隱藏的人，也不能處決中立角色）。"
+        "回應〈宣示王權〉：只要你持有隱藏的蘇丹就可以公開（即使不是你的回合）；加冕牌放到目前主動玩家面前，"
         "輪回那個座位時若你仍存活且公開，保皇黨獲勝。回應〈禁止拘留〉。"
     ),
     "sk.rules.guard": (
@@ -593,7 +593,7 @@ SULTANS_ZH: dict[str, str] = {
         "回應〈阻止刺客〉：與你相鄰的刺客或其目標與你相鄰時，公開阻止，刺客反被殺死。"
         "回應〈禁止拘留〉。與公開的肚皮舞孃相鄰時不能拘留也不能阻止。"
     ),
-    "sk.rules.assassin": "革命軍。行動〈行刺〉：殺死任何一名其他存活的玩家(公開或隱藏)；刺客或目標身邊的守衛可以阻止。殺死蘇丹，革命軍獲勝。",
+    "sk.rules.assassin": "革命軍。行動〈行刺〉：殺死任何一名其他存活的玩家（公開或隱藏）；刺客或目標身邊的守衛可以阻止。殺死蘇丹，革命軍獲勝。",
     "sk.rules.slave": (
         "革命軍。行動〈登高一呼〉：公開身分。回應〈投身革命〉：有奴隸登高一呼時，隱藏且自由的奴隸可以一起公開。"
         "三名自由、公開的奴隸相鄰，革命軍獲勝。"
@@ -603,16 +603,16 @@ SULTANS_ZH: dict[str, str] = {
         "若是奴隸就公開並被捕捉，你獲得額外回合。被捕捉的奴隸跳過回合，直到你隱藏或死亡。"
     ),
     "sk.rules.belly-dancer": (
-        "中立：隱藏時算保皇黨，公開時算革命軍。行動〈肚皮舞〉(只能在隱藏時使用)：公開身分；"
+        "中立：隱藏時算保皇黨，公開時算革命軍。行動〈肚皮舞〉（只能在隱藏時使用）：公開身分；"
         "只要你保持公開、自由且存活，你身邊的守衛不能拘留也不能阻止刺客。"
     ),
     "sk.rules.vizier": (
         "中立。行動〈操弄〉：宣告支持保皇黨或革命軍，然後讓一名存活、隱藏且未被拘留的玩家公開並使用角色行動"
-        "(由他自己選目標)，之後他會疲勞。公開時你屬於你宣告的陣營(公開期間不能改)；"
+        "（由他自己選目標），之後他會疲勞。公開時你屬於你宣告的陣營（公開期間不能改）；"
         "隱藏時，若結束時你與得 2 分的玩家相鄰，你得 1 分。"
     ),
     "sk.rules.fortune-teller": (
-        "中立。行動〈預言〉：偷看三名隱藏玩家的角色(不足三名就看全部)，然後公開預言勝方。"
+        "中立。行動〈預言〉：偷看三名隱藏玩家的角色（不足三名就看全部），然後公開預言勝方。"
         "下個回合你必須隱藏。公開且預言正確得 2 分；隱藏時不能獲勝。"
     ),
 }
