@@ -34,7 +34,7 @@ from textual.widgets.input import Selection
 
 from tui.client import ChatLine
 from tui.i18n import LANGS, Lang, system_line, t
-from tui.text import clip, clock, fit
+from tui.text import Packed, clip, clock, fit
 
 # (key as shown, action to run, catalogue key of its label)
 KeySpec = tuple[str, str, str]
@@ -98,14 +98,21 @@ def text_strip(widget: Widget, text: Text, width: int, y: int | None = None, bas
     return strip
 
 
-def wrapped_strips(widget: Widget, text: Text, width: int, *, wrap: bool = True) -> list[Strip]:
+def wrapped_strips(
+    widget: Widget, text: Text, width: int, *, wrap: bool = True, seps: tuple[str, ...] = ()
+) -> list[Strip]:
     """``text`` wrapped to ``width`` cells (cut instead when not ``wrap``), one
-    strip per line, cached process-wide like :func:`text_strip`."""
-    key = (text_key(text), width, wrap)
+    strip per line, cached process-wide like :func:`text_strip`. With ``seps``
+    a line breaks between its items (:class:`tui.text.Packed`)."""
+    key = (text_key(text), width, wrap, seps)
     strips = _wrapped.get(key)
     if strips is None:
         console = widget.app.console
         strips = _fitting_lines(console, text, width)
+        if strips is None and seps and wrap:
+            options = console.options.update_width(width)
+            lines = console.render_lines(Packed(text, seps), options, pad=False, new_lines=False)
+            strips = [Strip(line) for line in lines] or [Strip.blank(width)]
         if strips is None:
             strips = _rich_lines(console, text, width, wrap=wrap)
         _wrapped[key] = strips
@@ -430,8 +437,11 @@ class LineStatic(DirectLines, Static):
     _share: Hashable = None  # the renderable's key in _SHARED_LINES (the same in every session)
     _drawn: tuple[int, Style, list[Strip]] | None = None
 
-    def __init__(self, content: Any = "", **kw: Any) -> None:
+    def __init__(self, content: Any = "", *, pack: tuple[str, ...] = (), **kw: Any) -> None:
+        """``pack``: separators of items that a wrapped line breaks between, not
+        inside (a prompt's "· waiting for 4 of 4" moves to the next line whole)."""
         super().__init__(content, **kw)
+        self._pack = pack
         self._take(content)
 
     def _take(self, content: Any, share: Hashable = None) -> None:
@@ -472,7 +482,7 @@ class LineStatic(DirectLines, Static):
                 text.end = ""
                 strips = [
                     strip.crop_extend(0, width, base).apply_style(base)
-                    for strip in wrapped_strips(self, text, max(1, width))
+                    for strip in wrapped_strips(self, text, max(1, width), seps=self._pack)
                 ]
             drawn = self._drawn = (width, base, strips)
         strips = drawn[2]

@@ -187,12 +187,26 @@ async def test_reaction_window_same_prompt_for_who_can_and_cannot_react(size: tu
     assert "⏱" in s0 and "⏱" in s2
 
 
+@pytest.mark.parametrize(("lang", "width", "waiting"), [("en", 80, "waiting for 4 of 4"), ("zh", 64, "還在等 4/4 人")])
+async def test_the_prompt_breaks_before_the_waiting_count_not_inside_it(lang: Lang, width: int, waiting: str) -> None:
+    """A window's prompt too long for the line wrapped inside its last item
+    ("· waiting for 4" / "of 4" at 80 columns); the count moves down whole."""
+    room = SultansRoom(5, deal=DEAL_A, first=2, humans=(0, 4), deadline_in=20)
+    room.play(2, "revolt")
+    async with table(room, 0, size=(width, 24), lang=lang) as (app, _pilot, _client):
+        assert waiting in prompt(app)
+        assert cell_len(prompt(app).splitlines()[0]) > width - 2  # it does wrap
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+        assert waiting in lines  # alone on its line, whole, without a leading "·"
+
+
 async def test_reaction_window_in_chinese() -> None:
     room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2), deadline_in=20)
     room.play(1, "assassinate 3")
     async with table(room, 0, size=(120, 40), lang="zh") as (app, _pilot, client):
         text = prompt(app)
-        assert "bob(1) 行刺 dave(3)" in text and "還在等 4/4 人" in text
+        assert "bob（1） 行刺 dave（3）" in text and "還在等 4/4 人" in text
+        assert "你是 alice（0）" in screen_text(app)  # the header names the seat as the log does
         assert "阻止" in text and "不回應" in text
         assert "⏱" in screen_text(app)
         assert client.sent == []
@@ -335,6 +349,37 @@ async def test_between_rounds_result_stays_reachable() -> None:
         while "Round 1 result" not in screen_text(app):
             await pilot.press("tab")
             await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_tab_reaches_the_result_pane_once_a_round_has_a_result(lang: Lang) -> None:
+    """Before the first round's end Tab went log -> notes -> an empty "Result"
+    pane that said "… is playing."; it now skips the result until there is one
+    (as the Overlord table does), then shows it in the cycle."""
+    deal = ["sultan", "assassin", "slave", "guard", "slave"]
+    room = SultansRoom(5, deal=deal, first=1, humans=(0,), rounds=2)
+    async with table(room, 0, size=(120, 40), lang=lang) as (app, pilot, _client):
+        seen = []
+        for _ in range(4):
+            await pilot.press("tab")
+            await settle(pilot)
+            seen.append(app.screen.pane)
+        assert seen == ["notes", "log", "notes", "log"]
+        room.play(1, "assassinate 0")
+        for s in (0, 2, 3, 4):
+            room.play(s, "pass")
+        await settle(pilot)
+        assert app.screen.pane == "result"  # the round's end shows its result
+        room.next_round()
+        room.run_bots()
+        await settle(pilot)
+        assert app.screen.pane == "log"  # a new round: back to its log
+        seen = []
+        for _ in range(3):
+            await pilot.press("tab")
+            await settle(pilot)
+            seen.append(app.screen.pane)
+        assert seen == ["notes", "result", "log"]
 
 
 @pytest.mark.parametrize("size", SIZES)

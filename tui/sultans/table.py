@@ -86,7 +86,7 @@ class Table(GameTableScreen[Picker]):
             yield LineStatic("", id="sk-head", classes="head", markup=False)
             yield LineStatic("", id="sk-countdown", markup=False)
         yield TableRing(id="sk-ring")
-        yield LineStatic("", id="sk-prompt", markup=False)
+        yield LineStatic("", id="sk-prompt", markup=False, pack=(" · ",))
         with Horizontal(id="sk-bottom"):
             with PaneBox(id="sk-pane-box", classes="pane"):
                 yield LineStatic("", id="sk-pane-title", classes="title", markup=False)
@@ -160,7 +160,7 @@ class Table(GameTableScreen[Picker]):
         if namer.viewer is None:
             parts.append(self.tr("sk.head.watching"))
         else:
-            parts.append(self.tr("sk.head.you", seat=f"{namer.name(namer.viewer)} ({namer.viewer})"))
+            parts.append(self.tr("sk.head.you", seat=self.tr("sk.seat", name=namer.name(namer.viewer), n=namer.viewer)))
             parts.append(self.tr("sk.head.score", points=mv.totals[namer.viewer]))
         head = Text(" · ".join(parts), no_wrap=True, overflow="ellipsis", end="")
         self._update("#sk-head", head)
@@ -379,8 +379,6 @@ class Table(GameTableScreen[Picker]):
             if self._last_result is not None:
                 number, rv_over = self._last_result
                 body.append_text(round_result(rv_over, number, namer, self.lang))
-            elif not mv.over:
-                body.append(self.tr("sk.status.turn_of", who="…"), style="dim")
             self._show_sheet(pane, body)
         else:
             self._show_sheet(None)
@@ -543,7 +541,10 @@ class Table(GameTableScreen[Picker]):
 
     # ------------------------------------------------------------ other keys
     def _pane_order(self) -> list[str]:
-        return [p for p in PANES if p != "notes" or self._notebook]
+        """Log, the notebook if on, and a result once a round has one (the
+        result pane had nothing to say before the first round's end)."""
+        has_result = self._last_result is not None or (self.mv is not None and self.mv.over)
+        return [p for p in PANES if (p != "notes" or self._notebook) and (p != "result" or has_result)]
 
     def _render_current_pane(self) -> None:
         if self.mv is not None:
