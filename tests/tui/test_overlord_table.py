@@ -322,11 +322,14 @@ async def test_plead_window_in_chinese() -> None:
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     g.play(0, "order 1")
     room = OverlordRoom(g, humans=(2,))
-    async with table(room, 2, lang="zh") as (app, _pilot, _client):
+    async with table(room, 2, lang="zh") as (app, pilot, _client):
         p = prompt(app)
         assert "認罪時機：bob（1） 持有指示物。" in p
         assert "你：carol（2）" in screen_text(app)  # the header names the seat as the log does
         assert " g  認罪" in p and " n  不回應" in p
+        await pilot.press("g")
+        await settle(pilot)
+        assert prompt(app).splitlines()[1].startswith("認罪：")  # full-width, as every Chinese colon (it said "認罪:")
 
 
 # ------------------------------------------------------------ the Retaliate window

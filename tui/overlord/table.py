@@ -455,7 +455,7 @@ class Table(GameTableScreen[Picker]):
     def _picker_lines(self, namer: Namer) -> list[Text]:
         p = self.picker
         assert p is not None
-        head = Text(f"{self.tr('ov.key.' + p.kind)}: ", style="bold reverse", end="")
+        head = Text(self.tr("ov.key." + p.kind) + self.tr("punct.colon"), style="bold reverse", end="")
         if p.step != "confirm":
             head.append(" " + self.tr(f"ov.pick.what.{p.step}"), style="bold")
             head.append("  " + self.tr("ov.pick.keys"), style="dim")
