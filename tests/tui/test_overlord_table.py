@@ -450,6 +450,7 @@ async def test_role_exchange_in_chinese() -> None:
         await settle(pilot)
         text = screen_text(app)
         assert "第 1 回合後的交換角色" in text
+        assert "交換角色（Tab）" in text  # the pane's title (it said "交換角色  (Tab)")
         assert "bob（1） 放下 船長，拿取 領主" in text
 
 

@@ -455,7 +455,7 @@ class Table(GameTableScreen[Picker]):
     def _picker_lines(self, namer: Namer) -> list[Text]:
         p = self.picker
         assert p is not None
-        head = Text(self.tr("ov.key." + p.kind) + self.tr("punct.colon"), style="bold reverse", end="")
+        head = Text(self.tr(f"ov.key.{p.kind}") + self.tr("punct.colon"), style="bold reverse", end="")
         if p.step != "confirm":
             head.append(" " + self.tr(f"ov.pick.what.{p.step}"), style="bold")
             head.append("  " + self.tr("ov.pick.keys"), style="dim")
@@ -496,7 +496,7 @@ class Table(GameTableScreen[Picker]):
         log = self.query_one("#ov-log", TailLog)
         self._render_log(ov, namer, log)
         pane = self.pane if self.pane != "result" or ov.outcome is not None else "log"
-        self._update("#ov-pane-title", Text(self.tr(f"ov.pane.{pane}") + "  (Tab)", style="bold", end=""))
+        self._update("#ov-pane-title", Text(self.tr("ov.pane.title", pane=self.tr(f"ov.pane.{pane}")), style="bold", end=""))
         if pane == "exchange":
             self._show_sheet(pane, self._exchange_text(ov.log, namer))
         elif pane == "result":
