@@ -791,7 +791,7 @@ async def test_help_shows_your_role_and_hand_with_their_rules_and_every_role_at_
             assert head + t(f"ov.rolerule.{sv.role}", lang) in text
         assert t("ov.role.overlord", lang) + (" (rank 8, income +6)" if lang == "en" else "（階級 8，收入 +6）") in text
         for card in ALL_CARDS:  # the plot cards, named unbracketed
-            assert f"{t(f'ov.card.{card}', lang)}: {t(f'ov.effect.{card}', lang)}" in text
+            assert t(f"ov.card.{card}", lang) + t("punct.colon", lang) + t(f"ov.effect.{card}", lang) in text
         assert f"c {t('ov.key.play', lang)}" in text and f"g {t('ov.key.plead', lang)}" in text
         assert ("Keys at this table" if lang == "en" else "牌桌按鍵") in text
         bottom = screen_text(app).splitlines()[-1]

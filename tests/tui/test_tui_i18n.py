@@ -72,6 +72,19 @@ def test_every_key_used_by_the_screens_is_in_the_catalogue() -> None:
     assert "key.join" in used and "table.your_move" in used
 
 
+def test_seat_lists_in_the_logs_follow_the_language() -> None:
+    """Seats named in a log line: "bob (1), carol (2)"; in Chinese "bob（1）、carol（2）"."""
+    from tui.overlord.words import Namer as OverlordNamer
+    from tui.overlord.words import levy_parts
+    from tui.sultans.words import Namer as SultansNamer
+
+    names = ["alice", "bob", "carol"]
+    assert SultansNamer(names, None, "en").seats([1, 2]) == "bob (1), carol (2)"
+    assert SultansNamer(names, None, "zh").seats([1, 2]) == "bob（1）、carol（2）"
+    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "zh")) == "bob（1） 2、carol（2） 1"
+    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "en")) == "bob (1) 2, carol (2) 1"
+
+
 def test_t_fills_params_and_falls_back() -> None:
     assert t("lobby.rooms", "en", n=3) == "Rooms (3)"
     assert t("lobby.rooms", "zh", n=3) == "房間（3）"

@@ -223,6 +223,23 @@ async def test_language_switch_to_traditional_chinese(hub: FakeHub) -> None:
         assert lobby.langs == ["zh", "en"]
 
 
+async def test_lists_and_asides_are_punctuated_in_the_screen_s_language(hub: FakeHub) -> None:
+    """Chinese lists names with 、 and sets an aside in （）: "alice、bob",
+    "guest-7（訪客）" (it said "alice, bob" and "guest-7 (訪客)")."""
+    hub.lobby("bob")
+    app = ThroneApp(hub.lobby("guest-7", guest=True, lang="zh"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "guest-7（訪客）" in text
+        assert "bob、guest-7" in text or "guest-7、bob" in text
+        await pilot.press("f2")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "guest-7 (guest)" in text
+        assert "bob, guest-7" in text or "guest-7, bob" in text
+
+
 async def test_language_default_follows_identity(hub: FakeHub) -> None:
     app = ThroneApp(hub.lobby("阿明", lang="zh"))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -86,6 +86,6 @@ class OverlordHelp(HelpDialog):
         for i, card in enumerate(CARDS_EN):
             if i:
                 lines.append("\n")
-            lines.append(self.tr(f"ov.card.{card}") + ": ", style="bold")
+            lines.append(self.tr(f"ov.card.{card}") + self.tr("punct.colon"), style="bold")
             lines.append(effect_str(card, self.lang))
         return lines

@@ -247,7 +247,7 @@ class Table(GameTableScreen[Picker]):
             values.append(i)
         info_parts = [self.tr("ov.info", deck=ov.deck_size, discard=len(ov.discard))]
         if ov.centre:
-            info_parts.append(self.tr("ov.info.centre", roles=", ".join(role_str(r, self.lang) for r in ov.centre)))
+            info_parts.append(self.tr("ov.info.centre", roles=self.tr("punct.list").join(role_str(r, self.lang) for r in ov.centre)))
         if ov.banned:
             info_parts.append(self.tr("ov.info.banned", card=card_str(ov.banned, self.lang)))
         if ov.uprising_by is not None:
@@ -643,7 +643,7 @@ class Table(GameTableScreen[Picker]):
             self._start(kinds[0], [a for a in self.by_kind[kinds[0]] if a.seat == event.seat])
             return
         if kinds:
-            keys = ", ".join(f"{KIND_KEYS[k]} {self.tr('ov.key.' + k)}" for k in kinds)
+            keys = self.tr("punct.list").join(f"{KIND_KEYS[k]} {self.tr(f'ov.key.{k}')}" for k in kinds)
             self.message = Text(self.tr("ov.pick.hint_seat", who=namer.seat(event.seat), keys=keys), end="")
         else:
             self.message = Text(self.tr("ov.status.click_none", who=namer.seat(event.seat)), style="dim", end="")

@@ -118,7 +118,7 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     if k == "levy":
         payers, amounts = p.get("payers"), p.get("amounts")
         if isinstance(payers, list) and isinstance(amounts, list) and payers:
-            parts = ", ".join(f"{namer.seat(_int(s))} {a}" for s, a in zip(payers, amounts, strict=False))
+            parts = t("punct.list", lang).join(f"{namer.seat(_int(s))} {a}" for s, a in zip(payers, amounts, strict=False))
             return tr("ov.log.levy", who=who(), parts=parts)
         return tr("ov.log.levy_none", who=who())
     if k == "name":
@@ -190,7 +190,7 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
 
 
 def levy_parts(levy: tuple[tuple[int, int], ...], namer: Namer) -> str:
-    return ", ".join(f"{namer.seat(s)} {g}" for s, g in levy)
+    return t("punct.list", namer.lang).join(f"{namer.seat(s)} {g}" for s, g in levy)
 
 
 def describe(text: str, namer: Namer, lang: Lang) -> str:

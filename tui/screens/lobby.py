@@ -99,7 +99,7 @@ class LobbyScreen(HostScreen):
         lobby = self.throne.lobby
         me = lobby.identity
         online = lobby.online()
-        who = me.name + (f" ({self.tr('lobby.guest')})" if me.guest else "")
+        who = self.tr("lobby.as_guest", name=me.name) if me.guest else me.name
         if self._changed("lobby-head", (who, len(online), self.lang)):
             head = Text.assemble(
                 ("throneroom", "bold"),
@@ -117,7 +117,7 @@ class LobbyScreen(HostScreen):
         if time.monotonic() - self._leaders_at > LEADERS_EVERY:
             self._leaders_at = time.monotonic()
             self._leaders = self.throne.lobby.leaderboard()[:10]
-        names = ", ".join(online)
+        names = self.tr("punct.list").join(online)
         if self._changed("side-pane", (names, self._leaders, self.lang)):
             self._show_side(len(online), names)
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())

@@ -150,7 +150,7 @@ class RoomScreen(HostScreen):
             self._summary = summary
             self.query_one("#room-settings", Static).update(Packed(Text(summary), (" · ",)))  # breaks between settings
         self._show_seats(snap)
-        spectators = ", ".join(snap.spectators) if snap.spectators else "—"
+        spectators = self.tr("punct.list").join(snap.spectators) if snap.spectators else "—"
         self.query_one("#spectators", Static).update(
             Text(self.tr("room.spectators", names=spectators), no_wrap=True, overflow="ellipsis"),
             layout=False,

@@ -533,7 +533,7 @@ class Table(GameTableScreen[Picker]):
             self.picker.select(cand)
             self.message = Text("")
         elif kinds:
-            keys = ", ".join(f"{KIND_KEYS[k]} {self.tr(self._kind_label(k))}" for k in kinds)
+            keys = self.tr("punct.list").join(f"{KIND_KEYS[k]} {self.tr(self._kind_label(k))}" for k in kinds)
             self.message = Text(self.tr("sk.pick.hint_seat", who=who, keys=keys))
         else:
             self.message = Text(self.tr("sk.status.click_none", who=who), style="dim")

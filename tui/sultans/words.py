@@ -102,7 +102,7 @@ class Namer:
     def seats(self, seats: Sequence[int]) -> str:
         if not seats:
             return t("sk.nobody", self.lang)
-        return ", ".join(self.seat(s) for s in seats)
+        return t("punct.list", self.lang).join(self.seat(s) for s in seats)
 
 
 def _colour_cards(text: str, cards: Sequence[str], lang: Lang, style: str = "") -> Text:
@@ -145,7 +145,7 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     elif k == "join" and not ev.seats:
         key = "sk.ev.join_none"
     elif k == "foresee-result":
-        p["pairs"] = ", ".join(f"{namer.seat(s)} = {card_str(c, lang)}" for s, c in zip(ev.seats, ev.cards, strict=False))
+        p["pairs"] = t("punct.list", lang).join(f"{namer.seat(s)} = {card_str(c, lang)}" for s, c in zip(ev.seats, ev.cards, strict=False))
         cards.extend(ev.cards)
     elif k == "win":
         p["reason"] = t(f"sk.reason.{ev.cause}", lang) if ev.cause else ""
