@@ -382,6 +382,8 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         # bob is the Captain: then the receiver discards a card of its choice (K-ROLE-CAPTAIN)
         assert "carol (2, you) discards a card (the Captain bob (1) gave the order)." in prompt(app)
         assert " x  Discard" in prompt(app)
+        h = hand(app)  # a card to discard is one to pick, not to play (it said "can play now")
+        assert "can play now" not in h and "can pick now" in h
     # the giver now sees the card he received in his notes and log; nobody else does
     given = client.sent[-1][0].split()[-1]
     async with table(room, 1) as (app, _pilot, _client):

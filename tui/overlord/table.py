@@ -331,8 +331,10 @@ class Table(GameTableScreen[Picker]):
                 if c in targets:
                     tg = targets[c]
                     line.append(" " + (self.tr("ov.hand.targets", seats=" ".join(str(s) for s in tg)) if tg else self.tr("ov.hand.now")))
-                elif c in reactive or c in card_kinds:
+                elif c in reactive:
                     line.append(" " + self.tr("ov.hand.now"))
+                elif c in card_kinds:  # to discard or give, not to play
+                    line.append(" " + self.tr("ov.hand.pick"))
                 elif turn:
                     line.append(" " + self.tr("ov.hand.not_now"), style="dim")
                 if p is not None and p.step == "card":
