@@ -56,7 +56,7 @@ from tui.client import (
     RoomSummary,
     SeatInfo,
 )
-from tui.i18n import t
+from tui.i18n import NAMES_SEP, t
 
 log = logging.getLogger("throneroom.room")
 
@@ -465,7 +465,9 @@ class Room:
         """A system line in the room's chat: a catalogue key (``tui.i18n``,
         ``"sys.*"``) and its params, which screens show in each player's
         language; ``text`` is its English rendering. A ``game`` param is a game id."""
-        english = {**params, "game": self.spec.title} if "game" in params else params
+        english = {**params, "game": self.spec.title} if "game" in params else dict(params)
+        if "names" in params:
+            english["names"] = ", ".join(params["names"].split(NAMES_SEP))
         text = t(key, "en", **english)
         self.chat.append(ChatLine(at=self.env.clock(), name="", text=text, system=True, key=key, params=params))
         self._changed()
@@ -848,7 +850,7 @@ class Room:
             log.exception("room %s: cannot record the results of match %s", self.id, self.match_id)
         self.state = "finished"
         if winners:
-            self.system("sys.match_over", names=", ".join(self.seats[w].display() for w in sorted(winners)))
+            self.system("sys.match_over", names=NAMES_SEP.join(self.seats[w].display() for w in sorted(winners)))
         else:
             self.system("sys.match_over_nobody")
         for seat in self.humans():

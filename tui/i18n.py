@@ -786,6 +786,11 @@ def game_title(game: str, lang: Lang, *, short: bool = False, fallback: str = ""
     return t(key, lang) if has_key(key) else (fallback or game)
 
 
+NAMES_SEP = "\n"
+"""Between the names of a system line's ``names`` param (no name has a line
+break: names are cleaned of control characters)."""
+
+
 def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
     """A host system chat line (``ChatLine.key``/``params``) in ``lang``, or None
     when the catalogue cannot say it (an unknown key, a missing param, a game it
@@ -797,6 +802,8 @@ def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
     if not key.startswith("sys.") or not has_key(key):
         return None
     values: dict[str, object] = dict(params)
+    if "names" in params:  # a list, said as the language lists ("alice, bob"; "alice、bob")
+        values["names"] = t("punct.list", lang).join(params["names"].split(NAMES_SEP))
     game = params.get("game")
     if game is not None:
         if not has_key(f"game.{game}"):

@@ -122,10 +122,24 @@ async def test_match_lines_autoplay_and_result() -> None:
         assert chat_text(lines[2], "zh").plain.endswith("* alice 離開了；由電腦代打他的座位")
         over = lines[-1]
         if over.key == "sys.match_over":
-            assert over.text == f"the match is over; won by {over.params['names']}"
-            assert chat_text(over, "zh").plain.endswith(f"* 比賽結束；獲勝者：{over.params['names']}")
+            names = over.params["names"].split("\n")
+            assert over.text == f"the match is over; won by {', '.join(names)}"
+            assert chat_text(over, "zh").plain.endswith(f"* 比賽結束；獲勝者：{'、'.join(names)}")
     finally:
         await hub.stop()
+
+
+def test_a_list_of_names_is_said_as_each_language_lists() -> None:
+    """The winners of a match: "won by alice, bob"; "獲勝者：alice、bob" (it said
+    "alice, bob" in Chinese too); a line from an older host (names joined by ", ")
+    still shows as it was."""
+    line = ChatLine(at=0.0, name="", text="the match is over; won by alice, bob", system=True,
+                    key="sys.match_over", params={"names": "alice\nbob"})
+    assert chat_text(line, "en").plain.endswith("* the match is over; won by alice, bob")
+    assert chat_text(line, "zh").plain.endswith("* 比賽結束；獲勝者：alice、bob")
+    old = ChatLine(at=0.0, name="", text="the match is over; won by alice, bob", system=True,
+                   key="sys.match_over", params={"names": "alice, bob"})
+    assert chat_text(old, "zh").plain.endswith("* 比賽結束；獲勝者：alice, bob")
 
 
 def test_unknown_keys_and_missing_params_fall_back_to_the_text() -> None:
