@@ -1029,6 +1029,22 @@ class SteadyInput(Input):
 
     cursor_blink: Reactive[bool] = Reactive(False, init=False)
 
+    def render_line(self, y: int) -> Strip:
+        """Textual's line, with a placeholder wider than the field cut to end in
+        "…" (Textual cuts it anywhere: "the code friends type to" on a narrow
+        dialog)."""
+        hint = self.placeholder
+        if y != 0 or self.value or not hint:
+            return super().render_line(y)
+        room = self.scrollable_content_region.width
+        if room <= 0 or cell_len(hint) <= room:
+            return super().render_line(y)
+        self.set_reactive(Input.placeholder, clip(hint, room))  # for this drawing only
+        try:
+            return super().render_line(y)
+        finally:
+            self.set_reactive(Input.placeholder, hint)
+
     def _on_paste(self, event: events.Paste) -> None:
         """A paste longer than the room the length limit leaves is cut to fit.
         Textual's handler (which runs next, with the text cut) takes the first

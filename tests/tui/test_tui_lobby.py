@@ -240,6 +240,30 @@ async def test_lists_and_asides_are_punctuated_in_the_screen_s_language(hub: Fak
         assert "bob, guest-7" in text or "guest-7, bob" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_narrow_new_room_dialog_ends_cut_hints_in_an_ellipsis(hub: FakeHub, lang: Lang) -> None:
+    """At 60 columns (52 in Chinese) the notebook box's label and the code
+    field's hint did not fit and were cut anywhere ("shows what you have se",
+    "the code friends type to"); they end in "…" now. A focused box still shows
+    in reverse video."""
+    from tui.widgets import TickBox
+
+    app = ThroneApp(hub.lobby("alice", lang=lang))
+    async with app.run_test(size=(60 if lang == "en" else 52, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        rows = screen_text(app).splitlines()
+        box = next(r for r in rows if t("field.notebook", lang) in r)
+        code = next(r for r in rows if r.strip("█ ").startswith(t("field.code", lang)))
+        assert box.rstrip("█ ").endswith("…") and code.rstrip("█ ").endswith("…")
+        assert t("field.notebook.box", lang)[:4] in box and t("field.code.hint", lang)[:4] in code
+        notebook = app.screen.query_one("#notebook", TickBox)
+        notebook.focus()
+        await settle(pilot)
+        assert notebook.styles.text_style.reverse
+
+
 async def test_language_default_follows_identity(hub: FakeHub) -> None:
     app = ThroneApp(hub.lobby("阿明", lang="zh"))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -384,3 +384,18 @@ async def test_a_narrow_waiting_room_still_shows_f1_and_how_to_start_and_leave(
             assert key in bar, (key, bar)
         for label in ("key.ready", "key.start", "key.leave"):
             assert t(label, lang) in bar, (label, bar)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_host_s_hint_on_a_narrow_terminal_ends_in_an_ellipsis(hub: FakeHub, lang: Lang) -> None:
+    """The status line under the seats is one line: at 60 columns the host's
+    hint was cut after "start when" with nothing to show it went on."""
+    lobby = hub.lobby("alice", lang=lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(44 if lang == "zh" else 60, 20)) as pilot:
+        await settle(pilot)
+        app.enter_room(lobby.create_room(RoomSettings(game="tokens", name="narrow", seats=5)), watching=False)
+        await settle(pilot)
+        hint = t("room.status.host", lang)
+        line = next(ln.strip() for ln in screen_text(app).splitlines() if hint[:6] in ln)
+        assert line.endswith("…") and hint.startswith(line[:-1].rstrip())
