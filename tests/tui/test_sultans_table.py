@@ -379,7 +379,19 @@ async def test_tab_reaches_the_result_pane_once_a_round_has_a_result(lang: Lang)
             await pilot.press("tab")
             await settle(pilot)
             seen.append(app.screen.pane)
+            if app.screen.pane == "result":
+                sheet = sheet_of(app, "#sk-log")
+                assert t("sk.end.title", lang, n=1) in sheet  # the round this screen saw end
+                assert t("sk.match.so_far", lang) in sheet and "R1" in sheet  # and the scores so far
         assert seen == ["notes", "result", "log"]
+    # a player who comes back in round 2 never saw round 1 end: the scores so far still show
+    async with table(room, 0, size=(120, 40), lang=lang) as (app, pilot, _client):
+        await pilot.press("tab", "tab")
+        await settle(pilot)
+        assert app.screen.pane == "result"
+        sheet = sheet_of(app, "#sk-log")
+        assert t("sk.match.so_far", lang) in sheet and "R1" in sheet
+        assert t("sk.end.title", lang, n=1) not in sheet
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -251,10 +251,11 @@ def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang) -> Text:
     return out
 
 
-def match_table(mv: MatchView, namer: Namer, lang: Lang) -> Text:
-    """The score table over all rounds, winners and the tie-break explained."""
+def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.title") -> Text:
+    """The score table over the rounds played, winners and the tie-break
+    explained once the match is over (``title``: the table's heading key)."""
     out = Text(end="")
-    out.append(t("sk.match.title", lang) + "\n", style="bold underline")
+    out.append(t(title, lang) + "\n", style="bold underline")
     rounds = [r.number for r in mv.history]
     name_w = max([cell_len(namer.seat(s)) for s in range(mv.players)] + [4])
     name_w = min(name_w, 18)

@@ -379,6 +379,10 @@ class Table(GameTableScreen[Picker]):
             if self._last_result is not None:
                 number, rv_over = self._last_result
                 body.append_text(round_result(rv_over, number, namer, self.lang))
+            if not mv.over and mv.history:  # mid-match: every round's points so far
+                if self._last_result is not None:
+                    body.append("\n")
+                body.append_text(match_table(mv, namer, self.lang, title="sk.match.so_far"))
             self._show_sheet(pane, body)
         else:
             self._show_sheet(None)
@@ -541,9 +545,10 @@ class Table(GameTableScreen[Picker]):
 
     # ------------------------------------------------------------ other keys
     def _pane_order(self) -> list[str]:
-        """Log, the notebook if on, and a result once a round has one (the
-        result pane had nothing to say before the first round's end)."""
-        has_result = self._last_result is not None or (self.mv is not None and self.mv.over)
+        """Log, the notebook if on, and the result once a round has ended (the
+        last round's, when this screen saw it end, and the scores so far)."""
+        mv = self.mv
+        has_result = self._last_result is not None or (mv is not None and (mv.over or bool(mv.history)))
         return [p for p in PANES if (p != "notes" or self._notebook) and (p != "result" or has_result)]
 
     def _render_current_pane(self) -> None:
