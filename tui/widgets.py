@@ -109,17 +109,13 @@ def wrapped_strips(
     if strips is None:
         console = widget.app.console
         strips = _fitting_lines(console, text, width)
-        if strips is None and seps and wrap:
-            options = console.options.update_width(width)
-            lines = console.render_lines(Packed(text, seps), options, pad=False, new_lines=False)
-            strips = [Strip(line) for line in lines] or [Strip.blank(width)]
         if strips is None:
-            strips = _rich_lines(console, text, width, wrap=wrap)
+            strips = _rich_lines(console, Packed(text, seps) if seps and wrap else text, width, wrap=wrap)
         _wrapped[key] = strips
     return strips
 
 
-def _rich_lines(console: Console, text: Text, width: int, *, wrap: bool) -> list[Strip]:
+def _rich_lines(console: Console, text: RenderableType, width: int, *, wrap: bool) -> list[Strip]:
     """``text`` wrapped (or cut) to ``width`` by Rich, one strip per line."""
     options = console.options.update_width(width)
     if not wrap:
