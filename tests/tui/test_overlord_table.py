@@ -566,6 +566,35 @@ async def test_eight_players_fit_at_80x24_with_the_log_visible() -> None:
 
 
 # ------------------------------------------------- expansion roles' prompts
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_levy_picker_says_how_much_from_whom(lang: Lang) -> None:
+    """K-XROLE-TYRANT: the Tyrant's levy choices read as amounts from seats, set
+    apart from each other ("1=1 from dave (3)  2=2 from dave (3)"), not "1=dave (3) 1
+    2=dave (3) 2"; the log line says the same after the levy."""
+    g = new_game(roles=["tyrant", "soothsayer", "merchant", "bureaucrat"], gold=[5, 1, 5, 5])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=(120, 30), lang=lang) as (app, pilot, client):
+        await pilot.press("l")
+        await settle(pilot)
+        lines = prompt(app).splitlines()
+        head = next(line for line in lines if line.startswith(("Levy", "徵收")))
+        choices = lines[lines.index(head) + 1]
+        if lang == "en":
+            assert head.startswith("Levy: how much from whom?  ")
+            assert choices.startswith(" 1=1 from dave (3)  2=2 from dave (3)  3=")
+            assert prompt(app).splitlines()[-1] == "⏎ levy 1 from dave (3)"
+        else:
+            assert head.startswith("徵收：向誰收多少？  ")
+            assert choices.startswith(" 1=dave（3）1 元  2=dave（3）2 元  3=")
+            assert prompt(app).splitlines()[-1] == "⏎ 徵收 dave（3）1 元"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "levy 3:1"
+        await settle(pilot)
+        said = "alice (0, you) levies: 1 from dave (3)." if lang == "en" else "你（0） 徵收：dave（3）1 元。"
+        assert said in log_text(app)
+
+
 async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
     """K-XROLE-TYRANT, -BUREAUCRAT, -SOOTHSAYER, -MERCHANT: each asks its role alone, by keys."""
     g = new_game(

@@ -81,8 +81,8 @@ def test_seat_lists_in_the_logs_follow_the_language() -> None:
     names = ["alice", "bob", "carol"]
     assert SultansNamer(names, None, "en").seats([1, 2]) == "bob (1), carol (2)"
     assert SultansNamer(names, None, "zh").seats([1, 2]) == "bob（1）、carol（2）"
-    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "zh")) == "bob（1） 2、carol（2） 1"
-    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "en")) == "bob (1) 2, carol (2) 1"
+    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "zh")) == "bob（1）2 元、carol（2）1 元"
+    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "en")) == "2 from bob (1), 1 from carol (2)"
 
 
 def test_t_fills_params_and_falls_back() -> None:

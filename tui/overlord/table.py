@@ -457,9 +457,10 @@ class Table(GameTableScreen[Picker]):
     def _picker_lines(self, namer: Namer) -> list[Text]:
         p = self.picker
         assert p is not None
-        head = Text(self.tr(f"ov.key.{p.kind}") + self.tr("punct.colon"), style="bold reverse", end="")
+        colon = self.tr("punct.colon")  # ": " in English, "：" (its own space) in Chinese
+        head = Text(self.tr(f"ov.key.{p.kind}") + colon.rstrip(), style="bold reverse", end="")
         if p.step != "confirm":
-            head.append(" " + self.tr(f"ov.pick.what.{p.step}"), style="bold")
+            head.append(colon[len(colon.rstrip()):] + self.tr(f"ov.pick.what.{p.step}"), style="bold")
             head.append("  " + self.tr("ov.pick.keys"), style="dim")
         else:
             head.append("  " + self.tr("ov.pick.confirm"), style="dim")
@@ -468,7 +469,7 @@ class Table(GameTableScreen[Picker]):
             choice = Text(no_wrap=True, overflow="ellipsis", end="")
             for n, c in enumerate(p.candidates(), 1):
                 sel = c == p.current()
-                choice.append(" ")
+                choice.append("  " if n > 1 else " ")  # two spaces apart: "1=… 2  2=…" read as one
                 choice.append(self._cand_label(p.step, c, n, namer), style="reverse bold" if sel else "")
             lines.append(choice)
         preview = p.preview()

@@ -6,6 +6,8 @@ always literal text (``rich.text.Text``), never markup.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.text import Text
 
 from engine.overlord.notation import Action, OverlordIllegal, parse
@@ -118,7 +120,7 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     if k == "levy":
         payers, amounts = p.get("payers"), p.get("amounts")
         if isinstance(payers, list) and isinstance(amounts, list) and payers:
-            parts = t("punct.list", lang).join(f"{namer.seat(_int(s))} {a}" for s, a in zip(payers, amounts, strict=False))
+            parts = levy_parts(zip((_int(s) for s in payers), amounts, strict=False), namer)
             return tr("ov.log.levy", who=who(), parts=parts)
         return tr("ov.log.levy_none", who=who())
     if k == "name":
@@ -189,8 +191,9 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     return tr("ov.log.other", kind=k)
 
 
-def levy_parts(levy: tuple[tuple[int, int], ...], namer: Namer) -> str:
-    return t("punct.list", namer.lang).join(f"{namer.seat(s)} {g}" for s, g in levy)
+def levy_parts(levy: Iterable[tuple[int | None, object]], namer: Namer) -> str:
+    """The gold a levy takes from each seat: "2 from bob (1), 1 from carol (2)"."""
+    return t("punct.list", namer.lang).join(t("ov.levy.part", namer.lang, who=namer.seat(s), gold=g) for s, g in levy)
 
 
 def describe(text: str, namer: Namer, lang: Lang) -> str:
