@@ -61,6 +61,18 @@ def test_chinese_text_uses_full_width_punctuation() -> None:
              cause=t("sk.cause.claim", "zh")) == "Bot 2（2） 公開了 [蘇丹]（宣示王權）。"
 
 
+def test_chinese_text_sets_numbers_apart_from_the_words() -> None:
+    """"抽 1 張牌"、"拿 2 元" as the roles' rules and the lobby say it: the Overlord
+    cards' effects said "抽1張牌"、"從國庫拿2元" beside the role text "抽 1 張牌"."""
+    from tui.overlord import catalogue
+
+    every = dict(ZH)
+    for table in (catalogue.CARDS_ZH, catalogue.ROLES_ZH, catalogue.EFFECT_ZH, catalogue.ROLE_RULES_ZH):
+        every.update({f"ov:{key}": text for key, text in table.items()})
+    assert {key: text for key, text in every.items() if re.search(f"[{HAN}][0-9]|[0-9][{HAN}]", text)} == {}
+    assert catalogue.EFFECT_ZH["capitalize"] == "把指示物交給左或右距離恰為 2 的玩家；從國庫拿 2 元。"
+
+
 def test_every_key_used_by_the_screens_is_in_the_catalogue() -> None:
     used: set[str] = set()
     for path in Path(__file__).resolve().parents[2].joinpath("tui").rglob("*.py"):
