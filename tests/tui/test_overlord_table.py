@@ -222,6 +222,7 @@ async def test_holding_the_order_with_shields_shows_targets_per_card(size: tuple
             assert "Order to a player 1-2" in h  # the effect in words
         else:
             assert "你持有指示物" in text and "打牌" in text and "死亡" in text
+            assert "指示物：=命令⇒ bob" in text  # the path, no space after the full-width colon
             assert "◆持令" in seats(app)
         await pilot.press("c")
         await settle(pilot)

@@ -238,7 +238,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.info.uprising": "Uprising: {by} named {named}",
     "ov.info.transfers": "{n} transfers",
     # path
-    "ov.path": "Order:",
+    "ov.path": "Order",
     "ov.path.none": "Order: not given yet this phase.",
     "ov.path.how.command": "command",
     "ov.path.how.pay": "paid",
@@ -505,7 +505,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.info.banned": "禁用：{card}",
     "ov.info.uprising": "暴動：{by} 指定 {named}",
     "ov.info.transfers": "傳遞 {n} 次",
-    "ov.path": "指示物：",
+    "ov.path": "指示物",
     "ov.path.none": "指示物：本階段尚未交出。",
     "ov.path.how.command": "命令",
     "ov.path.how.pay": "付錢",

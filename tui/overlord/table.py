@@ -378,7 +378,7 @@ class Table(GameTableScreen[Picker]):
             how = card_str(st.card, self.lang) if st.card else self.tr(f"ov.path.how.{st.how}")
             steps.append(f"={how}⇒ {namer.name(st.seat)}")
         width = self.query_one("#ov-path").size.width or 78
-        head = self.tr("ov.path") + " "
+        head = self.tr("ov.path") + self.tr("punct.colon")  # "Order: ", "指示物："
         body = " ".join(steps)
         while cell_len(head + body) > width and len(steps) > 1:
             steps.pop(0)
