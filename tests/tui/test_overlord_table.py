@@ -903,3 +903,21 @@ async def test_every_role_shows_its_rank_however_long_its_name(size: tuple[int, 
         for seat, role in enumerate(roles):
             line = next(ln for ln in text.splitlines() if f" {seat} " in ln[:4])
             assert f"{t(f'ov.role.{role}', 'en')} {g.rank(seat)}" in line, line
+
+
+@pytest.mark.parametrize(("lang", "size"), [("zh", (80, 24)), ("en", (100, 30))])
+async def test_the_name_column_is_no_wider_than_the_names(lang: Lang, size: tuple[int, int]) -> None:
+    """At 80x24 in Chinese the role column is narrow, and the name column took
+    the 14 cells left over: a bot holding the order showed "◆持令  …" for
+    "◆持令 電腦". Names of 5 cells now leave the state its whole width."""
+    roles = ["overlord", "taxcollector", "executioner", "soothsayer", "peasant"]
+    g = new_game(roles=roles, hands=[["capitalize"], ["sidestep"], ["sidestep"], [], []])
+    pass_all(g)  # the Soothsayer's show
+    g.play(0, "order 3")
+    assert g.view(0).seats[3].holds_order
+    room = OverlordRoom(g, humans=(0,), names=["alice", "bob", "carol", "dave", "erin"])
+    async with table(room, 0, size=size, lang=lang) as (app, _pilot, _client):
+        row = next(ln for ln in seats(app).splitlines() if ln.startswith("▶ 3 "))
+        want = "◆order bot" if lang == "en" else "◆持令 電腦"
+        assert row.rstrip().endswith(want), row
+        assert "…" not in row

@@ -211,7 +211,9 @@ class Table(GameTableScreen[Picker]):
         width = self.query_one(SeatsPanel).content_size.width or 46
         roles = {sv.seat: f"{role_str(sv.role, self.lang)} {sv.rank}" for sv in ov.seats}
         role_w = max(cell_len(self.tr("ov.col.role")), *(cell_len(r) for r in roles.values()))  # "Tax Collector 5": 15
-        name_w = max(6, min(14, width - 23 - role_w))
+        names = {sv.seat: namer.name(sv.seat) + (" *" if sv.seat == namer.viewer else "") for sv in ov.seats}
+        longest = max(cell_len(self.tr("ov.col.name")), *(cell_len(n) for n in names.values()))
+        name_w = max(6, min(14, longest, width - 23 - role_w))  # no wider than the names: the state gets the rest
         p = self.picker
         cands = p.seat_candidates() if p is not None else set()
         current = p.current() if p is not None and p.step == "seat" else None
@@ -226,7 +228,7 @@ class Table(GameTableScreen[Picker]):
             i = sv.seat
             info = seats_info[i] if i < len(seats_info) else None
             mark = "▶" if sv.holds_order and sv.alive else ("♔" if sv.is_ruler and ov.phase != "over" else " ")
-            name = namer.name(i) + (" *" if i == namer.viewer else "")
+            name = names[i]
             role = roles[i]
             line = Text(no_wrap=True, overflow="ellipsis", end="")
             line.append(f"{mark} {i} ")
