@@ -394,6 +394,27 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         assert "bob (1) gives" not in log
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_choice_to_confirm_reads_key_colon_keys(lang: Lang) -> None:
+    """The line above a one-step choice: "They take gold: Enter sends · Esc back";
+    in Chinese "讓他拿錢：Enter 送出 · Esc 返回" (it had a space too many in English
+    and two after the full-width colon)."""
+    g = new_game(hands=[["capitalize"], ["coercion"], ["extortion", "victimize"], ["extortion"]])
+    g.play(0, "order 1")
+    pass_all(g)
+    g.play(1, "play coercion 2")
+    pass_all(g)
+    room = OverlordRoom(g, humans=(2,))
+    async with table(room, 2, lang=lang) as (app, pilot, client):
+        await pilot.press("m")
+        await settle(pilot)
+        want = "They take gold: Enter sends · Esc back" if lang == "en" else "讓他拿錢：Enter 送出 · Esc 返回"
+        assert want in prompt(app).splitlines()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "choose gold"
+
+
 # --------------------------------------------------------------- dead / executed
 async def test_executed_seat_shows_its_token_and_waits() -> None:
     g = new_game(hands=[["capitalize"], ["sidestep"], ["extortion"], ["extortion"]])

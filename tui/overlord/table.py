@@ -461,11 +461,12 @@ class Table(GameTableScreen[Picker]):
         assert p is not None
         colon = self.tr("punct.colon")  # ": " in English, "：" (its own space) in Chinese
         head = Text(self.tr(f"ov.key.{p.kind}") + colon.rstrip(), style="bold reverse", end="")
+        after_colon = colon[len(colon.rstrip()):]
         if p.step != "confirm":
-            head.append(colon[len(colon.rstrip()):] + self.tr(f"ov.pick.what.{p.step}"), style="bold")
+            head.append(after_colon + self.tr(f"ov.pick.what.{p.step}"), style="bold")
             head.append("  " + self.tr("ov.pick.keys"), style="dim")
         else:
-            head.append("  " + self.tr("ov.pick.confirm"), style="dim")
+            head.append(after_colon + self.tr("ov.pick.confirm"), style="dim")
         lines = [head]
         if p.step != "confirm":
             choice = Text(no_wrap=True, overflow="ellipsis", end="")
