@@ -8,7 +8,9 @@ catalogue string as markup: screens render results as literal text.
 
 from __future__ import annotations
 
+import functools
 import string
+import unicodedata
 from collections.abc import Mapping
 from typing import Literal
 
@@ -466,7 +468,7 @@ ZH: dict[str, str] = {
     "sys.new_host": "{name} 成為新房主",
     "sys.kicked": "{name} 被房主請出房間",
     "sys.settings_changed": "房主更改了設定",
-    "sys.match_begins": "{game} 比賽開始",
+    "sys.match_begins": "《{game}》比賽開始",
     "sys.restarted": "伺服器重新啟動了；比賽繼續進行",
     "sys.match_over": "比賽結束；獲勝者：{names}",
     "sys.match_over_nobody": "比賽結束；沒有人獲勝",
@@ -769,9 +771,56 @@ def t(key: str, lang: Lang = "en", /, **params: object) -> str:
     if not params:
         return template
     try:
+        if lang == "zh" and template is ZH.get(key):
+            return _fill_chinese(template, params)
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def _joins(left: str, right: str) -> bool:
+    """No space between these two characters in Chinese: both Chinese, or one
+    a full-width bracket or stop (it carries its own space)."""
+    if _wide(left) and _wide(right):
+        return True
+    return (_wide(left) and unicodedata.category(left)[0] == "P" and not right.isspace()) or (
+        _wide(right) and unicodedata.category(right)[0] == "P" and not left.isspace()
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _pieces(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    return tuple(string.Formatter().parse(template))
+
+
+def _fill_chinese(template: str, params: Mapping[str, object]) -> str:
+    """``template.format(**params)``, but a space the template puts between
+    Chinese and a param stays only where the param's text is not Chinese:
+    "指示物到了 {dst}" says "指示物到了 alice（1）" and "指示物到了你（0）";
+    "{who} 持有指示物" says "Bot 3（3）持有指示物", and "{src} 付給 {dst} {gold} 元"
+    "國庫付給你（0）2 元" (a full-width bracket is its own space)."""
+    out: list[str] = []
+    for literal, field, spec, conv in _pieces(template):
+        text = ""
+        if field is not None:
+            value = params[field] if field else ""
+            if conv == "r":
+                value = repr(value)
+            elif conv == "s":
+                value = str(value)
+            text = format(value, spec or "")
+        after = literal[1:2] or text[:1]  # what a leading space stands before
+        if out and out[-1] and literal[:1] == " " and after and _joins(out[-1][-1], after):
+            literal = literal[1:]  # "{who} 持有" after a value that ends in Chinese
+        if text and literal[-1:] == " " and len(literal) > 1 and _joins(literal[-2], text[0]):
+            literal = literal[:-1]  # "到了 {who}" before a value that starts in Chinese
+        out.append(literal)
+        out.append(text)
+    return "".join(out)
 
 
 def params_of(template: str) -> set[str]:

@@ -97,7 +97,7 @@ async def test_waiting_room_lines_have_keys_and_read_in_chinese() -> None:
         assert (begins.key, begins.params, begins.text) == (
             "sys.match_begins", {"game": "sultans"}, "a match of Sultans of Karaya begins"
         )
-        assert system_line(begins.key or "", begins.params, "zh") == "推翻蘇丹 比賽開始"
+        assert system_line(begins.key or "", begins.params, "zh") == "《推翻蘇丹》比賽開始"
     finally:
         await hub.stop()
 

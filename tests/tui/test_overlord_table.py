@@ -325,7 +325,7 @@ async def test_plead_window_in_chinese() -> None:
     room = OverlordRoom(g, humans=(2,))
     async with table(room, 2, lang="zh") as (app, pilot, _client):
         p = prompt(app)
-        assert "認罪時機：bob（1） 持有指示物。" in p
+        assert "認罪時機：bob（1）持有指示物。" in p
         assert "你：carol（2）" in screen_text(app)  # the header names the seat as the log does
         assert " g  認罪" in p and " n  不回應" in p
         await pilot.press("g")
@@ -475,7 +475,7 @@ async def test_role_exchange_in_chinese() -> None:
         text = screen_text(app)
         assert "第 1 回合後的交換角色" in text
         assert "交換角色（Tab）" in text  # the pane's title (it said "交換角色  (Tab)")
-        assert "bob（1） 放下 船長，拿取 領主" in text
+        assert "bob（1）放下船長，拿取領主" in text
 
 
 # ------------------------------------------------------------------- game end
@@ -613,7 +613,7 @@ async def test_the_levy_picker_says_how_much_from_whom(lang: Lang) -> None:
         await settle(pilot)
         assert client.sent[-1][0] == "levy 3:1"
         await settle(pilot)
-        said = "alice (0, you) levies: 1 from dave (3)." if lang == "en" else "你（0） 徵收：dave（3）1 元。"
+        said = "alice (0, you) levies: 1 from dave (3)." if lang == "en" else "你（0）徵收：dave（3）1 元。"
         assert said in log_text(app)
 
 
@@ -891,7 +891,7 @@ async def test_a_full_hand_draws_no_card_in_words(lang: Lang) -> None:
             assert "bob (1) draws 2 (the round's draw)." in log
             assert "draws 0" not in log
         else:
-            assert "你（0） 沒有抽牌（每回合抽牌）。" in log
+            assert "你（0）沒有抽牌（每回合抽牌）。" in log
             assert "抽 0 張" not in log
 
 

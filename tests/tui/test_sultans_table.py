@@ -205,7 +205,7 @@ async def test_reaction_window_in_chinese() -> None:
     room.play(1, "assassinate 3")
     async with table(room, 0, size=(120, 40), lang="zh") as (app, _pilot, client):
         text = prompt(app)
-        assert "bob（1） 行刺 dave（3）" in text and "還在等 4/4 人" in text
+        assert "bob（1）行刺 dave（3）" in text and "還在等 4/4 人" in text
         assert "你是 alice（0）" in screen_text(app)  # the header names the seat as the log does
         assert "阻止" in text and "不回應" in text
         assert "⏱" in screen_text(app)

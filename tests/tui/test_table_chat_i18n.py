@@ -53,7 +53,7 @@ async def test_table_chat_system_lines_in_the_players_language(game: str) -> Non
         await settle(pilot)
         assert app.lang == "zh"
         text = chat(app)
-        assert flat("* 推翻蘇丹 比賽開始") in text and flat("* [i]eve[/i] 暫時離線；由電腦代打他的座位") in text
+        assert flat("* 《推翻蘇丹》比賽開始") in text and flat("* [i]eve[/i] 暫時離線；由電腦代打他的座位") in text
         assert flat("bob: hi all") in text  # players' lines are theirs, untranslated
         await pilot.press("f2")
         await settle(pilot)

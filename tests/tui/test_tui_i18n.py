@@ -58,7 +58,7 @@ def test_chinese_text_uses_full_width_punctuation() -> None:
     chinese = {key: re.sub(r"\{\w*\}", "", text) for key, text in every.items() if re.search(f"[{HAN}]", text)}
     assert {key: text for key, text in chinese.items() if key not in SIGNS and ASCII_PUNCTUATION.search(text)} == {}
     assert t("sk.ev.reveal", "zh", who=t("sk.seat", "zh", name="Bot 2", n=2), card="[蘇丹]",
-             cause=t("sk.cause.claim", "zh")) == "Bot 2（2） 公開了 [蘇丹]（宣示王權）。"
+             cause=t("sk.cause.claim", "zh")) == "Bot 2（2）公開了 [蘇丹]（宣示王權）。"
 
 
 def test_chinese_text_sets_numbers_apart_from_the_words() -> None:
@@ -71,6 +71,24 @@ def test_chinese_text_sets_numbers_apart_from_the_words() -> None:
         every.update({f"ov:{key}": text for key, text in table.items()})
     assert {key: text for key, text in every.items() if re.search(f"[{HAN}][0-9]|[0-9][{HAN}]", text)} == {}
     assert catalogue.EFFECT_ZH["capitalize"] == "把指示物交給左或右距離恰為 2 的玩家；從國庫拿 2 元。"
+
+
+def test_a_chinese_line_spaces_a_name_only_where_it_is_not_chinese() -> None:
+    """The templates put a space around a name for Latin names ("指示物到了
+    alice（1）"); beside a Chinese name or a full-width bracket it read "指示物到了
+    你（0）", "Bot 3（3） 持有指示物", "付給 國庫 1 元"."""
+    assert t("ov.log.order", "zh", dst="alice（1）") == "指示物到了 alice（1）。"
+    assert t("ov.log.order", "zh", dst="你（0）") == "指示物到了你（0）。"
+    assert t("ov.log.gold", "zh", src="Bot 1（1）", dst="國庫", gold=1, why="收入") == "Bot 1（1）付給國庫 1 元（收入）。"
+    assert t("ov.log.gold", "zh", src="國庫", dst="你（0）", gold=2, why="收入") == "國庫付給你（0）2 元（收入）。"
+    assert t("ov.log.gold", "zh", src="bob", dst="carol", gold=2, why="x") == "bob 付給 carol 2 元（x）。"
+    assert t("sk.ev.reveal", "zh", who="小明（2）", card="[蘇丹]", cause="（宣示王權）") == "小明（2）公開了 [蘇丹]（宣示王權）。"
+    # English is filled as written, and so is every Chinese message with Latin names
+    assert t("ov.log.order", "en", dst="you (0)") == "The order goes to you (0)."
+    for key, template in ZH.items():
+        names = params_of(template)
+        if names:
+            assert t(key, "zh", **dict.fromkeys(names, "x")) == template.format(**dict.fromkeys(names, "x")), key
 
 
 def test_every_key_used_by_the_screens_is_in_the_catalogue() -> None:
