@@ -942,3 +942,28 @@ async def test_the_name_column_is_no_wider_than_the_names(lang: Lang, size: tupl
         want = "◆order bot" if lang == "en" else "◆持令 電腦"
         assert row.rstrip().endswith(want), row
         assert "…" not in row
+
+
+class _UprisingRoom(OverlordRoom):
+    """A real game whose views also show two roles in the centre and an Uprising."""
+
+    def view(self, seat: int | None) -> Any:
+        return super().view(seat).model_copy(
+            update={"centre": ["captain", "general"], "uprising_by": 1, "uprising_named": 2}
+        )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_table_facts_take_a_second_line_rather_than_lose_the_uprising(lang: Lang) -> None:
+    """K-CARD-UPRISING: at 80x24 the line under the seats said "… · 中央：護衛、將軍 ·
+    暴動：B…": who named whom was cut. What does not fit goes on a line of its own."""
+    g = new_game(roles=["overlord", "taxcollector", "executioner", "soothsayer", "peasant"])
+    room = _UprisingRoom(g, humans=(0,), names=["alice", "bob", "carol", "dave", "erin"])
+    async with table(room, 0, size=(80, 24), lang=lang) as (app, _pilot, _client):
+        rows = seats(app).splitlines()
+        uprising = "Uprising: bob (1) named carol (2)" if lang == "en" else "暴動：bob（1）指定 carol（2）"
+        centre = "Centre: Captain, General" if lang == "en" else "中央：船長、將軍"
+        assert any(centre in row for row in rows), rows
+        assert any(row.strip() == uprising for row in rows), rows
+        assert not any("…" in row for row in rows), rows
+        assert "Log" in screen_text(app) or "紀錄" in screen_text(app)  # the log pane still shows

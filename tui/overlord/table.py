@@ -136,7 +136,8 @@ class Table(GameTableScreen[Picker]):
     def _size_mid(self, view: OverlordView) -> None:
         """The seats/hand band: the seats, or the hand with its effects when the screen is tall enough."""
         hand = len(view.hand or []) + sum(1 for sv in view.seats if sv.shown is not None)
-        want = max(view.players + 2, min(hand * 2 + 2, self.app.size.height - 16))
+        info = len(self._info_lines(view, self.namer(), self.query_one(SeatsPanel).content_size.width or 46))
+        want = max(view.players + 1 + info, min(hand * 2 + 2, self.app.size.height - 16))
         mid = self.query_one("#ov-mid")
         if mid.styles.height is None or mid.styles.height.value != want:
             mid.styles.height = want
@@ -205,6 +206,25 @@ class Table(GameTableScreen[Picker]):
                 parts.append(self.tr("ov.state.offline"))
         return " ".join(parts)
 
+    def _info_lines(self, ov: OverlordView, namer: Namer, width: int) -> list[str]:
+        """The deck, the discard, the centre's roles, a ban, an uprising: " · "
+        between them, a new line where the next one would not fit (the uprising
+        was cut to "暴動：B…" beside the centre's roles)."""
+        parts = [self.tr("ov.info", deck=ov.deck_size, discard=len(ov.discard))]
+        if ov.centre:
+            parts.append(self.tr("ov.info.centre", roles=self.tr("punct.list").join(role_str(r, self.lang) for r in ov.centre)))
+        if ov.banned:
+            parts.append(self.tr("ov.info.banned", card=card_str(ov.banned, self.lang)))
+        if ov.uprising_by is not None:
+            parts.append(self.tr("ov.info.uprising", by=namer.seat(ov.uprising_by), named=namer.seat(ov.uprising_named)))
+        lines = [parts[0]]
+        for part in parts[1:]:
+            if cell_len(lines[-1]) + 3 + cell_len(part) <= width:
+                lines[-1] += " · " + part
+            else:
+                lines.append(part)
+        return lines
+
     def _render_seats(self, ov: OverlordView) -> None:
         namer = self.namer()
         seats_info = self.snap.seats if self.snap is not None else []
@@ -247,17 +267,9 @@ class Table(GameTableScreen[Picker]):
                 line.stylize("dim")
             lines.append(line)
             values.append(i)
-        info_parts = [self.tr("ov.info", deck=ov.deck_size, discard=len(ov.discard))]
-        if ov.centre:
-            info_parts.append(self.tr("ov.info.centre", roles=self.tr("punct.list").join(role_str(r, self.lang) for r in ov.centre)))
-        if ov.banned:
-            info_parts.append(self.tr("ov.info.banned", card=card_str(ov.banned, self.lang)))
-        if ov.uprising_by is not None:
-            info_parts.append(
-                self.tr("ov.info.uprising", by=namer.seat(ov.uprising_by), named=namer.seat(ov.uprising_named))
-            )
-        lines.append(Text(" · ".join(info_parts), style="dim", no_wrap=True, overflow="ellipsis", end=""))
-        values.append(None)
+        for fact in self._info_lines(ov, namer, width):
+            lines.append(Text(fact, style="dim", no_wrap=True, overflow="ellipsis", end=""))
+            values.append(None)
         for line in lines:
             line.truncate(width, overflow="ellipsis")
         self.query_one(SeatsPanel).set_lines(lines, values)
