@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from tui.client import ClientError, RoomClient
-from tui.i18n import error_text
+from tui.i18n import Lang, error_text, t
 from tui.tables import TableScreen
 from tui.widgets import ChatPanel, KeyBar, KeySpec, TailLog
 
@@ -39,6 +39,26 @@ _LOG_LINES: LRUCache[tuple[object, ...], tuple[object, Text, object]] = LRUCache
 """Log lines by the event object they were made from, for whom, in which language
 and with which names, with a share key for their wrapped strips (see
 :meth:`GameTableScreen.write_events`)."""
+
+
+def picker_head(label: str, what: str, hint: str, lang: Lang) -> Text:
+    """The first line of a choice in progress: "Levy: how much from whom?  keys"
+    (``what`` may be empty). The colon is the language's: "：" in Chinese is its
+    own space, so no space follows it."""
+    colon = t("punct.colon", lang)
+    head = Text(label + colon.rstrip(), style="bold reverse", end="")
+    space = colon[len(colon.rstrip()):]
+    if what:
+        head.append(space + what, style="bold")
+        head.append("  " + hint, style="dim")
+    else:
+        head.append(space + hint, style="dim")
+    return head
+
+
+CHOICE_GAP = "  "
+"""Between the choices of a pick ("1=bob  2=carol"): one space made
+"1=bob (1) 1 2=bob (1) 2" read as one."""
 
 
 class GameTableScreen(TableScreen, Generic[P]):

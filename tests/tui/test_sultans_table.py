@@ -121,6 +121,21 @@ async def test_escape_backs_out_and_arrows_pick_targets() -> None:
         assert client.sent[-1][0] == "swap spare"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_pick_reads_key_colon_what_and_sets_the_choices_apart(lang: Lang) -> None:
+    """S-ACT-PEEK picked by keys: "Peek: pick a seat  number/arrows …" and the
+    seats two spaces apart ("1=bob  2=carol"); in Chinese no space after "："
+    ("調查：選一個座位", it was "調查： 選一個座位" and "1=bob 2=carol")."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, lang=lang) as (app, pilot, _client):
+        await pilot.press("p")
+        await settle(pilot)
+        lines = prompt(app).splitlines()
+        head = "Peek: pick a seat  number/arrows" if lang == "en" else "調查：選一個座位  號碼/方向鍵"
+        assert any(line.startswith(head) for line in lines), lines
+        assert " 1=bob  2=carol  3=dave  4=erin" in lines, lines
+
+
 async def test_two_digit_seats_and_mouse_clicks_pick_seats() -> None:
     deal = ["guard", "assassin", "slave", "sultan", "slave", "slave", "guard", "assassin", "vizier", "slave", "guard", "assassin"]
     room = SultansRoom(12, deal=deal, spare="slave", first=0, humans=(0,))

@@ -45,7 +45,7 @@ from tui.overlord.words import (
     restated,
     role_str,
 )
-from tui.table_common import GameTableScreen
+from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
@@ -471,20 +471,16 @@ class Table(GameTableScreen[Picker]):
     def _picker_lines(self, namer: Namer) -> list[Text]:
         p = self.picker
         assert p is not None
-        colon = self.tr("punct.colon")  # ": " in English, "：" (its own space) in Chinese
-        head = Text(self.tr(f"ov.key.{p.kind}") + colon.rstrip(), style="bold reverse", end="")
-        after_colon = colon[len(colon.rstrip()):]
         if p.step != "confirm":
-            head.append(after_colon + self.tr(f"ov.pick.what.{p.step}"), style="bold")
-            head.append("  " + self.tr("ov.pick.keys"), style="dim")
+            head = picker_head(self.tr(f"ov.key.{p.kind}"), self.tr(f"ov.pick.what.{p.step}"), self.tr("ov.pick.keys"), self.lang)
         else:
-            head.append(after_colon + self.tr("ov.pick.confirm"), style="dim")
+            head = picker_head(self.tr(f"ov.key.{p.kind}"), "", self.tr("ov.pick.confirm"), self.lang)
         lines = [head]
         if p.step != "confirm":
             choice = Text(no_wrap=True, overflow="ellipsis", end="")
             for n, c in enumerate(p.candidates(), 1):
                 sel = c == p.current()
-                choice.append("  " if n > 1 else " ")  # two spaces apart: "1=… 2  2=…" read as one
+                choice.append(CHOICE_GAP if n > 1 else " ")
                 choice.append(self._cand_label(p.step, c, n, namer), style="reverse bold" if sel else "")
             lines.append(choice)
         preview = p.preview()

@@ -41,7 +41,7 @@ from tui.sultans.render import (
 )
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
-from tui.table_common import GameTableScreen
+from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 _RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
@@ -314,17 +314,16 @@ class Table(GameTableScreen[Picker]):
         else:
             what = ""
         lines: list[Text] = []
-        head = Text(label + self.tr("punct.colon"), style="bold reverse", end="")
-        if what:
-            head.append(" " + what, style="bold")
-        head.append("  " + self.tr("sk.pick.keys"), style="dim")
-        lines.append(head)
+        lines.append(picker_head(label, what, self.tr("sk.pick.keys"), self.lang))
         choice = Text(end="")
         for c in p.candidates():
+            shown = self._cand_label(c, namer)
+            if not shown:  # "go": Enter, not a choice of its own
+                continue
             sel = c == p.current()
             picked = isinstance(c, int) and c in p.chosen
-            choice.append(" ")
-            choice.append(self._cand_label(c, namer), style="reverse bold" if sel else ("bold underline" if picked else ""))
+            choice.append(CHOICE_GAP if choice else " ")
+            choice.append(shown, style="reverse bold" if sel else ("bold underline" if picked else ""))
         if p.step == "seats":
             choice.append("  " + self.tr("sk.pick.chosen", n=len(p.chosen), k=p.need), style="bold")
         preview = p.preview()
