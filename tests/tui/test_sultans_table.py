@@ -131,7 +131,7 @@ async def test_a_pick_reads_key_colon_what_and_sets_the_choices_apart(lang: Lang
         await pilot.press("p")
         await settle(pilot)
         lines = prompt(app).splitlines()
-        head = "Peek: pick a seat  number/arrows" if lang == "en" else "調查：選一個座位  號碼/方向鍵"
+        head = "Peek: pick a seat  number/arrows pick" if lang == "en" else "調查：選一個座位  數字/方向鍵選擇"
         assert any(line.startswith(head) for line in lines), lines
         assert " 1=bob  2=carol  3=dave  4=erin" in lines, lines
 

@@ -136,7 +136,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.do.pass": "Do not react.",
     "sk.do.accept": "Accept the detention.",
     # choosing
-    "sk.pick.keys": "number/arrows · Enter sends · Esc backs out",
+    "sk.pick.keys": "number/arrows pick · Enter sends · Esc back",
     "sk.pick.what.seat": "pick a seat",
     "sk.pick.what.seat_spare": "pick a seat or the spare (s)",
     "sk.pick.what.hide": "secret swap with a seat, the spare (s), or no swap (0/n)",
@@ -444,7 +444,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.do.claim": "宣示王權：公開你的角色，加冕牌放到目前主動玩家面前。",
     "sk.do.pass": "不回應。",
     "sk.do.accept": "接受拘留。",
-    "sk.pick.keys": "號碼/方向鍵 · Enter 送出 · Esc 返回",
+    "sk.pick.keys": "數字/方向鍵選擇 · Enter 送出 · Esc 返回",
     "sk.pick.what.seat": "選一個座位",
     "sk.pick.what.seat_spare": "選座位或中央牌（s）",
     "sk.pick.what.hide": "偷偷交換的座位、中央牌（s）或不交換（0/n）",
