@@ -967,3 +967,21 @@ async def test_the_table_facts_take_a_second_line_rather_than_lose_the_uprising(
         assert any(row.strip() == uprising for row in rows), rows
         assert not any("…" in row for row in rows), rows
         assert "Log" in screen_text(app) or "紀錄" in screen_text(app)  # the log pane still shows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_narrow_table_keeps_every_seat_s_gold_and_hand(lang: Lang) -> None:
+    """At 60 columns the seats' Gold column was cut to "Gol…" and every gold to
+    "5  …": short headers ("$", "H") and columns as wide as their numbers keep
+    them, and a state column with no room is left out rather than cut."""
+    roles = ["knight", "squire", "captain", "general", "truant", "advisor", "peasant", "overlord"]
+    g = new_game(roles=roles, hands=[["sidestep"], [], [], [], [], [], [], []], gold=[5, 12, 3, 7, 0, 9, 11, 4])
+    room = OverlordRoom(g, humans=(0,), names=["bob", *[f"Bot {i}" for i in range(1, 8)]])
+    async with table(room, 0, size=(60, 20), lang=lang) as (app, _pilot, _client):
+        rows = seats(app).splitlines()
+        for seat in range(8):
+            row = next(r for r in rows if r[2:4] == f"{seat} ")
+            assert "…" not in row, row
+            role = f"{t(f'ov.role.{roles[seat]}', lang)} {g.rank(seat)}"
+            tail = row.split(role, 1)[1].split()
+            assert tail[:2] == [str(g.view(0).seats[seat].gold), str(g.view(0).seats[seat].hand_size)], row

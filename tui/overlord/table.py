@@ -233,13 +233,20 @@ class Table(GameTableScreen[Picker]):
         role_w = max(cell_len(self.tr("ov.col.role")), *(cell_len(r) for r in roles.values()))  # "Tax Collector 5": 15
         names = {sv.seat: namer.name(sv.seat) + (" *" if sv.seat == namer.viewer else "") for sv in ov.seats}
         longest = max(cell_len(self.tr("ov.col.name")), *(cell_len(n) for n in names.values()))
-        name_w = max(6, min(14, longest, width - 23 - role_w))  # no wider than the names: the state gets the rest
+        gold_h, hand_h = self.tr("ov.col.gold"), self.tr("ov.col.hand")
+        digits = max(len(str(sv.gold)) for sv in ov.seats), max(len(str(sv.hand_size)) for sv in ov.seats)
+        if 4 + min(6, longest) + 1 + role_w + 1 + cell_len(gold_h) + 1 + cell_len(hand_h) > width:
+            gold_h, hand_h = self.tr("ov.col.gold_short"), self.tr("ov.col.hand_short")  # narrow: keep the numbers
+        gold_w, hand_w = max(cell_len(gold_h), digits[0]), max(cell_len(hand_h), digits[1])
+        fixed = 4 + 1 + role_w + 1 + gold_w + 1 + hand_w + 1
+        name_w = max(6, min(14, longest, width - fixed - 7))  # no wider than the names: the state gets the rest
+        state = width - fixed - name_w >= 4  # else no state column: "5 3…" read as a number cut
         p = self.picker
         cands = p.seat_candidates() if p is not None else set()
         current = p.current() if p is not None and p.step == "seat" else None
         head = Text(
             "  # " + pad(self.tr("ov.col.name"), name_w) + " " + pad(self.tr("ov.col.role"), role_w)
-            + " " + pad(self.tr("ov.col.gold"), 4) + " " + pad(self.tr("ov.col.hand"), 4) + " " + self.tr("ov.col.state"),
+            + " " + pad(gold_h, gold_w) + " " + pad(hand_h, hand_w) + (" " + self.tr("ov.col.state") if state else ""),
             style="dim", no_wrap=True, overflow="ellipsis", end="",
         )
         lines: list[Text] = [head]
@@ -254,8 +261,9 @@ class Table(GameTableScreen[Picker]):
             line.append(f"{mark} {i} ")
             line.append(pad(name, name_w), style="bold" if i == namer.viewer else "")
             line.append(" " + pad(role, role_w), style="bold" if sv.is_ruler else "")
-            line.append(" " + pad(str(sv.gold), 4) + " " + pad(str(sv.hand_size), 4) + " ")
-            line.append(self._seat_state(sv, info, ov))
+            line.append(" " + pad(str(sv.gold), gold_w) + " " + pad(str(sv.hand_size), hand_w))
+            if state:
+                line.append(" " + self._seat_state(sv, info, ov))
             if p is not None and p.step == "seat":
                 if i == current:
                     line.stylize("reverse")
