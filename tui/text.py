@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from collections.abc import Sequence
 
 from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -42,6 +43,23 @@ def clip(text: str, width: int) -> str:
     if cell_len(text) <= width:
         return text
     return set_cell_size(text, width - 1) + "…"
+
+
+def fit_parts(parts: Sequence[str], width: int, sep: str = " · ") -> str:
+    """``parts`` joined by ``sep`` as far as whole parts fit in ``width`` cells,
+    then "…": a header says "Round 1/30 · order phase · …", never "crown at 4…"
+    (a number cut reads as another number). ``width`` 0 (not laid out yet):
+    all of them."""
+    whole = sep.join(parts)
+    if width <= 0 or cell_len(whole) <= width:
+        return whole
+    shown = ""
+    for part in parts:
+        more = shown + sep + part if shown else part
+        if cell_len(more + sep + "…") > width:
+            break
+        shown = more
+    return (shown + sep + "…") if shown else clip(whole, width)
 
 
 def clock(at: float) -> str:

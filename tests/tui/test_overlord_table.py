@@ -985,3 +985,17 @@ async def test_a_narrow_table_keeps_every_seat_s_gold_and_hand(lang: Lang) -> No
             role = f"{t(f'ov.role.{roles[seat]}', lang)} {g.rank(seat)}"
             tail = row.split(role, 1)[1].split()
             assert tail[:2] == [str(g.view(0).seats[seat].gold), str(g.view(0).seats[seat].hand_size)], row
+
+
+async def test_a_narrow_header_drops_whole_parts_and_grows_back() -> None:
+    """At 60 columns the header said "crown at 4…" (40 read as 4): whole parts
+    go, then "…"; widened, the header shows them all again."""
+    g = new_game()
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=(60, 20)) as (app, pilot, _client):
+        head = str(app.screen.query_one("#ov-head", Static).render()).strip()
+        assert head.endswith("· …") and "crown at 4…" not in head, head
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
+        head = str(app.screen.query_one("#ov-head", Static).render()).strip()
+        assert head.endswith("You: alice (0)"), head

@@ -861,3 +861,16 @@ async def test_the_bell_rings_once_when_the_game_waits_for_your_decision(monkeyp
         until_asked(room, 0)
         await settle(pilot)
         assert rings == ["alice"]
+
+
+async def test_a_narrow_header_drops_whole_parts_and_grows_back() -> None:
+    """At 40 columns a header cut inside a part can show a wrong number ("score 1…"
+    for 12): whole parts go, then "…"; widened, it shows them all again."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, size=(40, 20)) as (app, pilot, _client):
+        head = str(app.screen.query_one("#sk-head", Static).render()).strip()
+        assert head.endswith("· …"), head
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
+        head = str(app.screen.query_one("#sk-head", Static).render()).strip()
+        assert head.endswith("you are alice (0) · score 0"), head

@@ -9,7 +9,7 @@ from rich.cells import cell_len
 
 from tui.client import ClientError
 from tui.i18n import EN, ZH, error_text, field_label, game_title, params_of, t
-from tui.text import clip, fit
+from tui.text import clip, fit, fit_parts
 
 
 def test_every_key_exists_in_both_languages() -> None:
@@ -169,3 +169,14 @@ def test_pack_items_breaks_between_items_in_cells() -> None:
     styled = Text("a  b")
     styled.stylize("bold", 3, 4)
     assert pack_items(styled, 2, console)[1].spans[0].style == "bold"  # styles kept
+
+
+def test_fit_parts_drops_whole_parts_never_cuts_a_number() -> None:
+    parts = ["Overlord", "Round 1/30", "order phase", "crown at 40", "You: bob (0)"]
+    assert fit_parts(parts, 0) == " · ".join(parts)
+    assert fit_parts(parts, 200) == " · ".join(parts)
+    assert fit_parts(parts, 48) == "Overlord · Round 1/30 · order phase · …"  # not "crown at 4…"
+    assert fit_parts(parts, 53) == "Overlord · Round 1/30 · order phase · crown at 40 · …"
+    assert fit_parts(parts, 52) == "Overlord · Round 1/30 · order phase · …"
+    assert fit_parts(["刺殺領主", "第 1/30 回合"], 12) == "刺殺領主 · …"
+    assert fit_parts(["a very long title"], 8) == "a very …"

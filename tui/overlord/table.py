@@ -46,6 +46,7 @@ from tui.overlord.words import (
     role_str,
 )
 from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
+from tui.text import fit_parts
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
@@ -150,6 +151,7 @@ class Table(GameTableScreen[Picker]):
     def on_sized(self) -> None:
         super().on_sized()
         if self.ov is not None:  # made at a provisional width
+            self._render_head(self.ov)
             self._render_seats(self.ov)
             self._render_hand(self.ov)
 
@@ -186,7 +188,8 @@ class Table(GameTableScreen[Picker]):
             parts.append(self.tr("ov.head.watching"))
         else:
             parts.append(self.tr("ov.head.you", who=self.tr("ov.seat", name=namer.name(namer.viewer), n=namer.viewer)))
-        self._update("#ov-head", Text(" · ".join(parts), no_wrap=True, overflow="ellipsis", end=""))
+        head = fit_parts(parts, self.query_one("#ov-head").size.width)
+        self._update("#ov-head", Text(head, no_wrap=True, overflow="ellipsis", end=""))
 
     # ----------------------------------------------------------------- seats
     def _seat_state(self, sv: SeatView, info: SeatInfo | None, ov: OverlordView) -> str:

@@ -42,6 +42,7 @@ from tui.sultans.render import (
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
+from tui.text import fit_parts
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 _RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
@@ -162,7 +163,7 @@ class Table(GameTableScreen[Picker]):
         else:
             parts.append(self.tr("sk.head.you", seat=self.tr("sk.seat", name=namer.name(namer.viewer), n=namer.viewer)))
             parts.append(self.tr("sk.head.score", points=mv.totals[namer.viewer]))
-        head = Text(" · ".join(parts), no_wrap=True, overflow="ellipsis", end="")
+        head = Text(fit_parts(parts, self.query_one("#sk-head").size.width), no_wrap=True, overflow="ellipsis", end="")
         self._update("#sk-head", head)
 
     def _render_ring(self, mv: MatchView) -> None:
@@ -496,6 +497,15 @@ class Table(GameTableScreen[Picker]):
         super().on_sized()
         if self.mv is not None:
             self._render_ring(self.mv)  # its seats were made at a provisional cell size
+            self._render_head(self.mv)  # fitted to the width it has now
+
+    def on_resize(self) -> None:
+        if self.mv is not None:
+            self.call_after_refresh(self._refit_head)
+
+    def _refit_head(self) -> None:
+        if self.mv is not None:
+            self._render_head(self.mv)
 
     # ---------------------------------------------------------------- mouse
     def on_table_ring_resized(self, event: TableRing.Resized) -> None:
