@@ -530,6 +530,7 @@ class Room:
         target.ready = target.autoplay = False
         src.grace = None
         src.clear()
+        self.system("sys.moved", name=target.name, seat=str(index))  # who sits beside whom matters
         self._changed(lobby=True)
 
     def set_ready(self, who: Identity, ready: bool) -> None:

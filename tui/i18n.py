@@ -90,6 +90,7 @@ EN: dict[str, str] = {
     "chat.placeholder.room": "Say something to this room (t)",
     # the host's system lines in chat (tui.client.ChatLine.key; names are literal)
     "sys.sat_down": "{name} sat down",
+    "sys.moved": "{name} moved to seat {seat}",
     "sys.back": "{name} is back",
     "sys.left": "{name} left",
     "sys.left_autoplay": "{name} left; a bot plays their seat",
@@ -461,6 +462,7 @@ ZH: dict[str, str] = {
     "chat.placeholder.lobby": "對大廳裡的所有人說話（t）",
     "chat.placeholder.room": "對這個房間說話（t）",
     "sys.sat_down": "{name} 入座了",
+    "sys.moved": "{name} 換到 {seat} 號座位",
     "sys.back": "{name} 回來了",
     "sys.left": "{name} 離開了",
     "sys.left_autoplay": "{name} 離開了；由電腦代打他的座位",
