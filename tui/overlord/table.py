@@ -237,10 +237,11 @@ class Table(GameTableScreen[Picker]):
         names = {sv.seat: namer.name(sv.seat) + (" *" if sv.seat == namer.viewer else "") for sv in ov.seats}
         longest = max(cell_len(self.tr("ov.col.name")), *(cell_len(n) for n in names.values()))
         gold_h, hand_h = self.tr("ov.col.gold"), self.tr("ov.col.hand")
-        digits = max(len(str(sv.gold)) for sv in ov.seats), max(len(str(sv.hand_size)) for sv in ov.seats)
-        if 4 + min(6, longest) + 1 + role_w + 1 + cell_len(gold_h) + 1 + cell_len(hand_h) > width:
-            gold_h, hand_h = self.tr("ov.col.gold_short"), self.tr("ov.col.hand_short")  # narrow: keep the numbers
-        gold_w, hand_w = max(cell_len(gold_h), digits[0]), max(cell_len(hand_h), digits[1])
+        gold_w = hand_w = max(4, cell_len(gold_h), cell_len(hand_h))
+        if 4 + min(6, longest) + 1 + role_w + 1 + gold_w + 1 + hand_w > width:  # narrow: keep the numbers whole
+            gold_h, hand_h = self.tr("ov.col.gold_short"), self.tr("ov.col.hand_short")
+            gold_w = max(cell_len(gold_h), *(len(str(sv.gold)) for sv in ov.seats))
+            hand_w = max(cell_len(hand_h), *(len(str(sv.hand_size)) for sv in ov.seats))
         fixed = 4 + 1 + role_w + 1 + gold_w + 1 + hand_w + 1
         name_w = max(6, min(14, longest, width - fixed - 7))  # no wider than the names: the state gets the rest
         state = width - fixed - name_w >= 4  # else no state column: "5 3…" read as a number cut
