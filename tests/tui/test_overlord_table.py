@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import pytest
 from fakes import screen_text, settle
-from overlord_fakes import OverlordClient, OverlordLobby, OverlordRoom
+from overlord_fakes import NAMES, OverlordClient, OverlordLobby, OverlordRoom
 from table_fakes import open_table
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -381,7 +381,8 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         await settle(pilot)
         assert client.sent[-1][0].startswith("choose card ")
         # bob is the Captain: then the receiver discards a card of its choice (K-ROLE-CAPTAIN)
-        assert "carol (2, you) discards a card (the Captain bob (1) gave the order)." in prompt(app)
+        # no brackets inside brackets: "(the Captain bob (1) gave the order)" read as one aside
+        assert "carol (2, you) discards a card: the Captain bob (1) gave the order." in prompt(app)
         assert " x  Discard" in prompt(app)
         h = hand(app)  # a card to discard is one to pick, not to play (it said "can play now")
         assert "can play now" not in h and "can pick now" in h
@@ -413,6 +414,25 @@ async def test_a_choice_to_confirm_reads_key_colon_keys(lang: Lang) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert client.sent[-1][0] == "choose gold"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_victim_is_told_why_without_brackets_in_brackets(lang: Lang) -> None:
+    """K-CARD-VICTIMIZE: the target's prompt said "棄 1 張牌（bob（1） 的迫害）";
+    now "棄 1 張牌：bob（1）打出了 [迫害]。"."""
+    g = new_game(hands=[["capitalize"], ["victimize"], ["extortion", "sidestep"], ["extortion", "sidestep"]])
+    g.play(0, "order 1")
+    pass_all(g)
+    play = next(a for a in g.legal(1) if a.startswith("play victimize"))
+    g.play(1, play)
+    pass_all(g)  # the Retaliate window
+    target = int(play.split()[-1])
+    assert g.pending() == {target}
+    room = OverlordRoom(g, humans=(target,))
+    async with table(room, target, lang=lang) as (app, _pilot, _client):
+        me = t("ov.you", lang, name=NAMES[target], n=target)
+        want = f"{me} discards a card: bob (1) played [Victimize]." if lang == "en" else f"{me}棄 1 張牌：bob（1）打出了 [迫害]。"
+        assert want in prompt(app), prompt(app)
 
 
 # --------------------------------------------------------------- dead / executed
