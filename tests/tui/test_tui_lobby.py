@@ -11,9 +11,10 @@ from fakes import FakeHub, open_new_room_dialog, screen_text, settle
 from textual import events
 from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from tui.app import ThroneApp
-from tui.client import RoomSettings
+from tui.client import ClientError, RoomSettings
 from tui.i18n import Lang, t
 from tui.screens.dialogs import CodeDialog, RoomSettingsDialog
 from tui.screens.help import HelpScreen
@@ -90,6 +91,39 @@ async def test_create_room_dialog_checks_fields_and_creates(hub: FakeHub) -> Non
         assert "code: sesame" in screen_text(app)  # the host sees the code to share
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_refused_new_room_keeps_the_dialog_and_what_was_typed(hub: FakeHub, lang: Lang, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host refuses a room (here: a seat in a match elsewhere): the dialog
+    closed and a toast said why, and everything typed was gone. Now the
+    reason shows under the fields; fixed (here: the match ended), Enter creates."""
+    lobby = hub.lobby("alice", lang=lang)
+    real = lobby.create_room
+    refuse = [True]
+
+    def create_room(settings: RoomSettings) -> object:
+        if refuse[0]:
+            raise ClientError("in-match", "you have a seat in a match being played (room 9)")
+        return real(settings)
+
+    monkeypatch.setattr(lobby, "create_room", create_room)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_new_room_dialog(app, pilot)
+        await pilot.press(*"Friday")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is dialog
+        said = t("err.in-match", lang)
+        assert "".join(said.split()) in "".join(screen_text(app).split())
+        assert dialog.query_one("#name", Input).value == "Friday"
+        assert not hub.rooms
+        refuse[0] = False
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        assert room_by(hub, "alice").name == "Friday"
+
+
 async def test_create_dialog_private_needs_a_code_and_escape_cancels(hub: FakeHub) -> None:
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -112,16 +146,15 @@ async def test_screens_carry_no_tooltip_or_toast_widgets_until_a_notification_sh
     from textual.widgets import Tooltip
     from textual.widgets._toast import ToastRack
 
-    hub.lobby("bob").create_room(RoomSettings(name="secret", private=True, code="1234"))
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert not app.screen.query(Tooltip) and not app.screen.query(ToastRack)
-        await pilot.press("enter", *"999", "enter")
+        app.show_error(ClientError("in-progress", "that match has started; watch it instead"))
         await settle(pilot)
         await pilot.pause(0.3)
         assert isinstance(app.screen, LobbyScreen) and len(app.screen.query(ToastRack)) == 1
-        assert "Wrong code" in screen_text(app)  # the toast is drawn on the lobby
+        assert "watch it instead" in screen_text(app)  # the toast is drawn on the lobby
         app.notify("second")
         await settle(pilot)
         await pilot.pause(0.3)
@@ -135,14 +168,14 @@ async def test_private_room_asks_for_its_code(hub: FakeHub) -> None:
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert isinstance(app.screen, CodeDialog)
+        dialog = app.screen
+        assert isinstance(dialog, CodeDialog)
         await pilot.press(*"999", "enter")
         await settle(pilot)
-        assert isinstance(app.screen, LobbyScreen)
-        assert any("Wrong code" in n.message for n in app._notifications)
-        await pilot.press("enter")
-        await settle(pilot)
-        await pilot.press(*"1234", "enter")
+        assert app.screen is dialog  # a wrong code is said in the dialog, the code kept to correct
+        assert "Wrong code" in screen_text(app)
+        assert dialog.query_one("#code", Input).value == "999"
+        await pilot.press("backspace", "backspace", "backspace", *"1234", "enter")
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
         room = next(iter(hub.rooms.values()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -11,8 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from tui.client import LeaderRow, RoomSettings
-from tui.i18n import LANGS, Lang, game_title, t
+from tui.client import ClientError, LeaderRow, RoomSettings
+from tui.i18n import LANGS, Lang, error_text, game_title, t
 from tui.screens.base import HostModal
 from tui.text import literal
 from tui.widgets import KeySpec, SteadyInput, TickBox
@@ -75,14 +76,18 @@ class CodeDialog(HostModal[str | None]):
     ]
     KEYS: ClassVar[list[KeySpec]] = [("Enter", "submit", "button.ok"), ("Esc", "cancel", "button.cancel")]
 
-    def __init__(self, room_name: str) -> None:
+    def __init__(self, room_name: str, apply: Callable[[str], object] | None = None) -> None:
+        """``apply``: asks the host with the code (joins, watches); a refusal
+        (a wrong code) stays in the dialog, the code still there to correct."""
         super().__init__(classes="dialog-screen")
         self._room_name = room_name
+        self._apply = apply
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("", id="code-title", classes="dialog-text", markup=False)
             yield SteadyInput(id="code", max_length=40)
+            yield Static("", id="code-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("", id="ok", variant="primary")
                 yield Button("", id="cancel")
@@ -99,7 +104,7 @@ class CodeDialog(HostModal[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip())
+        self.action_submit()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -109,7 +114,16 @@ class CodeDialog(HostModal[str | None]):
             self.dismiss(None)
 
     def action_submit(self) -> None:
-        self.dismiss(self.query_one("#code", Input).value.strip())
+        if self._dismissed:
+            return
+        code = self.query_one("#code", Input).value.strip()
+        if self._apply is not None:
+            try:
+                self._apply(code)
+            except ClientError as err:
+                self.query_one("#code-error", Static).update(literal(error_text(err, self.lang), "bold"))
+                return
+        self.dismiss(code)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -138,11 +152,19 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         *SULTANS_FIELDS, "private", "code",
     )
 
-    def __init__(self, games: list[GameInfo], initial: RoomSettings | None) -> None:
+    def __init__(
+        self,
+        games: list[GameInfo],
+        initial: RoomSettings | None,
+        apply: Callable[[RoomSettings], object] | None = None,
+    ) -> None:
+        """``apply``: asks the host (creates the room, changes its settings); a
+        refusal stays in the dialog under the fields, with what was typed."""
         super().__init__(classes="dialog-screen")
         self._games = {g[0]: g for g in games}
         self._initial = initial
         self._game_order = [g[0] for g in games]
+        self._apply = apply
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -350,10 +372,17 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
             options["notebook"] = False
 
     def action_submit(self) -> None:
+        if self._dismissed:  # a second Enter before the first one's answer: one room, not two
+            return
         try:
             settings = self._collect()
+            if self._apply is not None:
+                self._apply(settings)
         except _FormError as err:
             self.query_one("#form-error", Static).update(literal(str(err), "bold"))
+            return
+        except ClientError as err:  # the host said no: nothing typed is lost
+            self.query_one("#form-error", Static).update(literal(error_text(err, self.lang), "bold"))
             return
         self.dismiss(settings)
 

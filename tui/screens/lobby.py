@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from tui.client import LeaderRow, RoomSettings, RoomSummary
+from tui.client import LeaderRow, RoomClient, RoomSettings, RoomSummary
 from tui.i18n import Lang, game_title
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import (
@@ -223,33 +223,38 @@ class LobbyScreen(HostScreen):
         if room is None:
             return
         lobby = self.throne.lobby
-
-        def go(code: str | None) -> None:
-            if code is None:
-                return
-            call = lobby.watch if watch else lobby.join
-            client = self.throne.guard(call, room.id, code)
+        call = lobby.watch if watch else lobby.join
+        if not room.private:
+            client = self.throne.guard(call, room.id, "")
             if client is not None:
-                self.throne.enter_room(client, watching=watch, code=code)
+                self.throne.enter_room(client, watching=watch, code="")
+            return
+        entered: list[RoomClient] = []
 
-        if room.private:
-            self.app.push_screen(CodeDialog(room.name or room.id), go)
-        else:
-            go("")
+        def ask(code: str) -> None:  # in the dialog: a wrong code is said there
+            entered.append(call(room.id, code))
+
+        def went(code: str | None) -> None:
+            if code is not None and entered:
+                self.throne.enter_room(entered[-1], watching=watch, code=code)
+
+        self.app.push_screen(CodeDialog(room.name or room.id, ask), went)
 
     def action_create(self) -> None:
         games = self.throne.lobby.games()
         if not games:
             return
 
-        def create(settings: RoomSettings | None) -> None:
-            if settings is None:
-                return
-            client = self.throne.guard(self.throne.lobby.create_room, settings)
-            if client is not None:
-                self.throne.enter_room(client, watching=False)
+        made: list[RoomClient] = []
 
-        self.app.push_screen(RoomSettingsDialog(games, None), create)
+        def create(settings: RoomSettings) -> None:  # in the dialog: a refusal stays there
+            made.append(self.throne.lobby.create_room(settings))
+
+        def created(settings: RoomSettings | None) -> None:
+            if settings is not None and made:
+                self.throne.enter_room(made[-1], watching=False)
+
+        self.app.push_screen(RoomSettingsDialog(games, None, create), created)
 
     def action_leaders(self) -> None:
         self.app.push_screen(LeaderboardDialog(self.throne.lobby.leaderboard()))

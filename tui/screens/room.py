@@ -261,12 +261,11 @@ class RoomScreen(HostScreen):
             return
         games = self.throne.lobby.games()
 
-        def save(settings: RoomSettings | None) -> None:
+        def saved(settings: RoomSettings | None) -> None:
             if settings is not None:
-                self.throne.guard(self.room.update_settings, settings)
                 self._after()
 
-        self.app.push_screen(RoomSettingsDialog(games, self.snap.settings), save)
+        self.app.push_screen(RoomSettingsDialog(games, self.snap.settings, self.room.update_settings), saved)
 
     def action_start(self) -> None:
         self.throne.guard(self.room.start)
