@@ -51,8 +51,14 @@ async def test_host_adds_and_removes_bots_changes_options_and_starts(hub: FakeHu
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, RoomSettingsDialog)
+        dialog.query_one("#seats").value = "3"  # type: ignore[attr-defined]  # a bot sits in seat 3
+        await pilot.click("#ok")
+        await settle(pilot)
+        assert app.screen is dialog  # the host's refusal is said in the dialog, the form kept
+        assert "seats beyond the new count are taken" in screen_text(app)
         dialog.query_one("#seats").value = "6"  # type: ignore[attr-defined]
         assert not dialog.query_one("#row-rounds").display  # no rounds option for this game
+        await pilot.pause(0.3)  # a button takes no click in the 0.2 s it shows the last one
         await pilot.click("#ok")
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
