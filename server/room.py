@@ -56,7 +56,7 @@ from tui.client import (
     RoomSummary,
     SeatInfo,
 )
-from tui.i18n import NAMES_SEP, t
+from tui.i18n import NAMES_SEP, said_names, t
 
 log = logging.getLogger("throneroom.room")
 
@@ -467,7 +467,7 @@ class Room:
         language; ``text`` is its English rendering. A ``game`` param is a game id."""
         english = {**params, "game": self.spec.title} if "game" in params else dict(params)
         if "names" in params:
-            english["names"] = ", ".join(params["names"].split(NAMES_SEP))
+            english["names"] = said_names(params["names"], "en")
         text = t(key, "en", **english)
         self.chat.append(ChatLine(at=self.env.clock(), name="", text=text, system=True, key=key, params=params))
         self._changed()

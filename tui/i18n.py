@@ -842,6 +842,12 @@ NAMES_SEP = "\n"
 break: names are cleaned of control characters)."""
 
 
+def said_names(names: str, lang: Lang) -> str:
+    """A ``names`` param (names apart by ``NAMES_SEP``) as ``lang`` lists them:
+    "alice, bob"; "alice、bob"."""
+    return t("punct.list", lang).join(names.split(NAMES_SEP))
+
+
 def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
     """A host system chat line (``ChatLine.key``/``params``) in ``lang``, or None
     when the catalogue cannot say it (an unknown key, a missing param, a game it
@@ -853,8 +859,8 @@ def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
     if not key.startswith("sys.") or not has_key(key):
         return None
     values: dict[str, object] = dict(params)
-    if "names" in params:  # a list, said as the language lists ("alice, bob"; "alice、bob")
-        values["names"] = t("punct.list", lang).join(params["names"].split(NAMES_SEP))
+    if "names" in params:
+        values["names"] = said_names(params["names"], lang)
     game = params.get("game")
     if game is not None:
         if not has_key(f"game.{game}"):

@@ -500,8 +500,7 @@ class Table(GameTableScreen[Picker]):
             self._render_head(self.mv)  # fitted to the width it has now
 
     def on_resize(self) -> None:
-        if self.mv is not None:
-            self.call_after_refresh(self._refit_head)
+        self.call_after_refresh(self._refit_head)
 
     def _refit_head(self) -> None:
         if self.mv is not None:
