@@ -325,8 +325,6 @@ class LobbySession:
     def create_room(self, settings: RoomSettings) -> RoomSession:
         hub = self._hub
         clean, spec = validate_settings(settings, hub.specs, default_bot_delay=hub.bot_delay)
-        if not clean.name:
-            clean.name = f"{self._identity.name}'s table"
         self._release_seat(except_room=None)
         room_id = hub.storage.create_room(clean.model_dump(mode="json"), self._identity.name)
         room = Room(hub.env, room_id, clean, self._identity.name, spec)

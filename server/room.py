@@ -599,8 +599,6 @@ class Room:
             del self.seats[clean.seats :]
         while len(self.seats) < clean.seats:
             self.seats.append(Seat(len(self.seats)))
-        if not clean.name:
-            clean.name = self.settings.name
         self.settings, self.spec = clean, spec
         for s in self.seats:
             s.ready = False

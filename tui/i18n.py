@@ -147,6 +147,7 @@ EN: dict[str, str] = {
     "confirm.leave_table": "Leave the table? The match goes on; your seat stays yours and you can come back from the lobby.",
     # room
     "room.host_is": "host {name}",
+    "room.unnamed": "{host}'s table",
     "room.spectators": "Watching: {names}",
     "room.seats": "Seats {taken}/{n}",
     "room.removed": "You are no longer in that room.",
@@ -517,6 +518,7 @@ ZH: dict[str, str] = {
     "confirm.leave_room": "要離開這個房間嗎？",
     "confirm.leave_table": "要離開牌桌嗎？比賽會繼續進行；你的座位仍然是你的，可以從大廳回來。",
     "room.host_is": "房主 {name}",
+    "room.unnamed": "{host} 的牌桌",
     "room.spectators": "觀戰：{names}",
     "room.seats": "座位 {taken}/{n}",
     "room.removed": "你已經不在那個房間裡了。",
@@ -835,6 +837,12 @@ def game_title(game: str, lang: Lang, *, short: bool = False, fallback: str = ""
     catalogue does not know yet shows ``fallback`` (its English title) or its id."""
     key = f"game.short.{game}" if short else f"game.{game}"
     return t(key, lang) if has_key(key) else (fallback or game)
+
+
+def room_title(name: str, host: str, lang: Lang) -> str:
+    """A room's name as ``lang`` shows it: the name its host gave it, or,
+    left unnamed, "alice's table" / "alice 的牌桌" in each reader's language."""
+    return name or t("room.unnamed", lang, host=host)
 
 
 NAMES_SEP = "\n"

@@ -127,7 +127,7 @@ async def test_create_room_is_validated(hub: Hub) -> None:
     assert snap.settings.turn_timer == 600  # capped
     assert snap.settings.options == {"rounds": 1, "target": 12}  # normalised by the game's model
     assert snap.settings.bot_delay == 0.0  # the hub's default when the screen sets none
-    assert snap.settings.name == "alice's table"
+    assert snap.settings.name == ""  # unnamed: each screen calls it the host's table in its own language
     with pytest.raises(ClientError) as err:
         la.join("999")
     assert err.value.code == "no-room"

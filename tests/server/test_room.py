@@ -405,6 +405,9 @@ async def test_host_controls_and_waiting_room(hub: Hub) -> None:
     snap = a.snapshot()
     assert len(snap.seats) == 3 and snap.settings.name == "Big table"
     assert [s.kind for s in snap.seats] == ["human", "empty", "human"]  # the bot in seat 4 went
+    a.update_settings(settings(seats=3, name=""))  # the name cleared: unnamed again ("alice's table" on screens)
+    assert a.snapshot().settings.name == ""
+    a.update_settings(settings(seats=3, name="Big table"))
     a.add_bot(1)
     a.remove_bot(1)
     a.kick(2)

@@ -48,6 +48,21 @@ async def test_lobby_shows_rooms_online_chat_and_host_key(hub: FakeHub, size: tu
         assert "New room" in text  # key bar
 
 
+@pytest.mark.parametrize(("lang", "title"), [("en", "carol's table"), ("zh", "carol 的牌桌")])
+async def test_an_unnamed_room_is_its_host_s_table_in_the_reader_s_language(
+    hub: FakeHub, lang: Lang, title: str
+) -> None:
+    hub.lobby("carol").create_room(RoomSettings(name="", seats=5))
+    app = ThroneApp(hub.lobby("alice", lang=lang))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert title in screen_text(app)
+        await pilot.press("enter")  # join it: the room's header names it the same way
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        assert title in screen_text(app).splitlines()[0]
+
+
 async def test_lobby_updates_when_the_host_changes(hub: FakeHub) -> None:
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -16,7 +16,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from tui.client import LeaderRow, RoomClient, RoomSettings, RoomSummary
-from tui.i18n import Lang, game_title
+from tui.i18n import Lang, game_title, room_title
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import (
     CodeDialog,
@@ -129,7 +129,7 @@ class LobbyScreen(HostScreen):
         me = name_key(self.throne.lobby.identity.name)
         mine = [r for r in rooms if r.state == "playing" and any(name_key(p) == me for p in r.players)]
         if mine:  # a seat kept after leaving its table: say where it is and how to get back
-            title += "  " + self.tr("lobby.seat_kept", room=clip(mine[0].name or mine[0].id, 20))
+            title += "  " + self.tr("lobby.seat_kept", room=clip(room_title(mine[0].name, mine[0].host, self.lang), 20))
         table = self.query_one("#rooms", RowList)
         table.set_title(title)
         if rooms == self._rooms:
@@ -144,7 +144,7 @@ class LobbyScreen(HostScreen):
             if room.private:
                 state += " · " + self.tr("lobby.private")
             rows.append((
-                clip(room.name or room.id, 20),
+                clip(room_title(room.name, room.host, self.lang), 20),
                 game_title(room.game, self.lang, short=True, fallback=self._titles.get(room.game, "")),
                 f"{taken}/{room.seats}",
                 str(room.spectators),
@@ -238,7 +238,7 @@ class LobbyScreen(HostScreen):
             if code is not None and entered:
                 self.throne.enter_room(entered[-1], watching=watch, code=code)
 
-        self.app.push_screen(CodeDialog(room.name or room.id, ask), went)
+        self.app.push_screen(CodeDialog(room_title(room.name, room.host, self.lang), ask), went)
 
     def action_create(self) -> None:
         games = self.throne.lobby.games()

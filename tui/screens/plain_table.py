@@ -20,7 +20,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.client import ClientError, RoomClient
-from tui.i18n import error_text, game_title
+from tui.i18n import error_text, game_title, room_title
 from tui.tables import TableScreen
 from tui.viewrender import ViewRenderer, action_label
 from tui.widgets import ChatPanel, KeyBar, KeySpec
@@ -83,7 +83,7 @@ class PlainTableScreen(TableScreen):
         watching = self.throne.watching or room.my_seat is None
         s = snap.settings
         head = Text.assemble(
-            (s.name or snap.id, "bold"),
+            (room_title(s.name, snap.host, self.lang), "bold"),
             " · ",
             game_title(s.game, self.lang),
             " · ",

@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
-from tui.i18n import game_title, settings_summary
+from tui.i18n import game_title, room_title, settings_summary
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.text import Packed
@@ -131,7 +131,7 @@ class RoomScreen(HostScreen):
                 return
         s = snap.settings
         head = Text.assemble(
-            (s.name or snap.id, "bold"),
+            (room_title(s.name, snap.host, self.lang), "bold"),
             " · ",
             game_title(s.game, self.lang),
             " · ",
