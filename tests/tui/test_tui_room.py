@@ -96,9 +96,11 @@ async def test_player_who_is_not_host_has_no_host_controls(hub: FakeHub) -> None
         assert room.seats[1].ready
         assert "ready ✓" in screen_text(app)
         assert "You are ready." in screen_text(app)
+        assert " r  Not ready " in key_bar(app)  # r now takes the mark back, and the bar says so
         await pilot.press("r")
         await settle(pilot)
         assert not room.seats[1].ready
+        assert " r  Ready " in key_bar(app)
 
 
 async def test_match_started_by_the_host_opens_the_table(hub: FakeHub) -> None:

@@ -177,6 +177,13 @@ class RoomScreen(HostScreen):
         table.set_rows(rows)
         self._seat_rows = list(snap.seats)
 
+    def refresh_keys(self) -> None:
+        if self.live:  # a ready player's r takes the mark back: the bar says so
+            me = self.my_seat()
+            ready = me is not None and me.ready and not self.throne.watching
+            keys = [(k, a, "key.unready" if a == "ready" and ready else label) for k, a, label in self.KEYS]
+            self.keybar().show(self, keys, self.lang)
+
     def _show_status(self) -> None:
         if self.throne.watching:
             msg = self.tr("room.status.watching")
