@@ -333,7 +333,10 @@ async def test_round_end_and_match_end() -> None:
         assert set(cards_on(text, ALL)) >= {"sultan", "assassin", "slave", "guard"}
         assert "Rebels win: the Sultan was killed" in text
         assert "Match result" in text
-        assert "Winners:" in text
+        winners = room.match.view(0).winners
+        # one winner: "Winner: …"; seats tied after the tiebreak: "Winners: …" (S-MATCH-1)
+        assert ("Winners: " if len(winners) > 1 else "Winner: ") in text
+        assert len(winners) > 1 or "Winners:" not in text
         assert "scored the most points" in text or "Tied on" in text
         assert "Where the cards went" in text or "R1" in text
         body = sheet_of(app, "#sk-log")
@@ -773,6 +776,23 @@ async def test_an_action_s_log_lines_are_written_then_the_log_refreshed_once() -
         assert calls == [len(log.lines)]  # once, after the last line
         text = screen_text(app)
         assert "alice (0) peeked at bob (1)." in text and "bob (1)'s turn." in text
+
+
+@pytest.mark.parametrize(("lang", "mine", "theirs"), [
+    ("en", "Your turn.", "alice (0)'s turn."),
+    ("zh", "輪到你了。", "輪到 alice（0）。"),
+])
+async def test_the_log_says_your_turn_for_your_own(lang: Lang, mine: str, theirs: str) -> None:
+    # "bob (1, you)'s turn." read oddly in bob's own log (seen over ssh)
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0, 1))
+    room.play(0, "peek 2")
+    async with table(room, 1, size=(100, 32), lang=lang) as (app, _pilot, _client):
+        body = screen_text(app)
+        assert theirs in body and mine in body
+        assert "you)'s turn" not in body
+    async with table(room, None, size=(100, 32), lang=lang) as (app, _pilot, _client):
+        body = screen_text(app)
+        assert theirs in body and mine not in body  # a spectator has no turn of its own
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -24,6 +24,11 @@ def notes_by_seat(notes: Sequence[Note]) -> dict[int | None, Note]:
     return {n.seat: n for n in notes}
 
 
+def winners_key(winners: Sequence[int]) -> str:
+    """"Winner: …" for one seat, "Winners: …" for a tie."""
+    return "sk.match.winners" if len(winners) > 1 else "sk.match.winner"
+
+
 def side_letter(side: str | None, lang: Lang) -> str:
     return t(f"sk.side.letter.{side}", lang) if side else ""
 
@@ -169,7 +174,7 @@ def centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, no
             won = Text("■ " + t("sk.end.nowinner", lang, reason=reason), style="bold", end="")
         lines.append(won)
     if mv.over and mv.winners:
-        lines.append(Text("★ " + t("sk.match.winners", lang, names=namer.seats(mv.winners)), style="bold", end=""))
+        lines.append(Text("★ " + t(winners_key(mv.winners), lang, names=namer.seats(mv.winners)), style="bold", end=""))
     viewer = rv.viewer
     if viewer is None or rv.your_card is None:
         lines.append(Text(t("sk.own.spectator", lang), style="italic", end=""))
@@ -278,7 +283,7 @@ def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.
     tb = mv.tiebreak
     if tb is not None:
         names = namer.seats(tb.winners)
-        out.append(t("sk.match.winners", lang, names=names) + "\n", style="bold")
+        out.append(t(winners_key(tb.winners), lang, names=names) + "\n", style="bold")
         out.append(t(f"sk.tb.{tb.code}", lang, names=names, total=tb.total, round=tb.round if tb.round is not None else "") + "\n")
     return out
 

@@ -128,8 +128,9 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     p["seats"] = namer.seats(ev.seats)
     p["n"] = len(ev.seats)
     key = f"sk.ev.{k}"
-    if k == "turn" and ev.extra:
-        key = "sk.ev.turn_extra"
+    if k == "turn":  # the viewer's own: "Your turn." (not "bob (1, you)'s turn.")
+        yours = namer.viewer is not None and ev.seat == namer.viewer
+        key = "sk.ev.turn" + ("_extra" if ev.extra else "") + ("_you" if yours else "")
     elif k == "skip":
         key = f"sk.ev.skip.{ev.cause or 'detained'}"
     elif k == "reveal":
