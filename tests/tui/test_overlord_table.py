@@ -637,6 +637,22 @@ async def test_the_levy_picker_says_how_much_from_whom(lang: Lang) -> None:
         assert said in log_text(app)
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "bob (1) asks nobody to show their hand."),
+    ("zh", "bob（1）沒有要人展示手牌。"),
+])
+async def test_a_soothsayer_who_passes_is_said_plainly(lang: Lang, said: str) -> None:
+    """K-XROLE-SOOTHSAYER: passing read "bob (1) has no one show a hand." (seen over ssh)."""
+    g = new_game(roles=["tyrant", "soothsayer", "merchant", "bureaucrat"])
+    while "show 2" not in g.legal(1):  # the Tyrant and anyone asked before the Soothsayer pass
+        asked = next(s for s in range(4) if g.legal(s))
+        g.play(asked, "pass")
+    g.play(1, "pass")
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=(100, 30), lang=lang) as (app, _pilot, _client):
+        assert said in log_text(app)
+
+
 async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
     """K-XROLE-TYRANT, -BUREAUCRAT, -SOOTHSAYER, -MERCHANT: each asks its role alone, by keys."""
     g = new_game(

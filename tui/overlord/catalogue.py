@@ -385,7 +385,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.log.name": "{who} names {card}: nobody may play it this round.",
     "ov.log.name_none": "{who} names no card.",
     "ov.log.show": "{who} makes {target} show their hand: {cards}.",
-    "ov.log.show_none": "{who} has no one show a hand.",
+    "ov.log.show_none": "{who} asks nobody to show their hand.",
     "ov.log.order-phase": "The order phase begins.",
     "ov.log.order-phase-end": "The order phase ends ({why}).",
     "ov.log.gift": "{who} gives {target} 2 gold.",
