@@ -500,6 +500,26 @@ async def test_role_exchange_in_chinese() -> None:
 
 # ------------------------------------------------------------------- game end
 @pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_result_puts_the_winner_first_even_with_less_gold(lang: Lang) -> None:
+    """K-ORD-8: the ruler left alone wins; bob's 20 gold came first above the
+    winner's 5 (seen over ssh). The winner heads the table, the rest by gold."""
+    g = new_game(gold=[5, 20, 5, 5])
+    for target in (1, 2, 3):
+        g.play(0, f"order {target}")
+        pass_all(g, but=(target,))
+        g.play(target, "die")
+        while g.pending() and not any(a.startswith("order") for a in g.legal(0)):
+            pass_all(g)
+    out = g.outcome()
+    assert out is not None and out.winner == 0 and out.reason == "last-alive"
+    room = OverlordRoom(g, humans=(2,))
+    async with table(room, 2, size=(100, 30), lang=lang) as (app, _pilot, _client):
+        rows = [ln for ln in sheet_of(app, "#ov-log").splitlines()[1:] if "(" in ln or "（" in ln]
+        assert rows[0].startswith("★ alice") and rows[1].lstrip().startswith("bob"), rows
+        assert [int(ln.split()[-2]) for ln in rows] == [5, 20, 5, 5]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
     """K-END-2: after the last round, the most gold wins."""
     g = exchange_game(round_limit=1)

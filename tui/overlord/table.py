@@ -561,11 +561,12 @@ class Table(GameTableScreen[Picker]):
             self.tr("ov.result.title", who=namer.seat(o.winner), reason=self.tr(f"ov.reason.{o.reason}")) + "\n",
             style="bold", end="",
         )
-        order = sorted(range(len(o.gold)), key=lambda s: (-o.gold[s], -ov.seats[s].rank))
+        # the winner first (the ruler left alone can win with the least gold), then most gold
+        order = sorted(range(len(o.gold)), key=lambda s: (s != o.winner, -o.gold[s], -ov.seats[s].rank))
         who_w = max(cell_len(namer.seat(s)) for s in order)
         roles = {s: f"{role_str(ov.seats[s].role, self.lang)} {ov.seats[s].rank}" for s in order}
         role_w = max(cell_len(r) for r in roles.values())
-        for s in order:  # a CJK-aligned gold table, most gold first
+        for s in order:  # a CJK-aligned gold table
             out.append(
                 self.tr(
                     "ov.result.row", mark="★" if s == o.winner else " ", who=pad(namer.seat(s), who_w),
