@@ -272,7 +272,7 @@ class Room:
             for s in self.seats
         )
         spectators = self.spectator_names()
-        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators))
+        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators), self.match_id)
         made = self._snap
         if made is not None and made[0] == key and made[1] is self.settings:
             return made[2]
@@ -289,6 +289,7 @@ class Room:
             version=self.version,
             deadline=self._deadline,
             names=[seat[2] for seat in seats],
+            match=self.match_id,
         )
         self._snap = (key, self.settings, snap)
         return snap

@@ -377,7 +377,8 @@ class ThroneApp(App[None]):
 
     def sync_room_screen(self, current: Screen[Any]) -> None:
         """Called by a room screen that no longer matches the room's state
-        (the match started, or a new one waits): swap it for the right one."""
+        (the match started, a new one waits, or the host started another one
+        from the table): swap it for the right one, a new game's table fresh."""
         room = self.room
         if room is None or self.screen is not current:
             return
@@ -386,7 +387,10 @@ class ThroneApp(App[None]):
         except ClientError as err:
             self.show_error(err)
             return
-        if (snap.state != "waiting") == isinstance(current, TableScreen):
+        if isinstance(current, TableScreen):
+            if snap.state != "waiting" and current.match_id == snap.match:
+                return
+        elif snap.state == "waiting":
             return
         self.switch_screen(self.room_screen(room, snap))
 

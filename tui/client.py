@@ -101,6 +101,7 @@ class RoomSnapshot(BaseModel):
     version: int  # bumps on every applied action; sent back with actions
     deadline: float | None = None  # unix time when the current decision times out
     names: list[str] = Field(default_factory=list)  # display name per seat, for views
+    match: int | None = None  # the match its table shows (a new one after "play again")
 
 
 class LeaderRow(BaseModel):

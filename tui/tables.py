@@ -76,6 +76,8 @@ class TableScreen(HostScreen):
         self.snap: RoomSnapshot | None = None
         self._stop_clock: Callable[[], None] | None = None
         self._asked = False  # the seat was asked for a decision at the last refresh (see _ring_if_asked)
+        self.match_id: int | None = None  # the match this screen shows (set at its first snapshot)
+        self._first = True
 
     def _start_clock(self) -> None:
         """Call :meth:`_tick` every second (the process-wide clock: one timer for
@@ -107,7 +109,12 @@ class TableScreen(HostScreen):
             if self.is_current:
                 self.throne.leave_room(tell_host=False)
             return
-        if self.is_current and self.snap.state == "waiting":
+        if self._first:
+            self._first = False
+            self.match_id = self.snap.match
+        if self.is_current and (self.snap.state == "waiting" or self.snap.match != self.match_id):
+            # waiting again, or another game begun ("play again"): a fresh screen for it,
+            # with nothing of the last game's log, result pane or choices
             self.throne.sync_room_screen(self)
             return
         if self.is_current and not self.throne.watching and self.room.my_seat is None:

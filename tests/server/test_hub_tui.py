@@ -144,3 +144,51 @@ async def test_a_lobby_change_while_a_session_closes_is_no_crash(turns: bool) ->
         assert app.return_code == 0
     finally:
         await hub.stop()
+
+
+def screen_text(app: ThroneApp) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@pytest.mark.parametrize("game", ["overlord", "sultans"])
+async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> None:
+    """The host's p after a finished match starts another one (S-MATCH-1, K-END-1):
+    the table's log went on showing the last game's end and its result pane
+    stayed marked as shown (seen over ssh, Overlord); now the new game gets a
+    fresh table screen."""
+    hub = new_hub(games=None)
+    await hub.start()
+    try:
+        first = hub.connect(Identity(name="alice"))
+        options: dict[str, object] = {"rounds": 1} if game == "sultans" else {"round_limit": 2}
+        rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, options=options))
+        rc.start()  # four bots
+        hub.disconnect(first)
+        room = rc.room
+        old = room.match_id
+        app = ThroneApp(hub.connect(Identity(name="alice")))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            table = app.screen
+            assert old is not None and isinstance(table, TableScreen) and table.match_id == old
+            for _ in range(20000):  # alice takes her first choice each time, to the end
+                if room.state != "playing":
+                    break
+                client = app.room
+                assert client is not None
+                if room.is_pending(0) and (legal := client.legal()):
+                    client.act(legal[0], client.snapshot().version)
+                await asyncio.sleep(0.001)
+            await settle(pilot)
+            assert room.state == "finished" and app.screen is table
+            assert "Press p to play again" in screen_text(app)
+            await pilot.press("p")
+            await settle(pilot, 6)
+            assert room.state == "playing" and room.match_id != old
+            fresh = app.screen
+            assert isinstance(fresh, TableScreen) and fresh is not table and fresh.match_id == room.match_id
+            text = screen_text(app)
+            assert "Game over" not in text and "The match is over" not in text and "play again" not in text
+            assert ("Round 1/1" if game == "sultans" else "Round 1/2") in text.splitlines()[0]
+    finally:
+        await hub.stop()
