@@ -197,6 +197,22 @@ async def test_private_room_asks_for_its_code(hub: FakeHub) -> None:
         assert room.seat_of("alice") == 1
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Room bob's table is private. Its code:"),
+    ("zh", "「bob 的牌桌」是私人房間。請輸入密碼："),
+])
+async def test_a_private_room_s_name_stands_apart_in_its_question(hub: FakeHub, lang: Lang, said: str) -> None:
+    # "房間 bob 的牌桌 是私人房間" ran the room's name into the sentence
+    hub.lobby("bob").create_room(RoomSettings(name="", private=True, code="1234"))
+    app = ThroneApp(hub.lobby("alice", lang=lang))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CodeDialog)
+        assert said in screen_text(app)
+
+
 async def test_watch_then_take_a_seat(hub: FakeHub) -> None:
     hub.lobby("bob").create_room(RoomSettings(name="open room"))
     app = ThroneApp(hub.lobby("alice"))

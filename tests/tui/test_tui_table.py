@@ -184,6 +184,22 @@ async def test_spectator_sees_the_table_without_actions(hub: FakeHub) -> None:
         assert isinstance(app.screen, LobbyScreen)
 
 
+async def test_a_kept_seat_names_its_room_apart_in_chinese(hub: FakeHub) -> None:
+    # "你在 alice 的牌桌 的座位保留著" ran an unnamed room's name into the sentence
+    lobby = hub.lobby("alice", lang="zh")
+    client = lobby.create_room(RoomSettings(game="tokens", seats=3, options={"rounds": 2}))
+    client.add_bot()
+    client.add_bot()
+    client.start()
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("escape", "y")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert "你在「alice 的牌桌」的座位保留著：選它按 Enter 回去。" in screen_text(app)
+
+
 async def test_leaving_a_running_match_asks_first(hub: FakeHub) -> None:
     lobby, _client = started(hub, bots=2)
     app = ThroneApp(lobby)
