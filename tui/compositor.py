@@ -21,9 +21,9 @@ import ast
 import inspect
 import logging
 import textwrap
-from bisect import bisect_right
-from collections.abc import Callable, Iterable
-from typing import Any
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from rich.cells import get_character_cell_size
 from rich.console import Console
@@ -90,6 +90,24 @@ class AcyclicCompositor(Compositor):
     if _ARRANGE_ROOT is not None:
         _arrange_root = _ARRANGE_ROOT
 
+    def _render_chops(self, crop: Region, is_rendered_line: Callable[[int], bool]) -> Sequence[Mapping[int, Strip]]:
+        """Textual's, but a widget's line fills the free chops it spans as runs
+        (:func:`_fill_free`): Textual divided it at every cut below it, and a
+        double-width character across a cut became two blanks (Chinese in a
+        toast over the edge between two panes: "房主把  請出了那個房間", Textual
+        issue 6357)."""
+        cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        for region, clip, strips in self._get_renders(crop):
+            render_region = region.intersection(clip)
+            render_x = render_region.x
+            first_cut, last_cut = render_region.column_span
+            for y, strip in zip(render_region.line_range, strips, strict=False):
+                if is_rendered_line(y):
+                    final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                    _fill_free(chops[y], final_cuts, 0, len(final_cuts) - 1, strip, render_x)
+        return cast("Sequence[Mapping[int, Strip]]", chops)
+
     def render_partial_update(self) -> ChopsUpdate | None:
         """Textual's, written as :class:`ExactChopsUpdate` writes it: a dialog
         that shrank (the new-room dialog's game switched) uncovers rows written
@@ -105,7 +123,8 @@ class RegionCompositor(AcyclicCompositor):
     """See the module docstring."""
 
     def render_partial_update(self) -> ChopsUpdate | None:
-        update_regions = _stacked(self._dirty_regions)
+        dirty = set(self._dirty_regions)
+        update_regions = _stacked(dirty)
         if len(update_regions) <= 1 or len(update_regions) > MAX_CROPS:
             return super().render_partial_update()
         self._dirty_regions.clear()
@@ -128,17 +147,20 @@ class RegionCompositor(AcyclicCompositor):
                 render_x = render_region.x
                 first_cut, last_cut = render_region.column_span
                 for y, strip in zip(render_region.line_range, strips, strict=False):
-                    line, line_cuts = chops[y], cuts[y]
-                    final_cuts = [cut for cut in line_cuts if last_cut >= cut >= first_cut]
-                    if len(final_cuts) > 1:
-                        pieces: Iterable[Strip] = strip.divide([cut - render_x for cut in final_cuts[1:]])
-                    else:
-                        pieces = (strip,)
-                    # front to back, the first strip of a chop wins; only this crop's
-                    # chops (beside it on its lines the widgets in front were not drawn)
-                    for cut, piece in zip(final_cuts, pieces, strict=False):
-                        if cut < x2 and line.get(cut, _FILLED) is None and _chop_end(line_cuts, cut) > x1:
-                            line[cut] = piece
+                    final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+                    # only this crop's chops (beside it on its lines the widgets in
+                    # front were not drawn): those that end after x1 and start before x2
+                    n = len(final_cuts) - 1
+                    lo = max(bisect_right(final_cuts, x1) - 1, 0)
+                    hi = min(bisect_left(final_cuts, x2), n)
+                    if (lo > 0 and not _starts_a_cell(strip, final_cuts[lo] - render_x)) or (
+                        hi < n and not _starts_a_cell(strip, final_cuts[hi] - render_x)
+                    ):
+                        # a double-width character across the crop's edge (a toast's
+                        # Chinese over a changed pane): one crop around it all draws it whole
+                        self._dirty_regions.update(dirty)
+                        return super().render_partial_update()
+                    _fill_free(chops[y], final_cuts, lo, hi, strip, render_x)
         if not drawn:
             return None
         chop_ends = [cut_set[1:] for cut_set in cuts]
@@ -186,11 +208,14 @@ class ExactChopsUpdate(ChopsUpdate):
         sequences: list[str] = []
         append = sequences.append
         move_to = Control.move_to
-        chops, chop_ends = self.chops, self.chop_ends
+        chops = self.chops
         last_y = self.spans[-1][0]
         for y, x1, x2 in self.spans:
-            for end, (x, strip) in zip(chop_ends[y], chops[y].items(), strict=False):
-                if strip is None or x >= x2 or end <= x1:
+            for x, strip in chops[y].items():
+                if strip is None:
+                    continue
+                end = x + strip.cell_length  # a run of chops is one strip (_fill_free)
+                if x >= x2 or end <= x1:  # (the empty ones of a run among them)
                     continue
                 if x < x1 or end > x2:
                     # the span's columns, widened to whole characters where a span
@@ -207,6 +232,30 @@ class ExactChopsUpdate(ChopsUpdate):
             if y != last_y:
                 append("\n")
         return "".join(sequences)
+
+
+def _fill_free(line: dict[int, Strip | None], cuts: list[int], lo: int, hi: int, strip: Strip, x0: int) -> None:
+    """Fill the free chops among ``cuts[lo:hi]`` of ``line`` (chop ``i`` spans
+    ``cuts[i]`` to ``cuts[i + 1]``) with ``strip``, a widget's line drawn from
+    column ``x0``; front to back, a chop already filled keeps what a widget in
+    front put there. Free chops side by side are one run: its first chop gets
+    the run's whole piece, the others an empty strip, so that a double-width
+    character across a cut between them is not cut into two blanks."""
+    get = line.get
+    width = strip.cell_length
+    i = lo
+    while i < hi:
+        if get(cuts[i], _FILLED) is not None:
+            i += 1
+            continue
+        j = i + 1
+        while j < hi and get(cuts[j], _FILLED) is None:
+            j += 1
+        start, stop = cuts[i] - x0, cuts[j] - x0
+        line[cuts[i]] = strip if start == 0 and stop >= width else strip.crop(start, stop)
+        for k in range(i + 1, j):
+            line[cuts[k]] = _RUN
+        i = j
 
 
 def _starts_a_cell(strip: Strip, offset: int) -> bool:
@@ -241,11 +290,8 @@ _UNTOUCHED: dict[int, Strip | None] = {}
 """The chops of a line no crop touches (never read: not in the update's spans)."""
 _FILLED = Strip([])
 """Stands for a chop that is not on the line (a cut no chop starts at)."""
-
-
-def _chop_end(line_cuts: list[int], cut: int) -> int:
-    """Where the chop that starts at ``cut`` ends (the next cut)."""
-    return line_cuts[bisect_right(line_cuts, cut)]
+_RUN = Strip([])
+"""A chop drawn by the strip of the chop that starts its run (:func:`_fill_free`)."""
 
 
 def _within(spans: list[tuple[int, int]] | None, x1: int, x2: int) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 import pyte
 from rich.console import Console
 from textual.app import App, ComposeResult
+from textual.containers import Horizontal
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.widgets import Static
@@ -415,4 +416,58 @@ async def test_a_changed_column_is_written_from_that_column_not_from_the_line_s_
         assert out.count("字") == 2 and "中" not in out and "文" not in out
         draw(term, out)
         assert "".join(term.display[0].split()) == "字文" + "中文" * 8 + "中字"
+        assert_shows_full_repaint(term, board)
+
+
+class Overlaid(OnRegionCompositor):
+    """Two panes side by side (the cut between them at column 20) and, on a
+    layer above, a line of Chinese whose third character spans columns 19-20."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="panes"):
+            yield Static("left " * 4, id="left")
+            yield Static("right " * 3, id="right")
+        yield Static("ab中文字cd", id="over")
+        yield Static("bottom line", id="bottom")
+
+
+class OverlaidApp(App[None]):
+    CSS = """
+    Screen { layers: base over; }
+    #panes { height: 1fr; }
+    #left, #right { width: 20; height: 1fr; }
+    #over { layer: over; offset: 17 0; width: 10; height: 1; }
+    #bottom { height: 1; }
+    """
+
+    def get_default_screen(self) -> Screen[Any]:
+        return Overlaid()
+
+
+async def test_a_wide_character_over_the_edge_between_two_widgets_stays_whole() -> None:
+    """Textual divided a line at every widget edge below it, and a double-width
+    character across an edge became two blanks (a Chinese toast over the edge
+    between the waiting room's two panes read "房主把  請出了那個房間", seen over
+    ssh; Textual issue 6357). Full repaints and partial ones keep it whole."""
+    app = OverlaidApp()
+    async with app.run_test(size=(W, H)) as pilot:
+        await pilot.pause()
+        board, console, term = drawn(app)
+        line = board._compositor.render_strips()[0].text
+        assert line[17:].startswith("ab中文字cd"), line
+        assert term.display[0].startswith("left left left leab中文字cdight"), term.display[0]
+        # the left pane changes beneath it, with another region (two crops)
+        app.query_one("#left", Static).update("LEFT " * 4, layout=False)
+        app.query_one("#bottom", Static).update("BOTTOM", layout=False)
+        update, _ = partial_update(board, Region(0, 0, 20, H - 1), Region(0, H - 1, W, 1))
+        assert update is not None
+        draw(term, update.render_segments(console))
+        assert term.display[0].startswith("LEFT LEFT LEFT LEab中文字cdight"), term.display[0]
+        assert_shows_full_repaint(term, board)
+        # the overlay itself changes (one crop)
+        app.query_one("#over", Static).update("xy字中文zw", layout=False)
+        update, _ = partial_update(board, Region(17, 0, 10, 1))
+        assert update is not None
+        draw(term, update.render_segments(console))
+        assert term.display[0].startswith("LEFT LEFT LEFT LExy字中文zwight"), term.display[0]
         assert_shows_full_repaint(term, board)
