@@ -45,6 +45,14 @@ def clip(text: str, width: int) -> str:
     return set_cell_size(text, width - 1) + "…"
 
 
+def cut_lines(text: Text, width: int) -> Text:
+    """Each line of ``text`` cut to at most ``width`` cells (cut ones end in "…")."""
+    lines = text.split("\n", allow_blank=True)
+    for line in lines:
+        line.truncate(width, overflow="ellipsis")
+    return Text("\n", end="").join(lines)
+
+
 def fit_parts(parts: Sequence[str], width: int, sep: str = " · ") -> str:
     """``parts`` joined by ``sep`` as far as whole parts fit in ``width`` cells,
     then "…": a header says "Round 1/30 · order phase · …", never "crown at 4…"

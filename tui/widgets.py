@@ -34,7 +34,7 @@ from textual.widgets.input import Selection
 
 from tui.client import ChatLine
 from tui.i18n import LANGS, Lang, system_line, t
-from tui.text import Packed, clip, clock, fit
+from tui.text import Packed, clip, clock, cut_lines, fit
 
 # (key as shown, action to run, catalogue key of its label)
 KeySpec = tuple[str, str, str]
@@ -433,11 +433,15 @@ class LineStatic(DirectLines, Static):
     _share: Hashable = None  # the renderable's key in _SHARED_LINES (the same in every session)
     _drawn: tuple[int, Style, list[Strip]] | None = None
 
-    def __init__(self, content: Any = "", *, pack: tuple[str, ...] = (), **kw: Any) -> None:
+    def __init__(self, content: Any = "", *, pack: tuple[str, ...] = (), fit: bool = False, **kw: Any) -> None:
         """``pack``: separators of items that a wrapped line breaks between, not
-        inside (a prompt's "· waiting for 4 of 4" moves to the next line whole)."""
+        inside (a prompt's "· waiting for 4 of 4" moves to the next line whole).
+        ``fit``: when the wrapped lines would not all fit in the widget's height,
+        each line is cut to one screen line ending in "…" instead (a table's
+        prompt box: a long status line wrapped pushed the choices out of it)."""
         super().__init__(content, **kw)
         self._pack = pack
+        self._fit = fit
         self._take(content)
 
     def _take(self, content: Any, share: Hashable = None) -> None:
@@ -476,10 +480,10 @@ class LineStatic(DirectLines, Static):
             elif width > 0:
                 text = self._text.copy()
                 text.end = ""
-                strips = [
-                    strip.crop_extend(0, width, base).apply_style(base)
-                    for strip in wrapped_strips(self, text, max(1, width), seps=self._pack)
-                ]
+                wrapped = wrapped_strips(self, text, max(1, width), seps=self._pack)
+                if self._fit and len(wrapped) > self.content_size.height > 0:
+                    wrapped = wrapped_strips(self, cut_lines(text, max(1, width)), max(1, width), seps=self._pack)
+                strips = [strip.crop_extend(0, width, base).apply_style(base) for strip in wrapped]
             drawn = self._drawn = (width, base, strips)
         strips = drawn[2]
         return strips[y] if y < len(strips) else Strip.blank(width, base)

@@ -258,6 +258,24 @@ async def test_reaction_answer_needs_a_key_and_enter() -> None:
         assert "You answered: block" in prompt(app)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_narrow_prompt_keeps_the_choices_and_what_enter_does_in_view(lang: Lang) -> None:
+    """S-ACT-DETAIN at 50 columns: the prompt box has four lines; the pick's
+    first line wrapped to two and pushed what Enter does out of the box. Now,
+    when the wrapped lines would not fit, each line is cut to one with "…"."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, size=(50, 24), lang=lang) as (app, pilot, _client):
+        await pilot.press("d")
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        head = next(i for i, line in enumerate(lines) if line.startswith(" " + t("sk.key.detain", lang)))
+        shown = lines[head - 1 : head + 3]
+        assert shown[0].startswith(" ▶ "), shown  # whose turn it is, above
+        assert shown[2].startswith("  1=bob  2=carol"), shown
+        assert shown[3].startswith(" ⏎ "), shown
+        assert shown[3].rstrip().endswith("…")  # cut, and says so
+
+
 async def test_detention_prompt_then_detained() -> None:
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(2,))
     room.play(0, "detain 2")

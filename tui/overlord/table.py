@@ -93,7 +93,7 @@ class Table(GameTableScreen[Picker]):
             yield SeatsPanel(id="ov-seats")
             yield HandPanel(id="ov-hand")
         yield LineStatic("", id="ov-path", markup=False)
-        yield LineStatic("", id="ov-prompt", markup=False, pack=(" · ",))
+        yield LineStatic("", id="ov-prompt", markup=False, pack=(" · ",), fit=True)
         with Horizontal(id="ov-bottom"):
             with PaneBox(id="ov-pane-box"):
                 yield LineStatic("", id="ov-pane-title", markup=False)
@@ -431,11 +431,7 @@ class Table(GameTableScreen[Picker]):
             lines.append(self._options_line(self._kinds()))
         if self.message.plain:
             lines.append(self.message)
-        width = self.query_one("#ov-prompt").content_size.width or 78
-        lines = [ln.copy() for ln in lines[:4]]
-        for ln in lines:
-            ln.truncate(width, overflow="ellipsis")  # a fixed box: one screen line per line
-        self._update("#ov-prompt", Text("\n", end="").join(lines))
+        self._update("#ov-prompt", Text("\n", end="").join(lines[:4]))  # a fixed box: fitted by the widget
 
     def _options_line(self, kinds: list[str]) -> Text:
         out = Text(self.tr("ov.pick.options") + " ", style="bold", end="")

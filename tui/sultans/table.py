@@ -87,7 +87,7 @@ class Table(GameTableScreen[Picker]):
             yield LineStatic("", id="sk-head", classes="head", markup=False)
             yield LineStatic("", id="sk-countdown", markup=False)
         yield TableRing(id="sk-ring")
-        yield LineStatic("", id="sk-prompt", markup=False, pack=(" · ",))
+        yield LineStatic("", id="sk-prompt", markup=False, pack=(" · ",), fit=True)
         with Horizontal(id="sk-bottom"):
             with PaneBox(id="sk-pane-box", classes="pane"):
                 yield LineStatic("", id="sk-pane-title", classes="title", markup=False)
