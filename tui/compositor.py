@@ -123,10 +123,10 @@ class RegionCompositor(AcyclicCompositor):
     """See the module docstring."""
 
     def render_partial_update(self) -> ChopsUpdate | None:
-        dirty = set(self._dirty_regions)
-        update_regions = _stacked(dirty)
+        update_regions = _stacked(self._dirty_regions)
         if len(update_regions) <= 1 or len(update_regions) > MAX_CROPS:
             return super().render_partial_update()
+        dirty = set(self._dirty_regions)  # again, should a crop have to fall back to one around all
         self._dirty_regions.clear()
         screen_region = self.size.region
         spans = list(self._regions_to_spans(update_regions))

@@ -77,7 +77,6 @@ class TableScreen(HostScreen):
         self._stop_clock: Callable[[], None] | None = None
         self._asked = False  # the seat was asked for a decision at the last refresh (see _ring_if_asked)
         self.match_id: int | None = None  # the match this screen shows (set at its first snapshot)
-        self._first = True
 
     def _start_clock(self) -> None:
         """Call :meth:`_tick` every second (the process-wide clock: one timer for
@@ -102,6 +101,7 @@ class TableScreen(HostScreen):
         """
         if self.throne.room is not self.room:  # left already; its screen is on its way out
             return
+        first = self.snap is None
         try:
             self.snap = self.room.snapshot()
         except ClientError as err:
@@ -109,8 +109,7 @@ class TableScreen(HostScreen):
             if self.is_current:
                 self.throne.leave_room(tell_host=False)
             return
-        if self._first:
-            self._first = False
+        if first:
             self.match_id = self.snap.match
         if self.is_current and (self.snap.state == "waiting" or self.snap.match != self.match_id):
             # waiting again, or another game begun ("play again"): a fresh screen for it,
