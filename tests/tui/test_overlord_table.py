@@ -369,7 +369,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
     room = OverlordRoom(g, humans=(2,))
     async with table(room, 2) as (app, pilot, client):
         p = prompt(app)
-        assert "carol (2, you) chooses: give bob (1) a card, or bob (1) takes 2 gold." in p
+        assert "You choose: give bob (1) a card, or bob (1) takes 2 gold." in p
         assert " k  Give a card" in p and " m  They take gold" in p
         await pilot.press("k")
         await settle(pilot)
@@ -382,7 +382,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         assert client.sent[-1][0].startswith("choose card ")
         # bob is the Captain: then the receiver discards a card of its choice (K-ROLE-CAPTAIN)
         # no brackets inside brackets: "(the Captain bob (1) gave the order)" read as one aside
-        assert "carol (2, you) discards a card: the Captain bob (1) gave the order." in prompt(app)
+        assert "You discard a card: the Captain bob (1) gave the order." in prompt(app)
         assert " x  Discard" in prompt(app)
         h = hand(app)  # a card to discard is one to pick, not to play (it said "can play now")
         assert "can play now" not in h and "can pick now" in h
@@ -419,7 +419,8 @@ async def test_a_choice_to_confirm_reads_key_colon_keys(lang: Lang) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_the_victim_is_told_why_without_brackets_in_brackets(lang: Lang) -> None:
     """K-CARD-VICTIMIZE: the target's prompt said "棄 1 張牌（bob（1） 的迫害）";
-    now "棄 1 張牌：bob（1）打出了 [迫害]。"."""
+    now "你棄 1 張牌：bob（1）打出了 [迫害]。": to the seat asked, in the second person
+    ("You discard a card", it said "carol (2, you) discards a card"); the others read its name."""
     g = new_game(hands=[["capitalize"], ["victimize"], ["extortion", "sidestep"], ["extortion", "sidestep"]])
     g.play(0, "order 1")
     pass_all(g)
@@ -430,8 +431,11 @@ async def test_the_victim_is_told_why_without_brackets_in_brackets(lang: Lang) -
     assert g.pending() == {target}
     room = OverlordRoom(g, humans=(target,))
     async with table(room, target, lang=lang) as (app, _pilot, _client):
-        me = t("ov.you", lang, name=NAMES[target], n=target)
-        want = f"{me} discards a card: bob (1) played [Victimize]." if lang == "en" else f"{me}棄 1 張牌：bob（1）打出了 [迫害]。"
+        want = "You discard a card: bob (1) played [Victimize]." if lang == "en" else "你棄 1 張牌：bob（1）打出了 [迫害]。"
+        assert want in prompt(app), prompt(app)
+    async with table(room, 0, lang=lang) as (app, _pilot, _client):
+        who = t("ov.seat", lang, name=NAMES[target], n=target)
+        want = f"{who} discards a card: bob (1) played [Victimize]." if lang == "en" else f"{who}棄 1 張牌：bob（1）打出了 [迫害]。"
         assert want in prompt(app), prompt(app)
 
 
@@ -682,7 +686,7 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
     room = OverlordRoom(g, humans=(0, 1, 2, 3))
     async with table(room, 0, size=(100, 30)) as (app, pilot, client):
         p = prompt(app)
-        assert "alice (0, you) levies up to 4 gold (Tyrant)." in p and " l  Levy" in p and " n  Pass" in p
+        assert "You may levy up to 4 gold (Tyrant)." in p and " l  Levy" in p and " n  Pass" in p
         await pilot.press("l", "3")  # the third split offered
         await settle(pilot)
         third = [a for a in g.legal(0) if a.startswith("levy")][2]
@@ -692,7 +696,7 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         assert client.sent[-1][0] == third
     async with table(room, 3, size=(100, 30)) as (app, pilot, client):
         p = prompt(app)
-        assert "dave (3, you) may name a card to ban this round (Bureaucrat)." in p
+        assert "You may name a card to ban this round (Bureaucrat)." in p
         await pilot.press("b", "2")
         await settle(pilot)
         assert "⏎ ban [Victimize] this round" in prompt(app)
@@ -701,7 +705,7 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         assert client.sent[-1][0] == "name victimize"
         assert "Banned: [Victimize]" in seats(app)
     async with table(room, 1, size=(100, 30)) as (app, pilot, client):
-        assert "bob (1, you) may make a player show their hand (Soothsayer)." in prompt(app)
+        assert "You may make a player show their hand (Soothsayer)." in prompt(app)
         await pilot.press("e", "2", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "show 2"
@@ -710,7 +714,7 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         h = " ".join(hand(app).split())
         assert "carol (2) showed: " + " ".join(card_str(c, "en") for c in shown) in h  # public now
     async with table(room, 2, size=(100, 30)) as (app, pilot, client):
-        assert "carol (2, you) may give 2 gold to a player and draw 2 (Merchant)." in prompt(app)
+        assert "You may give 2 gold to a player and draw 2 (Merchant)." in prompt(app)
         await pilot.press("f", "0", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "gift 0"
@@ -818,7 +822,7 @@ async def test_truant_may_draw_when_the_giver_holds_more_cards() -> None:
         assert "grace (6) may draw a card (Truant)." in p and "Your options" not in p
     async with table(room, 6) as (app, pilot, client):
         p = prompt(app)
-        assert "grace (6, you) may draw a card (Truant)." in p and " w  Draw" in p and " n  Pass" in p
+        assert "You may draw a card (Truant)." in p and " w  Draw" in p and " n  Pass" in p
         await pilot.press("w", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "draw"

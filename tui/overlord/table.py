@@ -51,6 +51,14 @@ from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
 PANES = ("log", "exchange", "result")
+# the prompt kinds the status line names (``ov.win.<kind>``); the rest read as a plain decision
+_WINDOW_KINDS = frozenset({
+    "plead", "retaliate", "coercion", "conspire", "victimize", "captain", "truant", "substitute", "advisor",
+    "levy", "name", "show", "gift",
+})
+# of those, the ones that ask one seat: its actor, or its target (``ov.win.<kind>.you`` for that seat)
+_ACTOR_ASKED = frozenset({"truant", "substitute", "levy", "name", "show", "gift"})
+_TARGET_ASKED = frozenset({"coercion", "victimize", "captain"})
 
 
 def pad(text: str, width: int) -> str:
@@ -463,11 +471,10 @@ class Table(GameTableScreen[Picker]):
             return Text(self.tr("ov.status.command_of", who=actor), end="")
         target = namer.seat(pr.target) if pr.target is not None else ""
         card = card_str(pr.card, self.lang) if pr.card else ""
-        key = f"ov.win.{pr.kind}"
-        if key not in ("ov.win.plead", "ov.win.retaliate", "ov.win.coercion", "ov.win.conspire", "ov.win.victimize",
-                       "ov.win.captain", "ov.win.truant", "ov.win.substitute", "ov.win.advisor", "ov.win.levy",
-                       "ov.win.name", "ov.win.show", "ov.win.gift"):
-            key = "ov.win.other"
+        key = f"ov.win.{pr.kind}" if pr.kind in _WINDOW_KINDS else "ov.win.other"
+        asked = pr.actor if pr.kind in _ACTOR_ASKED else pr.target if pr.kind in _TARGET_ASKED else None
+        if mine and asked == me:
+            key += ".you"  # "You may draw a card (Truant).": the one seat asked reads its own call
         to = self.tr("ov.win.to", target=target) if pr.kind == "retaliate" and pr.target is not None else ""
         text = Text(self.tr(key, actor=actor, target=target, card=card, to=to, kind=pr.kind), style="bold", end="")
         if len(pr.asked) > 1:
