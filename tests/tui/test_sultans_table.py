@@ -276,12 +276,31 @@ async def test_a_narrow_prompt_keeps_the_choices_and_what_enter_does_in_view(lan
         assert shown[3].rstrip().endswith("…")  # cut, and says so
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_window_aimed_at_you_says_you(lang: Lang) -> None:
+    """S-ACT-ASSASSINATE, S-ACT-DETAIN: the window's line reads to its target in the second
+    person ("⚠ bob (1) attacks you!"; it said "attacks dave (3, you)"), and to the others by name."""
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 3))
+    room.play(1, "assassinate 3")
+    async with table(room, 3, lang=lang) as (app, _pilot, _client):
+        want = "⚠ bob (1) attacks you! Anyone" if lang == "en" else "⚠ bob（1）行刺你！可以阻止的人"
+        assert want in prompt(app), prompt(app)
+    async with table(room, 0, lang=lang) as (app, _pilot, _client):
+        want = "⚠ bob (1) attacks dave (3)! Anyone" if lang == "en" else "⚠ bob（1）行刺 dave（3）！可以阻止的人"
+        assert want in prompt(app), prompt(app)
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(2,))
+    room.play(0, "detain 2")
+    async with table(room, 2, lang=lang) as (app, _pilot, _client):
+        want = "⚠ alice (0) detains you. You may refuse or accept." if lang == "en" else "⚠ alice（0）拘留你。你可以禁止或接受拘留。"
+        assert want in prompt(app), prompt(app)
+
+
 async def test_detention_prompt_then_detained() -> None:
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(2,))
     room.play(0, "detain 2")
     async with table(room, 2) as (app, pilot, client):
         text = prompt(app)
-        assert "detains carol (2, you)" in text
+        assert "detains you" in text
         assert "Pass" in text and "Refuse" not in text  # a Slave cannot refuse
         await pilot.press("o", "enter")
         await settle(pilot)

@@ -83,6 +83,9 @@ SULTANS_EN: dict[str, str] = {
     "sk.win.block": "⚠ {actor} attacks {target}! Anyone who may block can block now.",
     "sk.win.join": "⚠ {actor} calls to revolt! Anyone who may join can join now.",
     "sk.win.detention": "⚠ {actor} detains {target}. {target} may refuse or accept.",
+    # the same windows read by their target
+    "sk.win.block.you": "⚠ {actor} attacks you! Anyone who may block can block now.",
+    "sk.win.detention.you": "⚠ {actor} detains you. You may refuse or accept.",
     "sk.win.waiting": "waiting for {n} of {of}",
     "sk.win.answered": "You answered: {answer}.",
     "sk.win.not_asked": "You are not asked.",
@@ -397,6 +400,8 @@ SULTANS_ZH: dict[str, str] = {
     "sk.win.block": "⚠ {actor} 行刺 {target}！可以阻止的人現在可以阻止。",
     "sk.win.join": "⚠ {actor} 登高一呼！可以投身革命的人現在可以加入。",
     "sk.win.detention": "⚠ {actor} 拘留 {target}。{target} 可以禁止或接受拘留。",
+    "sk.win.block.you": "⚠ {actor} 行刺你！可以阻止的人現在可以阻止。",
+    "sk.win.detention.you": "⚠ {actor} 拘留你。你可以禁止或接受拘留。",
     "sk.win.waiting": "還在等 {n}/{of} 人",
     "sk.win.answered": "你已回應：{answer}。",
     "sk.win.not_asked": "這次不需要你回應。",

@@ -275,6 +275,8 @@ class Table(GameTableScreen[Picker]):
         if rv.phase == "window" and rv.window is not None:
             w = rv.window
             key = f"sk.win.{w.kind}"
+            if w.target is not None and w.target == me and w.kind in ("block", "detention"):
+                key += ".you"  # "⚠ bob (1) detains you. You may refuse or accept."
             text = Text(
                 self.tr(key, actor=namer.seat(w.actor), target=namer.seat(w.target) if w.target is not None else ""),
                 style="bold",
