@@ -585,8 +585,10 @@ class TailLog(DirectLines, can_focus=True):
     ``clear``, ``lines``, ``max_lines``, ``wrap``, ``min_width``) but much
     cheaper to draw when lines keep arriving, as they do at a busy table:
 
-    * a line is wrapped once, when written, to the width the log has then
-      (``RichLog`` does the same; a later resize does not re-wrap old lines);
+    * a line is wrapped once, when written, to the width the log has then,
+      and again only when that width changes (``RichLog`` never re-wraps: a
+      narrower terminal cut its old lines' ends off, a wider one left them
+      in a narrow column);
     * drawing a line is a lookup of its strip, never a render of text;
     * no scrollbar widget and no virtual size, so a new line never re-lays
       out the screen and never redraws a scrollbar: the rightmost column is a
@@ -633,8 +635,12 @@ class TailLog(DirectLines, can_focus=True):
         self.wrap = wrap
         self.min_width = min_width
         self.lines: list[Strip] = []
+        # what each write was, for wrapping again at another width: [content, share, lines it
+        # made]; the first entry's count is what is left of it after max_lines dropped lines
+        self._entries: list[list[Any]] = []
+        self._wrapped_at = 0  # the width ``lines`` were wrapped to
         self._top: int | None = None  # first line shown when scrolled back; None: follow the end
-        self._deferred: list[tuple[Text, Hashable]] = []  # written before the log knew its width (share keys)
+        self._deferred: list[tuple[Text | str, Hashable]] = []  # written before the log knew its width (share keys)
         self.sheet: Text | None = None  # shown instead of the log when set
         self._sheet_lines: list[Strip] = []
         self._sheet_width = 0
@@ -679,21 +685,57 @@ class TailLog(DirectLines, can_focus=True):
         once after them (each refresh marks the widget dirty on its screen
         again: ~1-2% of play by cProfile when every line of an action did)."""
         width = self.content_size.width
-        key = (TailLog, share, width, self.wrap, self.min_width)
-        lines = None if share is None or width <= 1 else _SHARED_LINES.get(key)
-        if lines is None:
-            text = Text(content) if isinstance(content, str) else content.copy()
-            text.expand_tabs()
-            if width <= 1:
-                self._deferred.append((text, share))
-                return self
-            lines = self._wrap(text, width, wrap=self.wrap)
-            if share is not None:
-                _SHARED_LINES[key] = lines
+        if width <= 1:
+            self._deferred.append((content, share))
+            return self
+        if width != self._wrapped_at:
+            self.rewrap()  # a write before the resize event: the old lines first
+        lines = self._wrap_entry(content, share, width)
+        self._wrapped_at = width
+        self._entries.append([content, share, len(lines)])
         self._append_lines(lines)
         if refresh:
             self.refresh()
         return self
+
+    def _wrap_entry(self, content: Text | str, share: Hashable, width: int) -> list[Strip]:
+        key = (TailLog, share, width, self.wrap, self.min_width)
+        lines = None if share is None else _SHARED_LINES.get(key)
+        if lines is None:
+            text = Text(content) if isinstance(content, str) else content.copy()
+            text.expand_tabs()
+            lines = self._wrap(text, width, wrap=self.wrap)
+            if share is not None:
+                _SHARED_LINES[key] = lines
+        return lines
+
+    def rewrap(self) -> None:
+        """Wrap every line written again, to the width the log has now, if it
+        changed; a log scrolled back keeps the same line at its top."""
+        width = self.content_size.width
+        if width <= 1 or width == self._wrapped_at or not self._entries:
+            return
+        top_entry = None
+        if self._top is not None:  # the entry whose line is at the top
+            at = self._top
+            for i, entry in enumerate(self._entries):
+                if at < entry[2]:
+                    top_entry = i
+                    break
+                at -= entry[2]
+        lines: list[Strip] = []
+        top = 0
+        for i, entry in enumerate(self._entries):
+            if i == top_entry:
+                top = len(lines)
+            wrapped = self._wrap_entry(entry[0], entry[1], width)
+            entry[2] = len(wrapped)
+            lines.extend(wrapped)
+        self.lines = lines
+        self._wrapped_at = width
+        self._top = None if top_entry is None else top
+        self._trim()
+        self.refresh()
 
     def write_lines(self, lines: Iterable[tuple[Text | str, Hashable]]) -> None:
         """:meth:`write` each ``(content, share)``, then refresh the log once (if
@@ -713,20 +755,34 @@ class TailLog(DirectLines, can_focus=True):
 
     def _append_lines(self, lines: list[Strip]) -> None:
         self.lines.extend(lines)
+        self._trim()
+
+    def _trim(self) -> None:
+        """Keep the newest ``max_lines`` lines (and the writes they came from)."""
         if self.max_lines is not None and len(self.lines) > self.max_lines:
             drop = len(self.lines) - self.max_lines
             del self.lines[:drop]
             if self._top is not None:
                 self._top = max(0, self._top - drop)
+            entries = self._entries
+            gone = 0
+            while gone < len(entries) and drop >= entries[gone][2]:
+                drop -= entries[gone][2]
+                gone += 1
+            del entries[:gone]
+            if entries and drop:
+                entries[0][2] -= drop  # a write partly dropped: wrapped again, it shows whole
 
     def clear(self) -> TailLog:
         self.lines.clear()
+        self._entries.clear()
         self._deferred.clear()
         self._top = None
         self.refresh()
         return self
 
     def on_resize(self) -> None:
+        self.rewrap()
         self.write_deferred()
 
     def write_deferred(self) -> None:

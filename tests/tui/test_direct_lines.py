@@ -294,3 +294,45 @@ async def test_lines_written_without_a_refresh_show_after_one_refresh() -> None:
         rows = [strip.text for strip in app.screen._compositor.render_strips()]
         shown = [row.rstrip(" │┃") for row in rows]
         assert shown[:3] == ["batch line 0", "batch line 1", "batch line 2"], shown
+
+
+async def test_a_resized_log_wraps_its_lines_again_to_its_new_width() -> None:
+    """The lines were wrapped once, to the width they were written at: a narrower
+    terminal cut their ends off ("20:54 * the match i"), a wider one left them in
+    a narrow column. Now a width change wraps every line written again; a log
+    scrolled back keeps the same line at its top, and max_lines still holds."""
+    words = "the match is over; won by bob after five rounds"
+    app = LogHolder()
+    async with app.run_test(size=(60, 8)) as pilot:
+        await pilot.pause()
+        log = app.query_one("#log", TailLog)
+        log.max_lines = 16
+        log.write(words)
+        log.write(Text("second line", style="bold"), share=("shared", 1))
+        await pilot.pause()
+        assert [line for line in shown(app) if line] == [words, "second line"]
+        await pilot.resize_terminal(24, 8)
+        await pilot.pause()
+        narrow = shown(app)
+        assert " ".join(" ".join(narrow).split()).endswith(words + " second line"), narrow  # nothing cut off
+        assert all(len(line) <= 23 for line in narrow)
+        await pilot.resize_terminal(60, 8)
+        await pilot.pause()
+        assert [line for line in shown(app) if line] == [words, "second line"]  # one line again
+        assert any(seg.style is not None and seg.style.bold for seg in log.lines[-1])  # its style kept
+        for i in range(10):
+            log.write(f"line {i} " + "x " * 20)
+        await pilot.pause()
+        assert len(log.lines) == 12
+        log.action_scroll_home()
+        log.action_scroll_lines(5)
+        await pilot.pause()
+        top = shown(app)[0]
+        assert top.startswith("line 3 ")
+        await pilot.resize_terminal(30, 8)
+        await pilot.pause()
+        assert len(log.lines) == 16  # two lines each now: max_lines dropped the oldest
+        assert shown(app)[0].split()[:2] == top.split()[:2]  # scrolled back: the same line on top
+        log.action_scroll_end()
+        await pilot.pause()
+        assert shown(app)[-1].startswith("x ")  # the newest line's wrapped end
