@@ -295,8 +295,8 @@ class LobbySession:
         rooms = sorted(self._hub.rooms.values(), key=lambda r: int(r.id) if r.id.isdigit() else 0)
         return [r.summary() for r in rooms if not r.closed]
 
-    def leaderboard(self) -> list[LeaderRow]:
-        return self._hub.storage.leaderboard()
+    def leaderboard(self, game: str | None = None) -> list[LeaderRow]:
+        return self._hub.storage.leaderboard(game=game)
 
     def chat(self, text: str) -> None:
         self._hub.say(self._identity.name, text)

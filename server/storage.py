@@ -166,7 +166,8 @@ class Storage:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
-        self._leaders: list[LeaderRow] | None = None  # the whole leaderboard, kept until a match finishes
+        # the whole leaderboard, of every game (None) and of each game read, kept until a match finishes
+        self._leaders: dict[str | None, list[LeaderRow]] = {}
 
     # ------------------------------------------------------------------ schema
 
@@ -351,7 +352,7 @@ class Storage:
 
     def finish_match(self, match_id: int, results: Sequence[SeatResult]) -> None:
         """Mark a match finished and record its results (one transaction)."""
-        self._leaders = None
+        self._leaders = {}
         with self._tx():
             self._db.execute("UPDATE matches SET finished=? WHERE id=?", (self._clock(), match_id))
             self._db.executemany(
@@ -405,23 +406,33 @@ class Storage:
             for r in rows
         ]
 
-    def leaderboard(self, limit: int = 50) -> list[LeaderRow]:
-        """Players (not bots, not guests) by wins, then points, then fewest matches.
+    def leaderboard(self, limit: int = 50, game: str | None = None) -> list[LeaderRow]:
+        """Players (not bots, not guests) by wins, then points, then fewest matches;
+        of one ``game``'s matches, or of every game's (None).
 
         Rows of one identity (names equal under :func:`name_key`) are added up and
         shown under the name it used last. Read from the results once and kept
         until a match finishes: every lobby reads it when it opens and every
         20 s, and the query walks every result (13-16 ms at 24,000 results, a
         club's year, ``./manage bench leaderboard``: a login's whole CPU again)."""
-        if self._leaders is None:
-            self._leaders = self._read_leaderboard()
-        return self._leaders[:limit]
+        board = self._leaders.get(game)
+        if board is None:
+            board = self._leaders[game] = self._read_leaderboard(game)
+        return board[:limit]
 
-    def _read_leaderboard(self) -> list[LeaderRow]:
-        rows = self._db.execute(
-            "SELECT name, COUNT(*) AS matches, SUM(win) AS wins, SUM(points) AS points, "
-            "MAX(match_id) AS last FROM results WHERE kind='human' GROUP BY name"
-        ).fetchall()
+    def _read_leaderboard(self, game: str | None) -> list[LeaderRow]:
+        if game is None:
+            rows = self._db.execute(
+                "SELECT name, COUNT(*) AS matches, SUM(win) AS wins, SUM(points) AS points, "
+                "MAX(match_id) AS last FROM results WHERE kind='human' GROUP BY name"
+            ).fetchall()
+        else:
+            rows = self._db.execute(
+                "SELECT r.name AS name, COUNT(*) AS matches, SUM(r.win) AS wins, SUM(r.points) AS points, "
+                "MAX(r.match_id) AS last FROM results r JOIN matches m ON m.id = r.match_id "
+                "WHERE r.kind='human' AND m.game=? GROUP BY r.name",
+                (game,),
+            ).fetchall()
         merged: dict[str, list[Any]] = {}
         for r in rows:
             key = name_key(r["name"])

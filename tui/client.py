@@ -209,7 +209,9 @@ class LobbyClient(Protocol):
 
     def chat_lines(self) -> list[ChatLine]: ...
 
-    def leaderboard(self) -> list[LeaderRow]: ...
+    def leaderboard(self, game: str | None = None) -> list[LeaderRow]:
+        """The ranked players, of one game's matches (its id) or of every game's (None)."""
+        ...
 
     def set_lang(self, lang: Literal["en", "zh"]) -> None:
         """Remember the player's language choice (kept with the identity)."""

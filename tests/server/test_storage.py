@@ -56,10 +56,10 @@ def test_lang_round_trip_and_keyless_row_can_be_claimed() -> None:
     assert st.key_owner("carol") == "SHA256:ccc"
 
 
-def _match(st: Storage) -> tuple[str, int]:
-    room = st.create_room({"game": "count", "seats": 3}, "alice")
+def _match(st: Storage, game: str = "count") -> tuple[str, int]:
+    room = st.create_room({"game": game, "seats": 3}, "alice")
     seats = [SeatRecord("human", "alice"), SeatRecord("bot", "Bot 2"), SeatRecord("human", "g1", guest=True)]
-    match = st.start_match(room, "count", 12345678901234, {"rounds": 2}, seats)
+    match = st.start_match(room, game, 12345678901234, {"rounds": 2}, seats)
     return room, match
 
 
@@ -116,6 +116,28 @@ def test_results_and_leaderboard() -> None:
     rows = st.leaderboard()
     assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("BOB", 4, 2, 16), ("alice", 4, 2, 13)]
     assert len(st.leaderboard(limit=1)) == 1
+
+
+def test_a_leaderboard_of_one_game() -> None:
+    """The whole leaderboard adds up every game's matches; one game's counts its own
+    only (a Sultans match scores a few points, an Overlord game its gold)."""
+    st = Storage(":memory:")
+    for game, winner, points in (("sultans", "alice", 3), ("overlord", "bob", 41), ("sultans", "bob", 2)):
+        _, match = _match(st, game)
+        loser = "bob" if winner == "alice" else "alice"
+        st.finish_match(match, [SeatResult(0, winner, "human", points, True), SeatResult(1, loser, "human", 1, False)])
+    rows = st.leaderboard()
+    assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("bob", 3, 2, 44), ("alice", 3, 1, 5)]
+    rows = st.leaderboard(game="sultans")
+    assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("alice", 2, 1, 4), ("bob", 2, 1, 3)]
+    rows = st.leaderboard(game="overlord")
+    assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("bob", 1, 1, 41), ("alice", 1, 0, 1)]
+    assert st.leaderboard(game="count") == []
+    _, match = _match(st, "overlord")  # a finished match: every board is read again
+    st.finish_match(match, [SeatResult(0, "alice", "human", 40, True), SeatResult(1, "bob", "human", 0, False)])
+    assert [(r.name, r.wins) for r in st.leaderboard(game="overlord")] == [("alice", 1), ("bob", 1)]
+    assert [(r.name, r.wins) for r in st.leaderboard(game="sultans")] == [("alice", 1), ("bob", 1)]
+    assert [(r.name, r.wins) for r in st.leaderboard()] == [("alice", 2), ("bob", 2)]
 
 
 def test_abandon_and_close_room() -> None:

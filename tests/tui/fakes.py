@@ -228,6 +228,7 @@ class FakeHub:
         self.clients: list[FakeRoomClient] = []
         self.chat: list[ChatLine] = []
         self.leaders: dict[str, LeaderRow] = {}
+        self.game_leaders: dict[str, dict[str, LeaderRow]] = {}  # the same, by game id
         self._ids = itertools.count(1)
         self.notifications = 0
 
@@ -253,12 +254,13 @@ class FakeHub:
         for seat in room.seats:
             if seat.kind != "human":
                 continue
-            row = self.leaders.get(seat.name, LeaderRow(name=seat.name, matches=0, wins=0, points=0))
-            self.leaders[seat.name] = row.model_copy(update={
-                "matches": row.matches + 1,
-                "points": row.points + totals[seat.index],
-                "wins": row.wins + (seat.index in game.winners()),
-            })
+            for board in (self.leaders, self.game_leaders.setdefault(room.settings.game, {})):
+                row = board.get(seat.name, LeaderRow(name=seat.name, matches=0, wins=0, points=0))
+                board[seat.name] = row.model_copy(update={
+                    "matches": row.matches + 1,
+                    "points": row.points + totals[seat.index],
+                    "wins": row.wins + (seat.index in game.winners()),
+                })
 
 
 class FakeRoomClient:
@@ -526,8 +528,9 @@ class FakeLobby:
     def chat_lines(self) -> list[ChatLine]:
         return list(self.hub.chat)
 
-    def leaderboard(self) -> list[LeaderRow]:
-        return sorted(self.hub.leaders.values(), key=lambda r: (-r.points, r.name))
+    def leaderboard(self, game: str | None = None) -> list[LeaderRow]:
+        board = self.hub.leaders if game is None else self.hub.game_leaders.get(game, {})
+        return sorted(board.values(), key=lambda r: (-r.points, r.name))
 
     def set_lang(self, lang: Literal["en", "zh"]) -> None:
         self.langs.append(lang)

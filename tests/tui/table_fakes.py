@@ -250,7 +250,7 @@ class FakeTableLobby(Generic[C]):
     def chat_lines(self) -> list[ChatLine]:
         return []
 
-    def leaderboard(self) -> list[LeaderRow]:
+    def leaderboard(self, game: str | None = None) -> list[LeaderRow]:
         return []
 
     def set_lang(self, lang: Literal["en", "zh"]) -> None:

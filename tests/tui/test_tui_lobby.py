@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import cast
 
@@ -535,6 +536,53 @@ async def test_leaderboard_in_the_lobby_and_in_full(hub: FakeHub) -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: Lang) -> None:
+    """Sultans points and Overlord gold do not add up: the full leaderboard is of
+    every game first, and g shows each game's own, then every game's again."""
+    from tui.client import LeaderRow
+
+    hub.leaders = {"bob": LeaderRow(name="bob", matches=2, wins=1, points=43), "dave": LeaderRow(name="dave", matches=1, wins=0, points=2)}
+    hub.game_leaders = {
+        "sultans": {"dave": LeaderRow(name="dave", matches=1, wins=0, points=2), "bob": LeaderRow(name="bob", matches=1, wins=0, points=1)},
+        "overlord": {"bob": LeaderRow(name="bob", matches=1, wins=1, points=42)},
+    }
+    lobby = hub.lobby("alice")
+    lobby.set_lang(lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        board = app.screen
+
+        def rows() -> list[tuple[str, str]]:
+            found = (re.search(r"█\s+\d+\s+(bob|dave)\s+\d+\s+\d+\s+(\d+)\s", line) for line in screen_text(app).splitlines())
+            return [(m[1], m[2]) for m in found if m]
+
+        def title() -> str:
+            return next(line for line in screen_text(app).splitlines() if t("lobby.leaders", lang) in line and "·" in line)
+
+        assert t("leaders.all", lang) in title() and t("key.leaders_game", lang) in screen_text(app)
+        assert rows() == [("bob", "43"), ("dave", "2")]
+        await pilot.press("g")
+        await settle(pilot)
+        assert t("game.sultans", lang) in title()
+        assert rows() == [("dave", "2"), ("bob", "1")]
+        await pilot.press("g")
+        await settle(pilot)
+        assert t("game.overlord", lang) in title()
+        assert rows() == [("bob", "42")]
+        await pilot.press("g")
+        await settle(pilot)
+        assert "Tokens" in title() and rows() == []  # a game the catalogue does not know: its own title
+        assert t("lobby.no_leaders", lang)[:12] in screen_text(app)
+        await pilot.press("g")
+        await settle(pilot)
+        assert t("leaders.all", lang) in title() and rows() == [("bob", "43"), ("dave", "2")]
+        assert app.screen is board
 
 
 async def test_key_bar_works_with_the_mouse(hub: FakeHub) -> None:

@@ -457,17 +457,24 @@ class PlayerSettingsDialog(HostModal[Lang | None]):
 
 
 class LeaderboardDialog(HostModal[None]):
-    """The whole leaderboard (the lobby shows its top)."""
+    """The whole leaderboard (the lobby shows its top): of every game, or, with
+    ``g``, of each game in turn (a Sultans match scores a few points a round,
+    an Overlord game its gold: their sums rank players of one game fairly)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
         Binding("b", "close", show=False),
+        Binding("g", "next_game", show=False),
     ]
-    KEYS: ClassVar[list[KeySpec]] = [("Esc", "close", "key.close")]
+    KEYS: ClassVar[list[KeySpec]] = [("g", "next_game", "key.leaders_game"), ("Esc", "close", "key.close")]
 
-    def __init__(self, rows: list[LeaderRow]) -> None:
+    def __init__(self, read: Callable[[str | None], list[LeaderRow]], games: list[GameInfo]) -> None:
+        """``read(game)``: the rows of one game's matches (its id), or of all (None)."""
         super().__init__(classes="dialog-screen")
-        self._rows = rows
+        self._read = read
+        self._games: list[GameInfo | None] = [None, *games]
+        self._at = 0
+        self._rows = read(None)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="leaders-dialog"):
@@ -481,8 +488,16 @@ class LeaderboardDialog(HostModal[None]):
         self.apply_lang()
         self.query_one("#leaders-table", DataTable).focus()
 
+    def action_next_game(self) -> None:
+        self._at = (self._at + 1) % len(self._games)
+        game = self._games[self._at]
+        self._rows = self._read(None if game is None else game[0])
+        self.apply_lang()
+
     def apply_lang(self) -> None:
-        self.query_one("#leaders-dialog-title", Static).update(self.tr("lobby.leaders"))
+        game = self._games[self._at]
+        which = self.tr("leaders.all") if game is None else game_title(game[0], self.lang, fallback=game[1])
+        self.query_one("#leaders-dialog-title", Static).update(self.tr("leaders.title", game=which))
         self.query_one("#leaders-foot", Static).update(
             Text(self.tr("lobby.no_leaders") if not self._rows else self.tr("help.close"), style="dim")
         )

@@ -257,7 +257,7 @@ class LobbyScreen(HostScreen):
         self.app.push_screen(RoomSettingsDialog(games, None, create), created)
 
     def action_leaders(self) -> None:
-        self.app.push_screen(LeaderboardDialog(self.throne.lobby.leaderboard()))
+        self.app.push_screen(LeaderboardDialog(self.throne.lobby.leaderboard, self.throne.lobby.games()))
 
     def action_language(self) -> None:
         def chosen(lang: Lang | None) -> None:
