@@ -6,6 +6,7 @@ Both render user-provided text literally (``rich.text.Text``), never as markup.
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Hashable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
@@ -413,6 +414,8 @@ _BARS: LRUCache[Hashable, tuple[Text, list[tuple[int, int, str]]]] = LRUCache(25
 """Key bars laid out, by their items and width (see KeyBar.show); never changed after."""
 
 _SHARED_LINES: LRUCache[Hashable, list[Strip]] = LRUCache(1024)
+# a log's newest writes that a change of width wraps again (older ones keep their wrapping)
+REWRAP_WRITES = 200
 """Content given with a share key (the same in every session), drawn once per
 width: a LineStatic's renderable (see LineStatic.update), a log line (see
 TailLog.write); each keys its entries with its own class."""
@@ -635,9 +638,11 @@ class TailLog(DirectLines, can_focus=True):
         self.wrap = wrap
         self.min_width = min_width
         self.lines: list[Strip] = []
-        # what each write was, for wrapping again at another width: [content, share, lines it
-        # made]; the first entry's count is what is left of it after max_lines dropped lines
-        self._entries: list[list[Any]] = []
+        # what the last REWRAP_WRITES writes were, for wrapping again at another width:
+        # [content, share, lines it made]; ``lines`` begins with ``_old`` lines of older
+        # writes, kept as they were wrapped (a table's 2,000 lines of Text held ~2 MB a session)
+        self._entries: deque[list[Any]] = deque()
+        self._old = 0
         self._wrapped_at = 0  # the width ``lines`` were wrapped to
         self._top: int | None = None  # first line shown when scrolled back; None: follow the end
         self._deferred: list[tuple[Text | str, Hashable]] = []  # written before the log knew its width (share keys)
@@ -692,7 +697,10 @@ class TailLog(DirectLines, can_focus=True):
             self.rewrap()  # a write before the resize event: the old lines first
         lines = self._wrap_entry(content, share, width)
         self._wrapped_at = width
-        self._entries.append([content, share, len(lines)])
+        entries = self._entries
+        entries.append([content, share, len(lines)])
+        if len(entries) > REWRAP_WRITES:
+            self._old += entries.popleft()[2]
         self._append_lines(lines)
         if refresh:
             self.refresh()
@@ -716,15 +724,15 @@ class TailLog(DirectLines, can_focus=True):
         if width <= 1 or width == self._wrapped_at or not self._entries:
             return
         top_entry = None
-        if self._top is not None:  # the entry whose line is at the top
-            at = self._top
+        top = self._top
+        if top is not None and top >= self._old:  # the entry whose line is at the top
+            at = top - self._old
             for i, entry in enumerate(self._entries):
                 if at < entry[2]:
                     top_entry = i
                     break
                 at -= entry[2]
-        lines: list[Strip] = []
-        top = 0
+        lines = self.lines[: self._old]
         for i, entry in enumerate(self._entries):
             if i == top_entry:
                 top = len(lines)
@@ -733,7 +741,7 @@ class TailLog(DirectLines, can_focus=True):
             lines.extend(wrapped)
         self.lines = lines
         self._wrapped_at = width
-        self._top = None if top_entry is None else top
+        self._top = top
         self._trim()
         self.refresh()
 
@@ -764,18 +772,19 @@ class TailLog(DirectLines, can_focus=True):
             del self.lines[:drop]
             if self._top is not None:
                 self._top = max(0, self._top - drop)
+            old = min(drop, self._old)
+            self._old -= old
+            drop -= old
             entries = self._entries
-            gone = 0
-            while gone < len(entries) and drop >= entries[gone][2]:
-                drop -= entries[gone][2]
-                gone += 1
-            del entries[:gone]
+            while entries and drop >= entries[0][2]:
+                drop -= entries.popleft()[2]
             if entries and drop:
                 entries[0][2] -= drop  # a write partly dropped: wrapped again, it shows whole
 
     def clear(self) -> TailLog:
         self.lines.clear()
         self._entries.clear()
+        self._old = 0
         self._deferred.clear()
         self._top = None
         self.refresh()

@@ -336,3 +336,34 @@ async def test_a_resized_log_wraps_its_lines_again_to_its_new_width() -> None:
         log.action_scroll_end()
         await pilot.pause()
         assert shown(app)[-1].startswith("x ")  # the newest line's wrapped end
+
+
+async def test_only_the_newest_writes_are_wrapped_again(monkeypatch: Any) -> None:
+    """A log keeps what its newest REWRAP_WRITES writes were (a table's 2,000
+    lines of text held ~2 MB a session); older lines keep their wrapping, and
+    max_lines drops them first."""
+    import tui.widgets
+
+    monkeypatch.setattr(tui.widgets, "REWRAP_WRITES", 3)
+    app = LogHolder()
+    async with app.run_test(size=(60, 8)) as pilot:
+        await pilot.pause()
+        log = app.query_one("#log", TailLog)
+        log.max_lines = 9
+        for i in range(6):
+            log.write(f"write {i} " + "y " * 15)  # one line at 60, two at 30
+        await pilot.pause()
+        await pilot.resize_terminal(30, 8)
+        await pilot.pause()
+        texts = [strip.text.rstrip() for strip in log.lines]
+        assert [t.split()[:2] for t in texts[:3]] == [["write", "0"], ["write", "1"], ["write", "2"]]  # as they were
+        assert len(texts) == 9 and all(len(t) <= 29 for t in texts[3:])
+        assert [t.split()[:2] for t in texts[3::2]] == [["write", "3"], ["write", "4"], ["write", "5"]]
+        log.write("write 6")
+        assert [t.text.split()[:2] for t in log.lines[:1]] == [["write", "1"]]  # the oldest dropped first
+        await pilot.resize_terminal(60, 8)
+        await pilot.pause()
+        texts = [strip.text.rstrip() for strip in log.lines]
+        heads = [" ".join(t.split()[:2]) for t in texts]
+        # write 3 left the newest three with write 6: kept in its two lines; 4, 5 and 6 one line each again
+        assert heads == ["write 1", "write 2", "write 3", "y y", "write 4", "write 5", "write 6"], texts
