@@ -414,11 +414,12 @@ _BARS: LRUCache[Hashable, tuple[Text, list[tuple[int, int, str]]]] = LRUCache(25
 """Key bars laid out, by their items and width (see KeyBar.show); never changed after."""
 
 _SHARED_LINES: LRUCache[Hashable, list[Strip]] = LRUCache(1024)
-# a log's newest writes that a change of width wraps again (older ones keep their wrapping)
-REWRAP_WRITES = 200
 """Content given with a share key (the same in every session), drawn once per
 width: a LineStatic's renderable (see LineStatic.update), a log line (see
 TailLog.write); each keys its entries with its own class."""
+
+REWRAP_WRITES = 200
+"""A log's newest writes that a change of its width wraps again (older lines keep their wrapping)."""
 
 
 class LineStatic(DirectLines, Static):
@@ -640,7 +641,7 @@ class TailLog(DirectLines, can_focus=True):
         self.lines: list[Strip] = []
         # what the last REWRAP_WRITES writes were, for wrapping again at another width:
         # [content, share, lines it made]; ``lines`` begins with ``_old`` lines of older
-        # writes, kept as they were wrapped (a table's 2,000 lines of Text held ~2 MB a session)
+        # writes, kept as they were wrapped (a table's 2,000 writes kept would hold ~1.3 MB)
         self._entries: deque[list[Any]] = deque()
         self._old = 0
         self._wrapped_at = 0  # the width ``lines`` were wrapped to
