@@ -829,6 +829,25 @@ async def test_truant_may_draw_when_the_giver_holds_more_cards() -> None:
         assert "grace (6, you) draws 1 (Truant)." in log_text(app)
 
 
+async def test_a_decision_for_one_seat_is_skipped_not_left_unanswered_in_chinese() -> None:
+    """K-ROLE-TRUANT: in Chinese a pass was "不回應" (no answer) everywhere; a
+    decision only one seat is asked (the Truant's draw) now reads "略過" (skip),
+    in the options, the key bar and the picker; a window that asks many keeps
+    "不回應" (K-ORD-5, tested with the Plead Guilty window above)."""
+    roles = ["overlord", "general", "captain", "knight", "squire", "peasant", "truant"]
+    hands = [["capitalize"] * 4, ["sidestep"], ["extortion"], ["extortion"], ["victimize"], ["victimize"], []]
+    g = new_game(roles=roles, hands=hands, deck=QUIET_DECK * 2)
+    g.play(0, "order 6")
+    room = OverlordRoom(g, humans=(6,))
+    async with table(room, 6, lang="zh") as (app, pilot, _client):
+        p = prompt(app)
+        assert "你可以抽 1 張牌（懶惰鬼）。" in p and " n  略過" in p and "不回應" not in p, p
+        assert "略過" in screen_text(app).splitlines()[-1]  # the key bar
+        await pilot.press("n")
+        await settle(pilot)
+        assert prompt(app).splitlines()[1].startswith("略過"), prompt(app)
+
+
 
 async def test_log_lines_of_shared_events_are_made_and_wrapped_once_for_every_spectator(monkeypatch: Any) -> None:
     """The same event objects (a room's spectators share one view object: the

@@ -293,6 +293,8 @@ async def test_a_window_aimed_at_you_says_you(lang: Lang) -> None:
     async with table(room, 2, lang=lang) as (app, _pilot, _client):
         want = "⚠ alice (0) detains you. You may refuse or accept." if lang == "en" else "⚠ alice（0）拘留你。你可以禁止或接受拘留。"
         assert want in prompt(app), prompt(app)
+        accept = " o  Accept" if lang == "en" else " o  接受拘留"  # a pass, named for what it does
+        assert accept in prompt(app) and t("sk.key.pass", lang) not in prompt(app), prompt(app)
 
 
 async def test_detention_prompt_then_detained() -> None:
@@ -301,7 +303,7 @@ async def test_detention_prompt_then_detained() -> None:
     async with table(room, 2) as (app, pilot, client):
         text = prompt(app)
         assert "detains you" in text
-        assert "Pass" in text and "Refuse" not in text  # a Slave cannot refuse
+        assert " o  Accept" in text and "Pass" not in text and "Refuse" not in text  # a Slave cannot refuse
         await pilot.press("o", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "pass"

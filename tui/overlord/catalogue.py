@@ -324,6 +324,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.key.retaliate": "Retaliate",
     "ov.key.plead": "Plead guilty",
     "ov.key.pass": "Pass",
+    "ov.key.skip": "Pass",  # a pass, to a decision only one seat is asked
     "ov.key.give_card": "Give a card",
     "ov.key.gold": "They take gold",
     "ov.key.discard": "Discard",
@@ -598,6 +599,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.key.retaliate": "報復",
     "ov.key.plead": "認罪",
     "ov.key.pass": "不回應",
+    "ov.key.skip": "略過",
     "ov.key.give_card": "給牌",
     "ov.key.gold": "讓他拿錢",
     "ov.key.discard": "棄牌",

@@ -445,7 +445,7 @@ class Table(GameTableScreen[Picker]):
         out = Text(self.tr("ov.pick.options") + " ", style="bold", end="")
         for k in kinds:
             out.append(f" {KIND_KEYS[k]} ", style="reverse bold")
-            out.append(" " + self.tr(f"ov.key.{k}") + "  ")
+            out.append(" " + self.tr(self._kind_label(k)) + "  ")
         return out
 
     def _status_line(self, ov: OverlordView, namer: Namer, me: int | None) -> Text:
@@ -487,9 +487,9 @@ class Table(GameTableScreen[Picker]):
         p = self.picker
         assert p is not None
         if p.step != "confirm":
-            head = picker_head(self.tr(f"ov.key.{p.kind}"), self.tr(f"ov.pick.what.{p.step}"), self.tr("ov.pick.keys"), self.lang)
+            head = picker_head(self.tr(self._kind_label(p.kind)), self.tr(f"ov.pick.what.{p.step}"), self.tr("ov.pick.keys"), self.lang)
         else:
-            head = picker_head(self.tr(f"ov.key.{p.kind}"), "", self.tr("ov.pick.confirm"), self.lang)
+            head = picker_head(self.tr(self._kind_label(p.kind)), "", self.tr("ov.pick.confirm"), self.lang)
         lines = [head]
         if p.step != "confirm":
             choice = Text(no_wrap=True, overflow="ellipsis", end="")
@@ -518,6 +518,14 @@ class Table(GameTableScreen[Picker]):
 
     def _kinds(self) -> list[str]:
         return [k for k in KIND_ORDER if k in self.by_kind]
+
+    def _kind_label(self, kind: str) -> str:
+        """A pass to a decision that asks one seat (the Merchant's gift, the Truant's draw...)
+        is "略過" (skip) in Chinese: "不回應" (no answer) is for the windows that ask many."""
+        pr = self.ov.prompt if self.ov is not None else None
+        if kind == "pass" and pr is not None and pr.kind in _ACTOR_ASKED:
+            return "ov.key.skip"
+        return super()._kind_label(kind)
 
     # ------------------------------------------------------------------ panes
     def _render_pane(self, ov: OverlordView) -> None:
@@ -673,7 +681,7 @@ class Table(GameTableScreen[Picker]):
             self._start(kinds[0], [a for a in self.by_kind[kinds[0]] if a.seat == event.seat])
             return
         if kinds:
-            keys = self.tr("punct.list").join(f"{KIND_KEYS[k]} {self.tr(f'ov.key.{k}')}" for k in kinds)
+            keys = self.tr("punct.list").join(f"{KIND_KEYS[k]} {self.tr(self._kind_label(k))}" for k in kinds)
             self.message = Text(self.tr("ov.pick.hint_seat", who=namer.seat(event.seat), keys=keys), end="")
         else:
             self.message = Text(self.tr("ov.status.click_none", who=namer.seat(event.seat)), style="dim", end="")

@@ -108,6 +108,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.key.refuse": "Refuse",
     "sk.key.claim": "Claim throne",
     "sk.key.pass": "Pass",
+    "sk.key.accept": "Accept",  # a pass, to a detention
     "sk.key.chat": "Chat",
     "sk.key.pane": "Log/Notes",
     "sk.key.confirm": "Confirm",
@@ -423,6 +424,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.key.refuse": "禁止拘留",
     "sk.key.claim": "宣示王權",
     "sk.key.pass": "不回應",
+    "sk.key.accept": "接受拘留",
     "sk.key.chat": "聊天",
     "sk.key.pane": "紀錄/筆記",
     "sk.key.confirm": "確定",

@@ -336,12 +336,19 @@ class Table(GameTableScreen[Picker]):
             lines.append(Text("⏎ " + self._describe(preview, namer), style="italic"))
         return lines
 
+    def _detention(self) -> bool:
+        rv = self.mv.round if self.mv is not None else None
+        return rv is not None and rv.window is not None and rv.window.kind == "detention"
+
     def _describe(self, text: str, namer: Namer) -> str:
         """What ``text`` will do; ``pass`` to a detention prompt accepts it."""
-        rv = self.mv.round if self.mv is not None else None
-        if text == "pass" and rv is not None and rv.window is not None and rv.window.kind == "detention":
+        if text == "pass" and self._detention():
             return self.tr("sk.do.accept")
         return describe(text, namer, self.lang)
+
+    def _kind_label(self, kind: str) -> str:
+        """A pass to a detention is named for what it does: "o Accept" (it said "o Pass")."""
+        return "sk.key.accept" if kind == "pass" and self._detention() else super()._kind_label(kind)
 
     def _cand_label(self, c: Cand, namer: Namer) -> str:
         if c == "spare":
