@@ -21,15 +21,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("ignored", [signal.SIGHUP, signal.SIGINT])
 def test_the_terminal_signals_a_server_was_started_to_ignore_do_not_stop_it(ignored: signal.Signals) -> None:
-    """SIGHUP under ``nohup``, SIGINT in a background job: left ignored. SIGTERM always stops."""
-    before = signal.getsignal(ignored)
+    """SIGHUP under ``nohup``, SIGINT in a background job: left ignored. SIGTERM always stops.
+
+    Both start from their defaults here: pytest itself may run with one of them
+    ignored (the suite started as a background job of a script ignores SIGINT)."""
+    terminal = (signal.SIGHUP, signal.SIGINT)
+    before = {sig: signal.getsignal(sig) for sig in terminal}
     try:
-        signal.signal(ignored, signal.SIG_DFL)
+        for sig in terminal:
+            signal.signal(sig, signal.SIG_DFL)
         assert set(stop_signals()) == {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
         signal.signal(ignored, signal.SIG_IGN)
         assert set(stop_signals()) == {signal.SIGTERM, signal.SIGINT, signal.SIGHUP} - {ignored}
     finally:
-        signal.signal(ignored, before)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
     before_term = signal.getsignal(signal.SIGTERM)
     try:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
