@@ -15,7 +15,7 @@ import pytest
 from fakes import screen_text, settle
 from rich.cells import cell_len
 from rich.text import Text
-from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+from sultans_fakes import NAMES, SultansClient, SultansLobby, SultansRoom
 from table_fakes import open_table
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -933,3 +933,18 @@ async def test_a_narrow_header_drops_whole_parts_and_grows_back() -> None:
         await settle(pilot)
         head = str(app.screen.query_one("#sk-head", Static).render()).strip()
         assert head.endswith("you are alice (0) · score 0"), head
+
+
+@pytest.mark.parametrize("players", [5, 15])
+async def test_a_tall_terminal_gives_its_rows_to_the_log(players: int) -> None:
+    """At 100x60 the ring took three fifths of the rows and spread its seats
+    apart over blank lines, leaving the log 20 lines; the ring now stops at 24
+    rows (every seat box and the centre still whole) and the log gets the rest."""
+    room = SultansRoom(players, first=0, humans=(0,))
+    async with table(room, 0, size=(100, 60)) as (app, _pilot, _client):
+        assert app.query_one("#sk-ring").size.height == 24
+        assert app.query_one("#sk-log").size.height >= 25  # it had 19
+        text = screen_text(app)
+        for seat in range(players):
+            assert NAMES[seat] in box(app, seat) and NAMES[seat] in text  # every seat's box drawn
+        assert "Your card:" in text
