@@ -904,3 +904,26 @@ async def test_paging_an_open_drop_down_with_no_room_is_no_crash(hub: FakeHub, k
         await settle(pilot)
         assert isinstance(app.screen, RoomSettingsDialog)
     assert app._exception is None
+
+
+async def test_a_tall_terminal_gives_the_lobby_chat_more_rows(hub: FakeHub) -> None:
+    """The chat and who is online had 10 rows at most: at 60 rows the chat showed
+    8 lines under 46 rows of a rooms list with two rooms in it. They keep 10 rows
+    on a short terminal (the rooms keep theirs) and take two fifths of a tall one,
+    also after a resize."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one("#lobby-bottom").size.height == 10
+        rooms = app.screen.query_one("#rooms").size.height
+        await pilot.resize_terminal(100, 60)
+        await settle(pilot)
+        assert app.screen.query_one("#lobby-bottom").size.height == 24
+        assert app.screen.query_one("#rooms").size.height > rooms
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert app.screen.query_one("#lobby-bottom").size.height == 10
+    app = ThroneApp(hub.lobby("bob"))
+    async with app.run_test(size=(100, 60)) as pilot:  # tall from the start
+        await settle(pilot)
+        assert app.screen.query_one("#lobby-bottom").size.height == 24

@@ -28,6 +28,8 @@ from tui.text import FirstLines, clip, literal, name_key
 from tui.widgets import ChatPanel, KeyBar, KeySpec, LineStatic, RowList
 
 LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown
+BOTTOM_ROWS = 10  # the chat and who is online: half of a short terminal (the rooms keep rows) ...
+BOTTOM_SHARE = 0.4  # ... or two fifths of a tall one (at 60 rows the chat had 8 lines under 46 of rooms)
 
 
 class LobbyScreen(HostScreen):
@@ -75,7 +77,17 @@ class LobbyScreen(HostScreen):
 
     def on_mount(self) -> None:
         self._titles = {gid: title for gid, title, _lo, _hi in self.throne.lobby.games()}
+        self._size_bottom(self.app.size.height)  # before the first layout: no second one at login
         self.query_one("#rooms", RowList).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._size_bottom(event.size.height)
+
+    def _size_bottom(self, height: int) -> None:
+        rows = max(BOTTOM_ROWS, int(height * BOTTOM_SHARE))
+        bottom = self.query_one("#lobby-bottom").styles
+        if bottom.max_height is None or bottom.max_height.value != rows:
+            bottom.max_height = rows
 
     # ------------------------------------------------------------- rendering
     def apply_lang(self) -> None:
