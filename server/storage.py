@@ -421,18 +421,12 @@ class Storage:
         return board[:limit]
 
     def _read_leaderboard(self, game: str | None) -> list[LeaderRow]:
-        if game is None:
-            rows = self._db.execute(
-                "SELECT name, COUNT(*) AS matches, SUM(win) AS wins, SUM(points) AS points, "
-                "MAX(match_id) AS last FROM results WHERE kind='human' GROUP BY name"
-            ).fetchall()
-        else:
-            rows = self._db.execute(
-                "SELECT r.name AS name, COUNT(*) AS matches, SUM(r.win) AS wins, SUM(r.points) AS points, "
-                "MAX(r.match_id) AS last FROM results r JOIN matches m ON m.id = r.match_id "
-                "WHERE r.kind='human' AND m.game=? GROUP BY r.name",
-                (game,),
-            ).fetchall()
+        join, where, args = ("JOIN matches m ON m.id = r.match_id", "AND m.game=?", (game,)) if game else ("", "", ())
+        rows = self._db.execute(  # every game's results, or one game's (its matches joined)
+            "SELECT r.name AS name, COUNT(*) AS matches, SUM(r.win) AS wins, SUM(r.points) AS points, "
+            f"MAX(r.match_id) AS last FROM results r {join} WHERE r.kind='human' {where} GROUP BY r.name",
+            args,
+        ).fetchall()
         merged: dict[str, list[Any]] = {}
         for r in rows:
             key = name_key(r["name"])

@@ -22,7 +22,7 @@ import inspect
 import logging
 import textwrap
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from rich.cells import get_character_cell_size
@@ -96,17 +96,25 @@ class AcyclicCompositor(Compositor):
         double-width character across a cut became two blanks (Chinese in a
         toast over the edge between two panes: "房主把  請出了那個房間", Textual
         issue 6357)."""
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in self.cuts]
+        for y, strip, render_x, final_cuts in self._widget_lines(crop, is_rendered_line):
+            _fill_free(chops[y], final_cuts, 0, len(final_cuts) - 1, strip, render_x)
+        return cast("Sequence[Mapping[int, Strip]]", chops)
+
+    def _widget_lines(
+        self, crop: Region, rendered: Callable[[int], bool] | None = None
+    ) -> Iterator[tuple[int, Strip, int, list[int]]]:
+        """Each line of a widget drawn in ``crop``, front to back (``rendered``:
+        of the rows it accepts only): its row, its strip, the column the strip
+        starts at, and the cuts of the row it spans."""
         cuts = self.cuts
-        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
         for region, clip, strips in self._get_renders(crop):
             render_region = region.intersection(clip)
             render_x = render_region.x
             first_cut, last_cut = render_region.column_span
             for y, strip in zip(render_region.line_range, strips, strict=False):
-                if is_rendered_line(y):
-                    final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
-                    _fill_free(chops[y], final_cuts, 0, len(final_cuts) - 1, strip, render_x)
-        return cast("Sequence[Mapping[int, Strip]]", chops)
+                if rendered is None or rendered(y):
+                    yield y, strip, render_x, [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
 
     def render_partial_update(self) -> ChopsUpdate | None:
         """Textual's, written as :class:`ExactChopsUpdate` writes it: a dialog
@@ -142,25 +150,20 @@ class RegionCompositor(AcyclicCompositor):
                 continue
             drawn = True
             x1, x2 = crop.column_span
-            for part, clip, strips in self._get_renders(crop):
-                render_region = part.intersection(clip)
-                render_x = render_region.x
-                first_cut, last_cut = render_region.column_span
-                for y, strip in zip(render_region.line_range, strips, strict=False):
-                    final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
-                    # only this crop's chops (beside it on its lines the widgets in
-                    # front were not drawn): those that end after x1 and start before x2
-                    n = len(final_cuts) - 1
-                    lo = max(bisect_right(final_cuts, x1) - 1, 0)
-                    hi = min(bisect_left(final_cuts, x2), n)
-                    if (lo > 0 and not _starts_a_cell(strip, final_cuts[lo] - render_x)) or (
-                        hi < n and not _starts_a_cell(strip, final_cuts[hi] - render_x)
-                    ):
-                        # a double-width character across the crop's edge (a toast's
-                        # Chinese over a changed pane): one crop around it all draws it whole
-                        self._dirty_regions.update(dirty)
-                        return super().render_partial_update()
-                    _fill_free(chops[y], final_cuts, lo, hi, strip, render_x)
+            for y, strip, render_x, final_cuts in self._widget_lines(crop):
+                # only this crop's chops (beside it on its lines the widgets in
+                # front were not drawn): those that end after x1 and start before x2
+                n = len(final_cuts) - 1
+                lo = max(bisect_right(final_cuts, x1) - 1, 0)
+                hi = min(bisect_left(final_cuts, x2), n)
+                if (lo > 0 and not _starts_a_cell(strip, final_cuts[lo] - render_x)) or (
+                    hi < n and not _starts_a_cell(strip, final_cuts[hi] - render_x)
+                ):
+                    # a double-width character across the crop's edge (a toast's
+                    # Chinese over a changed pane): one crop around it all draws it whole
+                    self._dirty_regions.update(dirty)
+                    return super().render_partial_update()
+                _fill_free(chops[y], final_cuts, lo, hi, strip, render_x)
         if not drawn:
             return None
         chop_ends = [cut_set[1:] for cut_set in cuts]

@@ -216,7 +216,7 @@ def test_the_leaderboard_is_read_from_the_results_once_until_a_match_finishes() 
     match finished, and the rows it made are not to be changed by a reader."""
     st = Storage(":memory:")
     queries: list[str] = []
-    st._db.set_trace_callback(lambda sql: queries.append(sql) if "FROM results WHERE kind" in sql else None)
+    st._db.set_trace_callback(lambda sql: queries.append(sql) if "FROM results r" in sql else None)
     _, match = _match(st)
     st.finish_match(match, [SeatResult(0, "alice", "human", 5, True), SeatResult(1, "bob", "human", 1, False)])
     first = st.leaderboard()
