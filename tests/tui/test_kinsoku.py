@@ -1,5 +1,6 @@
 """Chinese line breaking (tui/kinsoku.py): no line starts with a closing mark
-or ends with an opening one; English wraps exactly as Rich wraps it."""
+or ends with an opening one, nor starts in a seat's number; English otherwise
+wraps exactly as Rich wraps it."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_every_chinese_catalogue_text_wraps_within_width(width: int) -> None:
                 assert all(Text(x).cell_len <= width for x in lines), (key, lines)
 
 
-def test_english_wraps_exactly_as_rich_does() -> None:
+def test_english_without_seat_numbers_wraps_exactly_as_rich_does() -> None:
     text = t("ov.effect.victimize", "en") + " (none: you take 1 of their gold). Order, then; again: fine!"
     for width in range(4, 60):
         assert divide_line(text, width) == rich_divide_line(text, width)
@@ -85,7 +86,27 @@ def test_a_chinese_sentence_after_a_space_fills_the_line_it_starts_on() -> None:
     assert lines[0].startswith("領主（階級 8，收入 +6）：")
     # Latin runs stay whole where they fit
     mixed = "Bot 2（2） 付給 Bot 3（3） 1 元來傳遞指示物。"
-    assert parts(mixed, divide_line(mixed, 12)) == ["Bot 2（2） ", "付給 Bot 3", "（3） 1 元來", "傳遞指示物。"]
+    assert parts(mixed, divide_line(mixed, 12)) == ["Bot 2（2） ", "付給 ", "Bot 3（3） 1 ", "元來傳遞指示", "物。"]
+
+
+def test_a_seat_number_stays_with_its_name() -> None:
+    """Rich broke "付給 Bot 3" / "（3） 1 元來" and "attacks bob" / "(1)."; a
+    line never starts in a seat's tag, nor between a bot's name and its number."""
+    mixed = "Bot 2（2） 付給 Bot 3（3） 1 元來傳遞指示物。"
+    english = "⚠ Bot 3 (3) attacks bob (1, you)! carol (12) may block."
+    assert parts(english, rich_divide_line(english, 9))[:2] == ["⚠ Bot 3 ", "(3) "]
+    assert parts(english, rich_divide_line(english, 20))[1:] == ["bob (1, you)! carol ", "(12) may block."]
+    assert parts(english, divide_line(english, 9))[:2] == ["⚠ ", "Bot 3 (3) "]
+    assert parts(english, divide_line(english, 20)) == ["⚠ Bot 3 (3) attacks ", "bob (1, you)! ", "carol (12) may ", "block."]
+    assert parts(mixed, divide_line(mixed, 12)) == ["Bot 2（2） ", "付給 ", "Bot 3（3） 1 ", "元來傳遞指示", "物。"]
+    for text in (mixed, english, "你（3）攔下了刺殺 小明（12，你）。", "pays Bot 12 (12) 2 gold"):
+        for width in range(14, 40):
+            lines = parts(text, divide_line(text, width))
+            assert all(Text(line.rstrip()).cell_len <= width for line in lines), (width, lines)
+            assert not any(re.match(r"[0-9]* ?[(（][0-9]", line) for line in lines[1:]), (width, lines)
+    # no room for the name and its tag on one line: the breaks are Rich's, or the marks' alone
+    assert divide_line(english, 12) == rich_divide_line(english, 12)  # "attacks bob " / "(1, you)! "
+    assert parts(mixed, divide_line(mixed, 9))[:2] == ["Bot 2", "（2） 付"]
 
 
 @pytest.mark.parametrize("width", [0, -3])
