@@ -600,11 +600,15 @@ class Room:
             del self.seats[clean.seats :]
         while len(self.seats) < clean.seats:
             self.seats.append(Seat(len(self.seats)))
+        other_game = clean.game != self.settings.game
         self.settings, self.spec = clean, spec
         for s in self.seats:
             s.ready = False
         self._save_room()
-        self.system("sys.settings_changed")
+        if other_game:  # the players' readiness was for the game they sat down to
+            self.system("sys.game_changed", game=clean.game)
+        else:
+            self.system("sys.settings_changed")
         self._changed(lobby=True)
 
     def _save_room(self) -> None:

@@ -102,6 +102,7 @@ EN: dict[str, str] = {
     "sys.new_host": "{name} is now the host",
     "sys.kicked": "{name} was removed by the host",
     "sys.settings_changed": "the host changed the settings",
+    "sys.game_changed": "the host changed the game to {game}",
     "sys.match_begins": "a match of {game} begins",
     "sys.restarted": "the server restarted; the match goes on",
     "sys.match_over": "the match is over; won by {names}",
@@ -352,7 +353,7 @@ EN: dict[str, str] = {
         "Lobby: arrows pick a room, Enter joins it, w watches it, c creates a room, t chats, "
         "b shows the whole leaderboard (g there: each game's own), l opens the settings (language, the bell on your turn), q quits.\n"
         "Room: r ready / not ready, Enter takes the highlighted empty seat, t chats, Escape leaves. "
-        "The host also has: a add a bot, d remove the highlighted bot or player, o options, s start.\n"
+        "The host also has: a add a bot, d remove the highlighted bot or player, o options (the game too), s start.\n"
         "Tables: the key bar along the bottom lists what you can do now: a key for each kind of "
         "action, then a seat or a card by its number or the arrows, Enter sends, Escape backs out "
         "(nothing is ever played for you). t chats, Tab switches the pane below, F1 explains the "
@@ -479,6 +480,7 @@ ZH: dict[str, str] = {
     "sys.new_host": "{name} 成為新房主",
     "sys.kicked": "{name} 被房主請出房間",
     "sys.settings_changed": "房主更改了設定",
+    "sys.game_changed": "房主把遊戲換成《{game}》",
     "sys.match_begins": "《{game}》比賽開始",
     "sys.restarted": "伺服器重新啟動了；比賽繼續進行",
     "sys.match_over": "比賽結束；獲勝者：{names}",
@@ -720,7 +722,7 @@ ZH: dict[str, str] = {
         "也可以用滑鼠點選列、按鈕和下方的按鍵列。\n"
         "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，b 完整排行榜（在其中按 g 看各遊戲的），l 開啟設定（語言、輪到你時響鈴），q 離開。\n"
         "房間：r 準備／取消準備，Enter 坐上選到的空位，t 聊天，Escape 離開。"
-        "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定，s 開始。\n"
+        "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定（也可換遊戲），s 開始。\n"
         "牌桌：下方的按鍵列列出你現在能做的事：每種動作一個鍵，再用號碼或方向鍵選座位或牌，"
         "Enter 送出，Escape 返回（系統絕不替你出手）。t 聊天，Tab 切換下方窗格，F1 說明這個遊戲的"
         "按鍵、符號和你手上的東西，p 再來一場（房主，比賽結束後），Escape 離開牌桌（座位仍是你的）。"

@@ -10,16 +10,19 @@ from pathlib import Path
 
 import pytest
 from hubs import new_hub, settle
-from textual.widgets import Static
+from textual.widgets import Input, Select, Static
 
 import tui.app
 from server.hub import Hub
 from server.storage import Storage
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
+from tui.i18n import Lang, game_title
+from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen
-from tui.tables import TableScreen, register_table, unregister_table
+from tui.screens.room import RoomScreen
+from tui.tables import TableScreen, register_table, table_screen_for, unregister_table
 from tui.turns import Turns
 
 
@@ -190,5 +193,68 @@ async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> Non
             text = screen_text(app)
             assert "Game over" not in text and "The match is over" not in text and "play again" not in text
             assert ("Round 1/1" if game == "sultans" else "Round 1/2") in text.splitlines()[0]
+    finally:
+        await hub.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_host_changes_a_waiting_rooms_game(lang: Lang) -> None:
+    """The settings dialog of a waiting room changes its game too (it could
+    not: the host had to open another room and everyone move). The seat count
+    comes into the new game's range, the old game's options go, readiness is
+    asked again, and the chat says which game it is now, in each language."""
+    hub = new_hub(games=None)
+    await hub.start()
+    try:
+        alice = hub.connect(Identity(name="alice", lang=lang))
+        rc = alice.create_room(RoomSettings(game="sultans", seats=12, options={"rounds": 3}))
+        bob = hub.connect(Identity(name="bob")).join(rc.room_id)
+        bob.take_seat(10)
+        bob.set_ready(True)
+        room = rc.room
+        app = ThroneApp(hub.connect(Identity(name="alice", lang=lang)))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, RoomScreen)
+            await pilot.press("o")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, RoomSettingsDialog)
+            await pilot.press("shift+tab", "enter")  # from the room's name to the game, and open it
+            await settle(pilot)
+            await pilot.press("down", "enter")  # Sultans of Karaya -> Kill the Overlord
+            await settle(pilot)
+            assert dialog.query_one("#game", Select).value == "overlord"
+            assert dialog.query_one("#seats", Input).value == "8"  # 4-8 seats
+            assert dialog.query_one("#row-round_limit").display and not dialog.query_one("#row-rounds").display
+            await pilot.click("#ok")
+            await settle(pilot)
+            refusal = {"en": "Players sit in the seats", "zh": "要取消的座位上還有玩家"}[lang]
+            assert app.screen is dialog and refusal in screen_text(app)  # bob sits in seat 10 of 8: the form stays
+            assert room.settings.game == "sultans"
+            bob.take_seat(3)
+            bob.set_ready(True)
+            await pilot.pause(0.3)  # a button takes no click in the 0.2 s it shows the last one
+            await pilot.click("#ok")
+            await settle(pilot, 6)
+            assert isinstance(app.screen, RoomScreen)
+            assert room.settings.game == "overlord" and room.spec.id == "overlord"
+            assert len(room.seats) == 8 and "rounds" not in room.settings.options
+            assert not any(seat.ready for seat in room.seats)  # bob sat down to another game
+            stored = hub.storage.room(room.id)  # a restart brings the room back with its new game
+            assert stored is not None and stored.settings["game"] == "overlord" and stored.settings["seats"] == 8
+            said = {"en": "* the host changed the game", "zh": "* 房主把遊戲換成《刺殺領主》"}[lang]
+            for _ in range(40):  # back from the dialog, the room is laid out again
+                await pilot.pause(0.05)
+                shown = screen_text(app)
+                if said in shown:
+                    break
+            assert said in shown
+            assert game_title("overlord", lang) in shown and game_title("sultans", lang) not in shown
+            assert bob.chat_lines()[-1].text == "the host changed the game to Kill the Overlord"
+            bob.set_ready(True)
+            await pilot.press("s")
+            await settle(pilot, 6)
+            assert room.state == "playing" and isinstance(app.screen, table_screen_for("overlord"))
     finally:
         await hub.stop()

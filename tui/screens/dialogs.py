@@ -130,7 +130,8 @@ class CodeDialog(HostModal[str | None]):
 
 
 class RoomSettingsDialog(HostModal[RoomSettings | None]):
-    """Create a room (``initial`` None) or change a waiting room's settings.
+    """Create a room (``initial`` None) or change a waiting room's settings,
+    its game included.
 
     Checks every field before it returns; the host checks again.
     """
@@ -189,7 +190,6 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                         value=init.game,
                         allow_blank=False,
                         id="game",
-                        disabled=self._initial is not None,
                     )
                 for field, widget in (
                     ("name", SteadyInput(init.name, id="name", max_length=40)),
@@ -318,7 +318,9 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         code = self.query_one("#code", Input).value.strip()
         if private and not code:
             raise _FormError(self.tr("form.code_needed"))
-        options: dict[str, object] = dict(self._initial.options) if self._initial is not None else {}
+        options: dict[str, object] = {}
+        if self._initial is not None and self._initial.game == gid:  # another game's options are not this one's
+            options = dict(self._initial.options)
         if gid == "sultans":
             self._sultans_options(options)
         elif gid in ROUNDS_GAMES:
