@@ -632,6 +632,20 @@ class Room:
             raise ClientError("playing", "the match is not over")
         self._begin_match()
 
+    def reopen(self, who: Identity) -> None:
+        """After a finished match: back to the waiting room (host only), to change
+        the settings or the game, let others sit down, and start when ready.
+        The bots stay in their seats; everyone is asked to be ready again."""
+        self._require_host(who)
+        if self.state != "finished":
+            raise ClientError("playing", "the match is not over")
+        self.state = "waiting"
+        for seat in self.seats:
+            seat.ready = False
+            seat.bot = None
+        self.system("sys.reopened")
+        self._changed(lobby=True)
+
     # ---------------------------------------------------------------- match
 
     def _begin_match(self) -> None:
@@ -1072,6 +1086,9 @@ class RoomSession:
 
     def play_again(self) -> None:
         self._live().play_again(self.identity)
+
+    def reopen(self) -> None:
+        self._live().reopen(self.identity)
 
     def leave(self) -> None:
         if not self._closed:

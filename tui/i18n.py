@@ -45,6 +45,7 @@ EN: dict[str, str] = {
     "key.actions": "Actions",
     "key.view": "View",
     "key.play_again": "Play again",
+    "key.reopen": "Change settings",
     "key.leaders": "Leaderboard",
     "key.leaders_game": "Switch game",
     "key.settings": "Settings",
@@ -106,6 +107,7 @@ EN: dict[str, str] = {
     "sys.match_begins": "a match of {game} begins",
     "sys.restarted": "the server restarted; the match goes on",
     "sys.match_over": "the match is over; won by {names}",
+    "sys.reopened": "the host brought everyone back to the room to change the settings",
     "sys.match_over_nobody": "the match is over; won by nobody",
     # dialogs
     "button.ok": "OK",
@@ -177,7 +179,7 @@ EN: dict[str, str] = {
     "table.no_view": "The match has not started yet.",
     "table.finished": "The match is over.",
     "table.between_rounds": "Round over: the next round starts soon.",
-    "table.finished_host": "The match is over. Press p to play again with the same seats.",
+    "table.finished_host": "The match is over. Press p to play again with the same seats, or o to change the settings first.",
     "table.watching": "You are watching: you see only what is public.",
     "table.your_move": "Your move",
     "table.optional": "Not your turn; you may still use an action below.",
@@ -357,7 +359,7 @@ EN: dict[str, str] = {
         "Tables: the key bar along the bottom lists what you can do now: a key for each kind of "
         "action, then a seat or a card by its number or the arrows, Enter sends, Escape backs out "
         "(nothing is ever played for you). t chats, Tab switches the pane below, F1 explains the "
-        "game's keys and signs and what you hold, p plays again (host, after the match), Escape "
+        "game's keys and signs and what you hold, p plays again or o changes the settings first (host, after the match), Escape "
         "leaves the table (your seat stays yours)."
     ),
     "help.game.title": "{game} ({lo}-{hi} players)",
@@ -427,6 +429,7 @@ ZH: dict[str, str] = {
     "key.actions": "動作",
     "key.view": "牌桌",
     "key.play_again": "再來一場",
+    "key.reopen": "更改設定",
     "key.leaders": "排行榜",
     "key.leaders_game": "換遊戲",
     "key.settings": "設定",
@@ -484,6 +487,7 @@ ZH: dict[str, str] = {
     "sys.match_begins": "《{game}》比賽開始",
     "sys.restarted": "伺服器重新啟動了；比賽繼續進行",
     "sys.match_over": "比賽結束；獲勝者：{names}",
+    "sys.reopened": "房主請大家回到房間，先更改設定",
     "sys.match_over_nobody": "比賽結束；沒有人獲勝",
     "button.ok": "確定",
     "button.cancel": "取消",
@@ -552,7 +556,7 @@ ZH: dict[str, str] = {
     "table.no_view": "比賽還沒開始。",
     "table.finished": "比賽結束。",
     "table.between_rounds": "本局結束，下一局即將開始。",
-    "table.finished_host": "比賽結束。按 p 以相同座位再來一場。",
+    "table.finished_host": "比賽結束。按 p 以相同座位再來一場，或按 o 先更改設定。",
     "table.watching": "你正在觀戰：只看得到公開的資訊。",
     "table.your_move": "輪到你了",
     "table.optional": "不是你的回合，但你仍可使用下列動作。",
@@ -725,7 +729,7 @@ ZH: dict[str, str] = {
         "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定（也可換遊戲），s 開始。\n"
         "牌桌：下方的按鍵列列出你現在能做的事：每種動作一個鍵，再用號碼或方向鍵選座位或牌，"
         "Enter 送出，Escape 返回（系統絕不替你出手）。t 聊天，Tab 切換下方窗格，F1 說明這個遊戲的"
-        "按鍵、符號和你手上的東西，p 再來一場（房主，比賽結束後），Escape 離開牌桌（座位仍是你的）。"
+        "按鍵、符號和你手上的東西，p 再來一場或 o 先更改設定（房主，比賽結束後），Escape 離開牌桌（座位仍是你的）。"
     ),
     "help.game.title": "{game}（{lo}-{hi} 人）",
     "help.game.none": "這個遊戲還沒有規則摘要。",

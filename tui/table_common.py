@@ -61,6 +61,11 @@ CHOICE_GAP = "  "
 "1=bob (1) 1 2=bob (1) 2" read as one."""
 
 
+HOST_KEYS = {"p": "play_again", "o": "reopen"}
+"""The host's keys after a match (TableScreen's bindings). A table binds every
+letter its action kinds use, and a subclass's binding of a key hides the base
+class's, so the table's ``action_key`` runs these when no kind takes the letter."""
+
 class GameTableScreen(TableScreen, Generic[P]):
     """Base of a game's own table screen (see the module docstring)."""
 
@@ -187,6 +192,7 @@ class GameTableScreen(TableScreen, Generic[P]):
                 keys.append((self.KIND_KEYS[k], f"key('{self.KIND_KEYS[k]}')", self._kind_label(k)))
         keys += [
             ("p", "play_again", f"{pre}.key.again"),
+            ("o", "reopen", f"{pre}.key.reopen"),
             ("t", "chat", f"{pre}.key.chat"),
             ("Tab", "pane", f"{pre}.key.pane"),
             self.HELP_KEY,
@@ -213,8 +219,18 @@ class GameTableScreen(TableScreen, Generic[P]):
         return self._idle_key_enabled(key)
 
     def _idle_key_enabled(self, key: str) -> bool:
-        """A letter while no choice is in progress: does it start a legal kind?"""
-        return self.kind_for_key(key) is not None
+        """A letter while no choice is in progress: does it start a legal kind,
+        or is it the host's key after the match (:data:`HOST_KEYS`)?"""
+        if self.kind_for_key(key) is not None:
+            return True
+        action = HOST_KEYS.get(key)
+        return action is not None and bool(self.check_action(action, ()))
+
+    def _host_key(self, key: str) -> None:
+        """A letter that starts no kind: the host's p or o after the match, if allowed."""
+        action = HOST_KEYS.get(key)
+        if action is not None and self.check_action(action, ()):
+            getattr(self, f"action_{action}")()
 
     # ------------------------------------------------------------- sending
     def _send(self, text: str) -> None:

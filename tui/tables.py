@@ -28,7 +28,8 @@ The contract of a table screen (see :class:`TableScreen`):
 * send actions with ``self.play(text)`` (adds the snapshot version, shows a
   refusal translated via :meth:`on_refused`); leave with
   ``self.action_leave()`` (Escape does it); the host's "play again" is
-  ``self.action_play_again()`` (key p). When the room waits again or is
+  ``self.action_play_again()`` (key p), or back to the waiting room first,
+  ``self.action_reopen()`` (key o). When the room waits again or is
   gone, the base class hands over to the waiting room or the lobby.
 """
 
@@ -47,6 +48,7 @@ from textual.widgets import Static
 from tui.client import ClientError, RoomClient, RoomSnapshot
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog
+from tui.screens.room import RoomScreen
 from tui.ticker import TICKER
 from tui.widgets import ChatPanel
 
@@ -66,6 +68,7 @@ class TableScreen(HostScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", show=False),
         Binding("p", "play_again", show=False),
+        Binding("o", "reopen", show=False),
     ]
     COUNTDOWN_ID: ClassVar[str] = "countdown"  # the Static that :meth:`_tick` fills
     COUNTDOWN_TEXT: ClassVar[str] = "table.countdown"  # its text, with ``s`` seconds
@@ -207,12 +210,26 @@ class TableScreen(HostScreen):
         self.throne.host_changed()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "play_again":
+        if action in ("play_again", "reopen"):
             return self.snap is not None and self.snap.state == "finished" and self.is_host
         return True
 
     def action_play_again(self) -> None:
         self.throne.guard(self.room.play_again)
+        self.throne.host_changed()
+
+    def action_reopen(self) -> None:
+        """The host's o after a match: everyone back to the waiting room, and the
+        host's settings dialog open there (the game too); Escape keeps them."""
+        try:
+            self.room.reopen()
+        except ClientError as err:
+            self.throne.show_error(err)
+            return
+        self.throne.sync_room_screen(self)
+        screen = self.app.screen
+        if isinstance(screen, RoomScreen):
+            screen.options_first = True
         self.throne.host_changed()
 
     def action_leave(self) -> None:

@@ -5,6 +5,7 @@ listeners firing inside the app."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,6 +198,69 @@ async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> Non
         await hub.stop()
 
 
+@pytest.mark.parametrize("game", ["overlord", "sultans"])
+async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_settings(game: str) -> None:
+    """A club plays another game, or with other settings, after a match: the
+    host's o on the finished table brings every screen back to the waiting
+    room (a watcher's too) and opens the host's settings dialog there; p
+    would start the same again. Escape keeps the settings; s starts."""
+    hub = new_hub(games=None)
+    await hub.start()
+    try:
+        first = hub.connect(Identity(name="alice"))
+        options: dict[str, object] = {"rounds": 1} if game == "sultans" else {"round_limit": 2}
+        rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, options=options))
+        rc.start()  # four bots
+        hub.disconnect(first)
+        room = rc.room
+        bob = ThroneApp(hub.connect(Identity(name="bob")))
+        app = ThroneApp(hub.connect(Identity(name="alice")))
+        async with app.run_test(size=(120, 40)) as pilot, bob.run_test(size=(100, 30)) as bob_pilot:
+            bob.enter_room(bob.lobby.watch(room.id), watching=True)
+            await settle(bob_pilot)
+            await settle(pilot)
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            for _ in range(20000):  # alice takes her first choice each time, to the end
+                if room.state != "playing":
+                    break
+                client = app.room
+                assert client is not None
+                if room.is_pending(0) and (legal := client.legal()):
+                    client.act(legal[0], client.snapshot().version)
+                await asyncio.sleep(0.001)
+            await settle(pilot)
+            await settle(bob_pilot)
+            assert room.state == "finished" and app.screen is table
+            assert "o to change the settings first" in screen_text(app)
+            assert re.search(r" o +Change settings ", screen_text(app).splitlines()[-1])
+            assert "Change settings" not in screen_text(bob)  # the host's key only
+            await bob_pilot.press("o")
+            await settle(bob_pilot)
+            assert room.state == "finished"
+            await pilot.press("o")
+            await settle(pilot, 6)
+            assert room.state == "waiting"
+            dialog = app.screen
+            assert isinstance(dialog, RoomSettingsDialog)
+            assert isinstance(app.screen_stack[-2], RoomScreen)
+            assert dialog.query_one("#game", Select).value == game
+            await pilot.press("escape")  # the settings as they were
+            await settle(pilot, 6)
+            assert isinstance(app.screen, RoomScreen)
+            await settle(bob_pilot, 6)
+            assert isinstance(bob.screen, RoomScreen)  # the watcher sees the room wait again
+            assert "* the host brought everyone" in screen_text(bob)  # the chat wraps the rest
+            assert re.search(r" s +Start ", screen_text(app).splitlines()[-1])
+            old = room.match_id
+            await pilot.press("s")
+            await settle(pilot, 6)
+            assert room.state == "playing" and room.match_id != old
+            assert isinstance(app.screen, TableScreen) and app.screen is not table
+    finally:
+        await hub.stop()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_the_host_changes_a_waiting_rooms_game(lang: Lang) -> None:
     """The settings dialog of a waiting room changes its game too (it could
@@ -244,12 +308,8 @@ async def test_the_host_changes_a_waiting_rooms_game(lang: Lang) -> None:
             stored = hub.storage.room(room.id)  # a restart brings the room back with its new game
             assert stored is not None and stored.settings["game"] == "overlord" and stored.settings["seats"] == 8
             said = {"en": "* the host changed the game", "zh": "* 房主把遊戲換成《刺殺領主》"}[lang]
-            for _ in range(40):  # back from the dialog, the room is laid out again
-                await pilot.pause(0.05)
-                shown = screen_text(app)
-                if said in shown:
-                    break
-            assert said in shown
+            shown = screen_text(app)
+            assert said in shown  # the chat wraps the rest
             assert game_title("overlord", lang) in shown and game_title("sultans", lang) not in shown
             assert bob.chat_lines()[-1].text == "the host changed the game to Kill the Overlord"
             bob.set_ready(True)

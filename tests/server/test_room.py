@@ -437,6 +437,51 @@ async def test_host_controls_and_waiting_room(hub: Hub) -> None:
     assert room.seats[0].name == "alice"
 
 
+async def test_after_a_match_the_host_brings_everyone_back_to_the_waiting_room(hub: Hub) -> None:
+    """The host's o on a finished table: the room waits again, to change the
+    settings (or the game) and let others sit down before the next match;
+    the bots keep their seats and everyone is asked to be ready again."""
+    la = hub.connect(Identity(name="alice"))
+    a = la.create_room(settings(seats=3))
+    a.start()  # two bots
+    lb = hub.connect(Identity(name="bob"))
+    watcher = lb.watch(a.room_id)
+    room = room_of(a)
+    a.leave()  # a bot plays alice's seat to the end
+    await until(lambda: room.state == "finished")
+    for call in (watcher.reopen, watcher.play_again):
+        with pytest.raises(ClientError) as err:
+            call()
+        assert err.value.code == "not-host"
+    a2 = la.current_room()
+    assert a2 is not None and a2.my_seat == 0
+    a2.reopen()
+    snap = a2.snapshot()
+    assert snap.state == "waiting" and room.state == "waiting"
+    assert [s.kind for s in snap.seats] == ["human", "bot", "bot"] and not any(s.ready for s in snap.seats)
+    line = a2.chat_lines()[-1]
+    assert line.system and line.key == "sys.reopened"
+    assert line.text == "the host brought everyone back to the room to change the settings"
+    assert system_line(line.key, line.params, "zh") == "房主請大家回到房間，先更改設定"
+    with pytest.raises(ClientError) as err:
+        a2.reopen()  # once is enough: the room waits already
+    assert err.value.code == "playing"
+    with pytest.raises(ClientError):
+        a2.play_again()  # from the waiting room, a match starts with s
+    a2.update_settings(settings(seats=4, name="round two"))  # the settings change now, as in any waiting room
+    watcher.leave()
+    b = lb.join(a2.room_id)
+    assert b.my_seat == 3
+    first = room.match_id
+    with pytest.raises(ClientError) as err:
+        a2.start()
+    assert err.value.code == "not-ready"  # bob sat down after the match
+    b.set_ready(True)
+    a2.start()
+    assert room.state == "playing" and room.match_id != first
+    assert [s.kind for s in room.seats] == ["human", "bot", "bot", "human"]
+
+
 async def test_private_room_needs_its_code(hub: Hub) -> None:
     a = hub.connect(Identity(name="alice")).create_room(settings(private=True))
     code = a.snapshot().settings.code

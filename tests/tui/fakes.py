@@ -431,6 +431,14 @@ class FakeRoomClient:
         self.room.start_game()
         self._changed()
 
+    def reopen(self) -> None:
+        self._host_only()
+        if self.room.state != "finished":
+            raise ClientError("playing", "the match is not over")
+        self.room.state = "waiting"
+        self.room.seats = [seat.model_copy(update={"ready": False}) for seat in self.room.seats]
+        self._changed()
+
     def leave(self) -> None:
         seat = self.my_seat
         if seat is not None:

@@ -125,6 +125,7 @@ class FakeTableClient(Generic[R]):
         self.listener: Listener | None = None
         self.sent: list[tuple[str, int]] = []
         self.again = 0
+        self.reopened = 0
         room.clients.append(self)
 
     @property
@@ -192,6 +193,11 @@ class FakeTableClient(Generic[R]):
         if self.room.host != self.name:
             raise ClientError("not-host", "only the host can do that")
         self.again += 1
+
+    def reopen(self) -> None:
+        if self.room.host != self.name:
+            raise ClientError("not-host", "only the host can do that")
+        self.reopened += 1
 
     def leave(self) -> None:
         self.listener = None

@@ -182,7 +182,7 @@ OVERLORD_EN: dict[str, str] = {
         "After a key: a card or a seat by its number or the arrows, Enter sends, Escape backs out. "
         "Clicking a seat or a card works too. Only what you confirm is sent.\n"
         "t chat · Tab switches the log / the last role exchange / the result · PageUp/PageDown scroll it · "
-        "F1 help · F2 English/中文 · p play again (host, after the match) · Escape leaves the table (your seat "
+        "F1 help · F2 English/中文 · p play again, o change the settings first (host, after the match) · Escape leaves the table (your seat "
         "stays yours)."
     ),
     "ov.help.legend_title": "Signs",
@@ -339,6 +339,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.key.confirm": "Send",
     "ov.key.cancel": "Back",
     "ov.key.again": "Play again",
+    "ov.key.reopen": "Change settings",
     "ov.key.chat": "Chat",
     "ov.key.pane": "Pane",
     "ov.key.lang": "中文",
@@ -378,7 +379,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.exchange.dead": "{i}. {who} (executed) takes {took}",
     "ov.result.title": "{who} wins: {reason}.",
     "ov.result.row": "{mark} {who}  {role}  {gold} gold",
-    "ov.result.again_host": "Press p to play again, Esc to leave.",
+    "ov.result.again_host": "Press p to play again, o to change the settings first, Esc to leave.",
     "ov.result.again_wait": "Esc to leave; the host may start another game.",
     # the log
     "ov.log.round": "── Round {n} ──",
@@ -467,7 +468,7 @@ OVERLORD_ZH: dict[str, str] = {
         "按鍵之後：用號碼或方向鍵選牌或座位，Enter 送出，Esc 返回。也可以用滑鼠點座位或牌。"
         "只有你確認的動作才會送出。\n"
         "t 聊天 · Tab 切換紀錄／上次角色交換／結果 · PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
-        "p 再玩一局（房主，比賽結束後）· Esc 離開牌桌（座位仍是你的）。"
+        "p 再玩一局、o 先更改設定（房主，比賽結束後）· Esc 離開牌桌（座位仍是你的）。"
     ),
     "ov.help.legend_title": "符號",
     "ov.help.legend": (
@@ -614,6 +615,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.key.confirm": "送出",
     "ov.key.cancel": "返回",
     "ov.key.again": "再玩一局",
+    "ov.key.reopen": "更改設定",
     "ov.key.chat": "聊天",
     "ov.key.pane": "切換",
     "ov.key.lang": "English",
@@ -651,7 +653,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.exchange.dead": "{i}. {who}（已處決）拿取 {took}",
     "ov.result.title": "{who} 獲勝：{reason}。",
     "ov.result.row": "{mark} {who}  {role}  {gold} 元",
-    "ov.result.again_host": "按 p 再玩一局，Esc 離開。",
+    "ov.result.again_host": "按 p 再玩一局，o 先更改設定，Esc 離開。",
     "ov.result.again_wait": "按 Esc 離開；房主可以再開一局。",
     "ov.log.round": "── 第 {n} 回合 ──",
     "ov.log.gain": "{who} 拿 {gold} 元（{why}）。",

@@ -615,6 +615,7 @@ class Table(GameTableScreen[Picker]):
         if p is None:
             kind = kind_for_key(key, self.by_kind)
             if kind is None:
+                self._host_key(key)  # p or o after the match
                 return
             self._start(kind, self.by_kind[kind])
             return

@@ -40,6 +40,7 @@ class PlainTableScreen(TableScreen):
         ("v", "view", "key.view"),
         ("t", "chat", "key.chat"),
         ("p", "play_again", "key.play_again"),
+        ("o", "reopen", "key.reopen"),
         ("Esc", "back", "key.leave"),
         ("F1", "app.help", "key.help"),
         ("F2", "app.toggle_lang", "key.lang"),

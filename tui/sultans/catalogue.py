@@ -73,7 +73,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.status.predict_of": "{who} is predicting the winners.",
     "sk.status.between": "The round is over. The next round is dealt in a moment.",
     "sk.status.match_over": "The match is over.",
-    "sk.status.match_over_host": "The match is over. Press p to play again with the same seats.",
+    "sk.status.match_over_host": "The match is over. Press p to play again with the same seats, or o to change the settings first.",
     "sk.status.detained": "You are in prison: your next turn is skipped.",
     "sk.status.captured": "You are captured: you skip your turns until freed.",
     "sk.status.exhausted": "You are exhausted: no action of your card on your next turn.",
@@ -117,6 +117,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.key.help": "Help",
     "sk.key.lang": "中文",
     "sk.key.again": "Play again",
+    "sk.key.reopen": "Change settings",
     # plain words: what an action will do
     "sk.do.peek": "Look at {target}'s card. Everyone sees whom you looked at; only you see the card.",
     "sk.do.swap": "Swap your card with {target}'s. Everyone sees the swap; you both see your new cards.",
@@ -267,7 +268,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.tb.latest-two": "Tied on {total}: {names} scored 2 points most recently (round {round}).",
     "sk.tb.shared-same-round": "Tied on {total} and last scored 2 points in the same round ({round}): they share the win.",
     "sk.tb.shared-no-two": "Tied on {total} and none ever scored 2 points: they share the win.",
-    "sk.match.again_host": "p: play again with the same seats",
+    "sk.match.again_host": "p: play again with the same seats · o: change the settings first",
     "sk.match.again_wait": "The host may start another match with the same seats.",
     "sk.pane.log": "Log",
     "sk.pane.notes": "Notebook",
@@ -286,6 +287,7 @@ SULTANS_EN: dict[str, str] = {
         "(s = the spare, 0 or n = no swap when hiding), Enter confirms, Escape backs out. "
         "Clicking a seat picks it too. Nothing is ever played for you.\n"
         "t chat · Tab switches log / notebook / last result, PageUp/PageDown scroll it · F1 help · F2 English/中文 · "
+        "p play again, o change the settings first (host, after the match) · "
         "Escape leaves the table (your seat stays yours)."
     ),
     "sk.help.legend_title": "Signs",
@@ -392,7 +394,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.status.predict_of": "{who} 正在預言勝方。",
     "sk.status.between": "本局結束，下一局即將發牌。",
     "sk.status.match_over": "整場比賽結束。",
-    "sk.status.match_over_host": "整場比賽結束。按 p 以相同座位再來一場。",
+    "sk.status.match_over_host": "整場比賽結束。按 p 以相同座位再來一場，或按 o 先更改設定。",
     "sk.status.detained": "你被拘留了：下一個回合會被跳過。",
     "sk.status.captured": "你被捕捉了：被釋放前都會跳過回合。",
     "sk.status.exhausted": "你很疲勞：下一個回合不能使用角色行動。",
@@ -433,6 +435,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.key.help": "說明",
     "sk.key.lang": "English",
     "sk.key.again": "再來一場",
+    "sk.key.reopen": "更改設定",
     "sk.do.peek": "偷看 {target} 的角色。大家都知道你看了誰，只有你看到牌。",
     "sk.do.swap": "和 {target} 交換角色牌。大家都看得到交換，雙方都會看到新牌。",
     "sk.do.swap_spare": "和中央牌交換。大家都看得到交換。",
@@ -578,7 +581,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.tb.latest-two": "同為 {total} 分：{names} 最近一次拿到 2 分（第 {round} 局）。",
     "sk.tb.shared-same-round": "同為 {total} 分，且最近一次拿 2 分在同一局（第 {round} 局）：共享勝利。",
     "sk.tb.shared-no-two": "同為 {total} 分，且都沒拿過 2 分：共享勝利。",
-    "sk.match.again_host": "p：以相同座位再來一場",
+    "sk.match.again_host": "p：以相同座位再來一場 · o：先更改設定",
     "sk.match.again_wait": "房主可以用相同座位再開一場。",
     "sk.pane.log": "紀錄",
     "sk.pane.notes": "筆記",
@@ -594,7 +597,8 @@ SULTANS_ZH: dict[str, str] = {
         "o 不回應 · c 宣示王權（只有持有隱藏蘇丹的人）。\n"
         "按鍵之後：用號碼（10-14 打兩位數）或方向鍵選座位（s = 中央牌，隱藏時 0 或 n = 不交換），"
         "Enter 確定，Esc 返回。也可以用滑鼠點座位。系統絕不會替你出手。\n"
-        "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · Esc 離開牌桌（座位仍是你的）。"
+        "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
+        "p 再來一場、o 先更改設定（房主，比賽結束後）· Esc 離開牌桌（座位仍是你的）。"
     ),
     "sk.help.legend_title": "符號",
     "sk.help.game_title": "遊戲規則",

@@ -429,18 +429,12 @@ class Table(GameTableScreen[Picker]):
     def kind_for_key(self, key: str) -> str | None:
         return kinds_for_key(key, self.by_kind)
 
-    def _idle_key_enabled(self, key: str) -> bool:
-        if key == "p" and "peek" not in self.by_kind:  # p is also the host's "play again"
-            return bool(super().check_action("play_again", ()))
-        return super()._idle_key_enabled(key)
-
     def action_key(self, key: str) -> None:
         p = self.picker
         if p is None:
             kind = kinds_for_key(key, self.by_kind)
             if kind is None:
-                if key == "p" and super().check_action("play_again", ()):
-                    self.action_play_again()
+                self._host_key(key)  # p or o after the match
                 return
             self.picker = Picker.start(kind, self.by_kind[kind])
             if kind == "predict" and key in ("l", "r"):
