@@ -15,6 +15,7 @@ from textual.widgets import Input, Select, Static
 
 import tui.app
 from server.hub import Hub
+from server.room import Room
 from server.storage import Storage
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
@@ -154,6 +155,29 @@ def screen_text(app: ThroneApp) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
+def short_match(hub: Hub, game: str) -> Room:
+    """A room of ``game`` with alice and four bots, one round (Sultans) or two
+    (Overlord) long, started; alice's session gone (an app comes back to it)."""
+    first = hub.connect(Identity(name="alice"))
+    options: dict[str, object] = {"rounds": 1} if game == "sultans" else {"round_limit": 2}
+    rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, options=options))
+    rc.start()  # four bots
+    hub.disconnect(first)
+    return rc.room
+
+
+async def play_first_choices(app: ThroneApp, room: Room) -> None:
+    """Alice (seat 0, ``app``) takes her first choice each time, to the match's end."""
+    for _ in range(20000):
+        if room.state != "playing":
+            return
+        client = app.room
+        assert client is not None
+        if room.is_pending(0) and (legal := client.legal()):
+            client.act(legal[0], client.snapshot().version)
+        await asyncio.sleep(0.001)
+
+
 @pytest.mark.parametrize("game", ["overlord", "sultans"])
 async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> None:
     """The host's p after a finished match starts another one (S-MATCH-1, K-END-1):
@@ -163,26 +187,14 @@ async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> Non
     hub = new_hub(games=None)
     await hub.start()
     try:
-        first = hub.connect(Identity(name="alice"))
-        options: dict[str, object] = {"rounds": 1} if game == "sultans" else {"round_limit": 2}
-        rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, options=options))
-        rc.start()  # four bots
-        hub.disconnect(first)
-        room = rc.room
+        room = short_match(hub, game)
         old = room.match_id
         app = ThroneApp(hub.connect(Identity(name="alice")))
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             table = app.screen
             assert old is not None and isinstance(table, TableScreen) and table.match_id == old
-            for _ in range(20000):  # alice takes her first choice each time, to the end
-                if room.state != "playing":
-                    break
-                client = app.room
-                assert client is not None
-                if room.is_pending(0) and (legal := client.legal()):
-                    client.act(legal[0], client.snapshot().version)
-                await asyncio.sleep(0.001)
+            await play_first_choices(app, room)
             await settle(pilot)
             assert room.state == "finished" and app.screen is table
             assert "Press p to play again" in screen_text(app)
@@ -207,12 +219,7 @@ async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_set
     hub = new_hub(games=None)
     await hub.start()
     try:
-        first = hub.connect(Identity(name="alice"))
-        options: dict[str, object] = {"rounds": 1} if game == "sultans" else {"round_limit": 2}
-        rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, options=options))
-        rc.start()  # four bots
-        hub.disconnect(first)
-        room = rc.room
+        room = short_match(hub, game)
         bob = ThroneApp(hub.connect(Identity(name="bob")))
         app = ThroneApp(hub.connect(Identity(name="alice")))
         async with app.run_test(size=(120, 40)) as pilot, bob.run_test(size=(100, 30)) as bob_pilot:
@@ -221,14 +228,7 @@ async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_set
             await settle(pilot)
             table = app.screen
             assert isinstance(table, TableScreen)
-            for _ in range(20000):  # alice takes her first choice each time, to the end
-                if room.state != "playing":
-                    break
-                client = app.room
-                assert client is not None
-                if room.is_pending(0) and (legal := client.legal()):
-                    client.act(legal[0], client.snapshot().version)
-                await asyncio.sleep(0.001)
+            await play_first_choices(app, room)
             await settle(pilot)
             await settle(bob_pilot)
             assert room.state == "finished" and app.screen is table
