@@ -409,3 +409,26 @@ async def test_the_host_s_hint_on_a_narrow_terminal_ends_in_an_ellipsis(hub: Fak
         hint = t("room.status.host", lang)
         line = next(ln.strip() for ln in screen_text(app).splitlines() if hint[:6] in ln)
         assert line.endswith("…") and hint.startswith(line[:-1].rstrip())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_watcher_of_a_full_room_is_told_how_a_seat_frees(hub: FakeHub, lang: Lang) -> None:
+    """A watcher of a waiting room whose seats are all taken (bots kept from
+    the last match) read "Take an empty seat with Enter" with no empty seat."""
+    host = hub.lobby("bob")
+    room_client = host.create_room(RoomSettings(game="tokens", seats=3))
+    room_client.add_bot(None)
+    room_client.add_bot(None)
+    lobby = hub.lobby("alice")
+    lobby.set_lang(lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.enter_room(lobby.watch(only_room(hub).id), watching=True)
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        assert t("room.status.watching_full", lang) in screen_text(app)
+        room_client.remove_bot(2)
+        await settle(pilot)
+        assert t("room.status.watching", lang) in screen_text(app)
+        assert t("room.status.watching_full", lang) not in screen_text(app)

@@ -191,7 +191,8 @@ class RoomScreen(HostScreen):
 
     def _show_status(self) -> None:
         if self.throne.watching:
-            msg = self.tr("room.status.watching")
+            full = self.snap is not None and all(seat.kind != "empty" for seat in self.snap.seats)
+            msg = self.tr("room.status.watching_full" if full else "room.status.watching")
         elif self.is_host:
             msg = self.tr("room.status.host")
         else:
