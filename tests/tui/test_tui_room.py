@@ -422,7 +422,7 @@ async def test_a_watcher_of_a_full_room_is_told_how_a_seat_frees(hub: FakeHub, l
     lobby = hub.lobby("alice")
     lobby.set_lang(lang)
     app = ThroneApp(lobby)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         app.enter_room(lobby.watch(only_room(hub).id), watching=True)
         await settle(pilot)
