@@ -66,6 +66,7 @@ HOST_KEYS = {"p": "play_again", "o": "reopen"}
 letter its action kinds use, and a subclass's binding of a key hides the base
 class's, so the table's ``action_key`` runs these when no kind takes the letter."""
 
+
 class GameTableScreen(TableScreen, Generic[P]):
     """Base of a game's own table screen (see the module docstring)."""
 

@@ -232,7 +232,7 @@ async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_set
             await settle(pilot)
             await settle(bob_pilot)
             assert room.state == "finished" and app.screen is table
-            assert "o to change the settings first" in screen_text(app)
+            assert "o to change the settings" in screen_text(app)
             assert re.search(r" o +Change settings ", screen_text(app).splitlines()[-1])
             assert "Change settings" not in screen_text(bob)  # the host's key only
             await bob_pilot.press("o")

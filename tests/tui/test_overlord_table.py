@@ -537,7 +537,7 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
             assert f"Game over: {winner} ({out.winner}) wins (round limit, most gold)." in text
             assert "Result" in text
             assert f"★ {winner} ({out.winner})" in text
-            assert "Press p to play again" in text  # alice hosts
+            assert "Press p to play again, o to change the settings," in text  # alice hosts
         else:
             assert "遊戲結束" in text and "回合上限" in text
             assert f"★ {winner}（{out.winner}）" in text
@@ -557,13 +557,18 @@ async def test_game_end_play_again_is_the_hosts() -> None:
     room = OverlordRoom(g, humans=(0, 1))
     async with table(room, 1) as (app, pilot, client):
         assert "the host may start another game" in screen_text(app)
-        await pilot.press("p")
+        await pilot.press("p", "o")
         await settle(pilot)
-        assert client.again == 0
+        assert client.again == 0 and client.reopened == 0
+        assert "Change settings" not in screen_text(app)
     async with table(room, 0) as (app, pilot, client):
+        assert "Change settings" in screen_text(app).splitlines()[-1]
         await pilot.press("p")
         await settle(pilot)
         assert client.again == 1
+        await pilot.press("o")  # o is also the order's key: after the match, the host's
+        await settle(pilot)
+        assert client.reopened == 1
 
 
 # ------------------------------------------------------------------ spectator

@@ -383,10 +383,13 @@ async def test_round_end_and_match_end() -> None:
         assert "<Assassin>: bob (1) → t2 carol (2)" in body  # the trail of the moved card
         assert "+2" in text or "+1" in text  # points on the seat boxes
     async with table(room, 2, size=(80, 24)) as (app, pilot, client):
-        assert "Press p to play again" in screen_text(app)
+        assert "Press p to play again, or o to change the settings." in screen_text(app)  # whole at 80 columns
         await pilot.press("p")
         await settle(pilot)
         assert client.again == 1
+        await pilot.press("o")  # o is also the pass's key: after the match, the host's
+        await settle(pilot)
+        assert client.reopened == 1
 
 
 async def test_between_rounds_result_stays_reachable() -> None:

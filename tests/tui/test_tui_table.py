@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from tui.app import ThroneApp
 from tui.client import RoomSettings
-from tui.screens.dialogs import ConfirmDialog
+from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen
 from tui.screens.room import RoomScreen
@@ -87,6 +87,27 @@ async def test_play_a_whole_match_with_bots_then_play_again(hub: FakeHub, size: 
         await settle(pilot)
         assert only_room(hub).state == "playing"
         assert "Your move" in screen_text(app)
+
+
+async def test_after_a_match_o_opens_the_waiting_room_with_the_settings(hub: FakeHub) -> None:
+    lobby, _client = started(hub, bots=2, rounds=1)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        room = only_room(hub)
+        while room.state == "playing":
+            await pilot.press("down", "enter")  # "take two"
+            await settle(pilot)
+        assert "Press p to play again, or o to change the settings." in screen_text(app)
+        assert "Change settings" in screen_text(app).splitlines()[-1]
+        await pilot.press("o")
+        await settle(pilot)
+        assert room.state == "waiting"
+        assert isinstance(app.screen, RoomSettingsDialog) and isinstance(app.screen_stack[-2], RoomScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        assert [s.kind for s in room.seats] == ["human", "bot", "bot"]
 
 
 async def test_peek_shows_a_private_note(hub: FakeHub) -> None:

@@ -379,7 +379,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.exchange.dead": "{i}. {who} (executed) takes {took}",
     "ov.result.title": "{who} wins: {reason}.",
     "ov.result.row": "{mark} {who}  {role}  {gold} gold",
-    "ov.result.again_host": "Press p to play again, o to change the settings first, Esc to leave.",
+    "ov.result.again_host": "Press p to play again, o to change the settings, Esc to leave.",
     "ov.result.again_wait": "Esc to leave; the host may start another game.",
     # the log
     "ov.log.round": "── Round {n} ──",
@@ -653,7 +653,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.exchange.dead": "{i}. {who}（已處決）拿取 {took}",
     "ov.result.title": "{who} 獲勝：{reason}。",
     "ov.result.row": "{mark} {who}  {role}  {gold} 元",
-    "ov.result.again_host": "按 p 再玩一局，o 先更改設定，Esc 離開。",
+    "ov.result.again_host": "按 p 再玩一局，o 更改設定，Esc 離開。",
     "ov.result.again_wait": "按 Esc 離開；房主可以再開一局。",
     "ov.log.round": "── 第 {n} 回合 ──",
     "ov.log.gain": "{who} 拿 {gold} 元（{why}）。",
