@@ -29,7 +29,7 @@ from textual.widgets import Input
 
 from tui.client import ClientError, RoomClient
 from tui.i18n import Lang, error_text, t
-from tui.tables import TableScreen
+from tui.tables import HOST_KEYS, TableScreen
 from tui.widgets import ChatPanel, KeyBar, KeySpec, TailLog
 
 P = TypeVar("P")  # the game's picker (a choice of one action in progress)
@@ -59,12 +59,6 @@ def picker_head(label: str, what: str, hint: str, lang: Lang) -> Text:
 CHOICE_GAP = "  "
 """Between the choices of a pick ("1=bob  2=carol"): one space made
 "1=bob (1) 1 2=bob (1) 2" read as one."""
-
-
-HOST_KEYS = {"p": "play_again", "o": "reopen"}
-"""The host's keys after a match (TableScreen's bindings). A table binds every
-letter its action kinds use, and a subclass's binding of a key hides the base
-class's, so the table's ``action_key`` runs these when no kind takes the letter."""
 
 
 class GameTableScreen(TableScreen, Generic[P]):

@@ -58,6 +58,12 @@ COARSE_CLOCK = 5
 against see it tick every second, which spares a repaint per second on every
 other screen of a busy server."""
 
+HOST_KEYS = {"p": "play_again", "o": "reopen"}
+"""The host's keys after a match (bound below). A game's table binds every
+letter its action kinds use, and a subclass's binding of a key hides the base
+class's, so such a table runs these itself when no kind takes the letter
+(``tui.table_common``)."""
+
 MOUNT_RETRIES = 50
 """Redraws a table screen tries while its nested panes are still being mounted."""
 
@@ -67,8 +73,7 @@ class TableScreen(HostScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", show=False),
-        Binding("p", "play_again", show=False),
-        Binding("o", "reopen", show=False),
+        *(Binding(key, action, show=False) for key, action in HOST_KEYS.items()),
     ]
     COUNTDOWN_ID: ClassVar[str] = "countdown"  # the Static that :meth:`_tick` fills
     COUNTDOWN_TEXT: ClassVar[str] = "table.countdown"  # its text, with ``s`` seconds
@@ -210,7 +215,7 @@ class TableScreen(HostScreen):
         self.throne.host_changed()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("play_again", "reopen"):
+        if action in HOST_KEYS.values():
             return self.snap is not None and self.snap.state == "finished" and self.is_host
         return True
 
