@@ -16,7 +16,7 @@ table of its kept seat). At the end a newcomer must still get the lobby.
 Printed: logins, the server's tracebacks, sessions that ended as crashes
 and error lines (the first traceback in full), and its full garbage
 collections. Exit status 1 when the server logged a traceback or a crash.
-Not a timing benchmark: it found the crashes fixed on 12-02 (README).
+Not a timing benchmark: it found the crashes fixed on 12-02 (bench/HISTORY.md, ninth session).
 """
 
 from __future__ import annotations
