@@ -564,6 +564,24 @@ async def test_claim_the_throne_is_a_key_only_the_sultans_holder_has() -> None:
         assert client.sent == []
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_an_action_with_nothing_to_pick_offers_no_numbers(lang: Lang) -> None:
+    """S-SUL-2: Claim the Throne has no target: its prompt reads "Claim throne: Enter sends
+    · Esc back", not "number/arrows pick" (there is nothing to pick)."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0, 3))
+    async with table(room, 3, lang=lang) as (app, pilot, client):
+        await pilot.press("c")
+        await settle(pilot)
+        lines = prompt(app).splitlines()
+        keys = t("sk.pick.confirm", lang)
+        assert keys in ("Enter sends · Esc back", "Enter 送出 · Esc 返回")
+        assert any(line.rstrip().endswith(keys) for line in lines), lines
+        assert not any(t("sk.pick.keys", lang) in line for line in lines), lines
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "claim"
+
+
 async def test_foresee_picks_three_seats_then_predicts() -> None:
     deal = ["fortune-teller", "guard", "slave", "sultan", "assassin", "slave"]
     room = SultansRoom(6, deal=deal, spare="slave", first=0, humans=(0,))

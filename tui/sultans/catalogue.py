@@ -142,6 +142,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.do.accept": "Accept the detention.",
     # choosing
     "sk.pick.keys": "number/arrows pick · Enter sends · Esc back",
+    "sk.pick.confirm": "Enter sends · Esc back",
     "sk.pick.what.seat": "pick a seat",
     "sk.pick.what.seat_spare": "pick a seat or the spare (s)",
     "sk.pick.what.hide": "secret swap with a seat, the spare (s), or no swap (0/n)",
@@ -458,6 +459,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.do.pass": "不回應。",
     "sk.do.accept": "接受拘留。",
     "sk.pick.keys": "數字/方向鍵選擇 · Enter 送出 · Esc 返回",
+    "sk.pick.confirm": "Enter 送出 · Esc 返回",
     "sk.pick.what.seat": "選一個座位",
     "sk.pick.what.seat_spare": "選座位或中央牌（s）",
     "sk.pick.what.hide": "偷偷交換的座位、中央牌（s）或不交換（0/n）",

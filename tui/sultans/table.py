@@ -317,7 +317,8 @@ class Table(GameTableScreen[Picker]):
         else:
             what = ""
         lines: list[Text] = []
-        lines.append(picker_head(label, what, self.tr("sk.pick.keys"), self.lang))
+        keys = self.tr("sk.pick.confirm" if p.step == "confirm" else "sk.pick.keys")  # nothing to pick: no numbers
+        lines.append(picker_head(label, what, keys, self.lang))
         choice = Text(end="")
         for c in p.candidates():
             shown = self._cand_label(c, namer)
