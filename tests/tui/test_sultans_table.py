@@ -537,7 +537,7 @@ async def test_hide_offers_a_secret_swap_or_none() -> None:
         await pilot.press("s")
         await settle(pilot)
         text = prompt(app)
-        assert "0=no swap" in text and "s=the spare" in text
+        assert "n=no swap" in text and "s=the spare" in text and "0=" not in text
         assert "Turn your card face down and keep it" in text
         await pilot.press("2")
         await settle(pilot)
@@ -545,6 +545,30 @@ async def test_hide_offers_a_secret_swap_or_none() -> None:
         await pilot.press("n", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "hide"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_zero_picks_seat_0_when_hiding_and_n_is_no_swap(lang: Lang) -> None:
+    """S-SWAP-2: a revealed seat hides with a secret swap or none. The prompt
+    offered "0=no swap" beside "0=alice" and 0 picked seat 0: a player who
+    trusted the prompt made a swap they did not mean. No swap is n alone."""
+    deal = ["guard", "slave", "assassin", "sultan", "slave"]
+    moves = [(0, "peek 2"), (1, "revolt"), (2, "pass"), (3, "pass"), (4, "pass"), (0, "pass"),
+             (2, "peek 3"), (3, "peek 4"), (4, "peek 0"), (0, "peek 3")]  # bob (1) revealed, his turn
+    for keys, sent in ((("0", "enter"), "hide swap 0"), (("n", "enter"), "hide")):
+        room = SultansRoom(5, deal=deal, first=0, humans=(1,))
+        for seat, action in moves:
+            room.play(seat, action)
+        async with table(room, 1, lang=lang) as (app, pilot, client):
+            await pilot.press("s")
+            await settle(pilot)
+            text = prompt(app)
+            none = t("sk.pick.no_swap", lang)
+            assert "n=" + none in text and "0=alice" in text and "0=" + none not in text, text
+            assert "(n)" in text or "（n）" in text, text
+            await pilot.press(*keys)
+            await settle(pilot)
+            assert client.sent[-1][0] == sent
 
 
 async def test_claim_the_throne_is_a_key_only_the_sultans_holder_has() -> None:

@@ -145,7 +145,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.pick.confirm": "Enter sends · Esc back",
     "sk.pick.what.seat": "pick a seat",
     "sk.pick.what.seat_spare": "pick a seat or the spare (s)",
-    "sk.pick.what.hide": "secret swap with a seat, the spare (s), or no swap (0/n)",
+    "sk.pick.what.hide": "secret swap with a seat, the spare (s), or no swap (n)",
     "sk.pick.what.side": "pick a side: l Loyalists, r Rebels",
     "sk.pick.what.seats": "pick {k} seats (numbers, or arrows + space)",
     "sk.pick.chosen": "Chosen {n}/{k}",
@@ -285,7 +285,7 @@ SULTANS_EN: dict[str, str] = {
         "r revolt · g capture · n dance · m manipulate · f foresee · l/r predict side · "
         "b block · j join · u refuse · o pass · c claim the throne (only if you hold it hidden).\n"
         "After a key: pick a seat by its number (two digits for 10-14) or with the arrows "
-        "(s = the spare, 0 or n = no swap when hiding), Enter confirms, Escape backs out. "
+        "(s = the spare, n = no swap when hiding), Enter confirms, Escape backs out. "
         "Clicking a seat picks it too. Nothing is ever played for you.\n"
         "t chat · Tab switches log / notebook / last result, PageUp/PageDown scroll it · F1 help · F2 English/中文 · "
         "p play again, o change the settings first (host, after the match) · "
@@ -462,7 +462,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.pick.confirm": "Enter 送出 · Esc 返回",
     "sk.pick.what.seat": "選一個座位",
     "sk.pick.what.seat_spare": "選座位或中央牌（s）",
-    "sk.pick.what.hide": "偷偷交換的座位、中央牌（s）或不交換（0/n）",
+    "sk.pick.what.hide": "偷偷交換的座位、中央牌（s）或不交換（n）",
     "sk.pick.what.side": "選陣營：l 保皇黨、r 革命軍",
     "sk.pick.what.seats": "選 {k} 個座位（號碼，或方向鍵加空白鍵）",
     "sk.pick.chosen": "已選 {n}/{k}",
@@ -597,7 +597,7 @@ SULTANS_ZH: dict[str, str] = {
         "p 調查 · s 交換（隱藏時）/ 隱藏（公開時）· x 處決 · d 拘留 · a 行刺 · r 登高一呼 · "
         "g 捕捉 · n 肚皮舞 · m 操弄 · f 預言 · l/r 預測陣營 · b 阻止 · j 投身革命 · u 禁止拘留 · "
         "o 不回應 · c 宣示王權（只有持有隱藏蘇丹的人）。\n"
-        "按鍵之後：用號碼（10-14 打兩位數）或方向鍵選座位（s = 中央牌，隱藏時 0 或 n = 不交換），"
+        "按鍵之後：用號碼（10-14 打兩位數）或方向鍵選座位（s = 中央牌，隱藏時 n = 不交換），"
         "Enter 確定，Esc 返回。也可以用滑鼠點座位。系統絕不會替你出手。\n"
         "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
         "p 再來一場、o 先更改設定（房主，比賽結束後）· Esc 離開牌桌（座位仍是你的）。"

@@ -160,8 +160,6 @@ class Picker:
             if two in cands:
                 return self._pick_seat(two)
         one = int(d)
-        if d == "0" and self.kind == "hide" and self.step == "target" and 0 not in cands:
-            return self.select("none")
         if any(s >= 10 and str(s).startswith(d) for s in range(seats)) and d != "0":
             self.digits = d
         return self._pick_seat(one) if one in cands else False

@@ -355,7 +355,7 @@ class Table(GameTableScreen[Picker]):
         if c == "spare":
             return "s=" + self.tr("sk.the_spare")
         if c == "none":
-            return "0=" + self.tr("sk.pick.no_swap")
+            return "n=" + self.tr("sk.pick.no_swap")  # n, never 0: 0 is seat 0's key
         if c in ("loyalists", "rebels"):
             return f"{'l' if c == 'loyalists' else 'r'}={self.tr('sk.side.' + str(c))}"
         if c == "go":
