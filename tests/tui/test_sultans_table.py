@@ -312,6 +312,24 @@ async def test_detention_prompt_then_detained() -> None:
         assert "#" in box(app, 2)  # the prison sign on the seat box
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_detained_sultan_is_offered_the_claim_after_the_answers(lang: Lang) -> None:
+    """S-SUL-2 / S-REACT-3: the hidden Sultan, detained, may refuse, accept
+    or claim the throne; a claim is not an answer. "Your options" listed only
+    "u Refuse  o Accept" while the line above read "Now: u Refuse o Accept
+    c Claim throne"; the claim now follows the answers, set apart by "·"."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(3,))
+    room.play(0, "detain 3")
+    async with table(room, 3, lang=lang) as (app, pilot, client):
+        line = next(x for x in prompt(app).splitlines() if x.startswith(t("sk.pick.options", lang)))
+        refuse, accept, claim = (line.find(f" {k}  {t(label, lang)}") for k, label in
+                                 (("u", "sk.key.refuse"), ("o", "sk.key.accept"), ("c", "sk.key.claim")))
+        assert -1 < refuse < accept < line.index("·") < claim, line
+        await pilot.press("c", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "claim"
+
+
 async def test_captured_seat() -> None:
     deal = ["slave-driver", "slave", "guard", "sultan", "assassin"]
     room = SultansRoom(5, deal=deal, first=0, humans=(1,))

@@ -16,6 +16,7 @@ what the player confirms is sent (``act(text, snapshot.version)``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -248,8 +249,9 @@ class Table(GameTableScreen[Picker]):
                 if w.answered and w.your_answer:
                     lines.append(Text(self.tr("sk.win.answered", answer=self.tr(f"sk.answer.{w.your_answer}"))))
                 else:
-                    opts = [k for k in self._kinds() if k != "claim"]
-                    lines.append(self._options_line(opts))
+                    # a claim is never an answer (S-SUL-2), so it comes after them, set apart
+                    lines.append(self._options_line([k for k in self._kinds() if k != "claim"],
+                                                    ["claim"] if "claim" in self.by_kind else []))
             else:
                 lines.append(Text(self.tr("sk.win.not_asked"), style="dim"))
         elif self._kinds() and me is not None:
@@ -259,9 +261,11 @@ class Table(GameTableScreen[Picker]):
         text = Text("\n", end="").join(lines[:4])
         self._update("#sk-prompt", text)
 
-    def _options_line(self, kinds: list[str]) -> Text:
+    def _options_line(self, kinds: list[str], apart: Sequence[str] = ()) -> Text:
         out = Text(self.tr("sk.pick.options") + " ", style="bold", end="")
-        for k in kinds:
+        for n, k in enumerate([*kinds, *apart]):
+            if n == len(kinds) and n:
+                out.append("· ", style="dim")
             out.append(f" {KIND_KEYS[k]} ", style="reverse bold")
             out.append(" " + self.tr(self._kind_label(k)) + "  ")
         return out
