@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.widget import Widget
@@ -178,6 +179,7 @@ class GameTableScreen(TableScreen, Generic[P]):
         if not self.is_attached:
             return
         pre = self.PREFIX
+        typing = isinstance(self.focused, Input)  # letters type in the chat line: no letter keys
         keys: list[KeySpec] = []
         if self.picker is not None:
             keys.append(("⏎", "key('enter')", f"{pre}.key.confirm"))
@@ -185,16 +187,19 @@ class GameTableScreen(TableScreen, Generic[P]):
         else:
             for k in self._kinds():
                 keys.append((self.KIND_KEYS[k], f"key('{self.KIND_KEYS[k]}')", self._kind_label(k)))
+        if not typing:
+            keys += [
+                ("p", "play_again", f"{pre}.key.again"),
+                ("o", "reopen", f"{pre}.key.reopen"),
+                ("t", "chat", f"{pre}.key.chat"),
+            ]
         keys += [
-            ("p", "play_again", f"{pre}.key.again"),
-            ("o", "reopen", f"{pre}.key.reopen"),
-            ("t", "chat", f"{pre}.key.chat"),
             ("Tab", "pane", f"{pre}.key.pane"),
             self.HELP_KEY,
             ("F2", "app.toggle_lang", f"{pre}.key.lang"),
         ]
         if self.picker is None:
-            keys.append(("Esc", "back", f"{pre}.key.leave"))
+            keys.append(("Esc", "back", f"{pre}.key.chat_done" if typing else f"{pre}.key.leave"))
         self.query_one(KeyBar).show(self, keys, self.lang)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -246,12 +251,18 @@ class GameTableScreen(TableScreen, Generic[P]):
             return
         if isinstance(self.focused, Input):
             self.query_one(self.HOME).focus()
-            self.refresh_keys()
             return
         super().action_back()
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The game's keys leave the bar while the chat line has the cursor
+        (they type there) and come back with it. Redrawn once the focus has
+        moved: Textual moves it a moment after ``focus()``, so a bar drawn
+        beside that call showed the keys of the focus before (and a click
+        into the chat line moves it too)."""
         self.refresh_keys()
 
     def action_pane(self) -> None:

@@ -172,6 +172,32 @@ async def test_arrows_pick_and_escape_backs_out_of_a_choice() -> None:
         assert client.sent == []
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_typing_in_the_chat_line_plays_nothing_and_the_bar_says_so(lang: Lang) -> None:
+    """While the chat line has the cursor the bar drops the game's keys (o
+    would type there) and Esc reads "Back to the game", not "Leave"; after
+    Esc the order key is back (the bar was drawn before Textual moved the
+    focus, so it showed the opposite)."""
+    from tui.widgets import KeyBar
+
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=(100, 30), lang=lang) as (app, pilot, client):
+        order, back = t("ov.key.order", lang), "Esc  " + t("ov.key.chat_done", lang)
+        assert order in app.screen.query_one(KeyBar).plain()
+        await pilot.press("t")
+        await settle(pilot)
+        bar = app.screen.query_one(KeyBar).plain()
+        assert order not in bar and back in bar, bar
+        await pilot.press("o", "2", "enter")
+        await settle(pilot)
+        assert client.sent == []
+        await pilot.press("escape")
+        await settle(pilot)
+        bar = app.screen.query_one(KeyBar).plain()
+        assert order in bar and back not in bar, bar
+
+
 async def test_clicking_a_seat_starts_the_order_and_a_second_click_sends() -> None:
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     room = OverlordRoom(g, humans=(0,))

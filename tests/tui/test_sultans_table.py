@@ -927,6 +927,33 @@ async def test_a_narrow_key_bar_still_shows_how_to_leave_the_table(lang: Lang) -
         assert peek not in bar and peek in screen_text(app)  # in the prompt line: "Your options: p Peek ..."
 
 
+async def test_the_key_bar_follows_the_chat_line_in_and_out() -> None:
+    """t puts the cursor in the chat line: the bar drops the game's keys
+    (they type there, also after a line is sent); Escape gives them back. The bar
+    was drawn before the focus moved (Textual moves it a moment later), so it
+    kept the game's keys while typing and lacked them after Escape."""
+    from tui.widgets import KeyBar
+
+    room = SultansRoom(5, deal=["slave", "assassin", "guard", "sultan", "slave"], first=0, humans=(0,))
+    async with table(room, 0, size=(100, 30)) as (app, pilot, client):
+        peek = t("sk.key.peek", "en")
+        assert peek in app.screen.query_one(KeyBar).plain()
+        await pilot.press("t")
+        await settle(pilot)
+        bar = app.screen.query_one(KeyBar).plain()
+        assert peek not in bar and " t " not in bar and "Esc  Back to the game" in bar, bar  # not "Leave"
+        await pilot.press("o", "k", "enter")  # a line sent: the cursor stays for the next one
+        await settle(pilot)
+        assert peek not in app.screen.query_one(KeyBar).plain()
+        assert client.sent == []  # "ok" + Enter did not pass (o) and send
+        await pilot.press("escape")
+        await settle(pilot)
+        assert peek in app.screen.query_one(KeyBar).plain()
+        await pilot.press("p", "1", "enter")  # the game's keys play again
+        await settle(pilot)
+        assert client.sent[-1][0] == "peek 1"
+
+
 @pytest.mark.parametrize("size", [(100, 16), (60, 12)])
 async def test_a_short_terminal_still_shows_the_key_bar(size: tuple[int, int]) -> None:
     # the table needed 18 rows laid out in full: on 16 the screen scrolled and

@@ -344,6 +344,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.key.pane": "Pane",
     "ov.key.lang": "中文",
     "ov.key.leave": "Leave",
+    "ov.key.chat_done": "Back to the game",  # Esc while typing in the chat line
     # what an action does (previews, "Sent:")
     "ov.do.order": "give the order to {target}",
     "ov.do.play": "play {card}",
@@ -620,6 +621,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.key.pane": "切換",
     "ov.key.lang": "English",
     "ov.key.leave": "離開",
+    "ov.key.chat_done": "回到遊戲",
     "ov.do.order": "把指示物交給 {target}",
     "ov.do.play": "打出 {card}",
     "ov.do.play_to": "打出 {card} → {target}",

@@ -114,6 +114,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.key.confirm": "Confirm",
     "sk.key.cancel": "Back",
     "sk.key.leave": "Leave",
+    "sk.key.chat_done": "Back to the game",  # Esc while typing in the chat line
     "sk.key.help": "Help",
     "sk.key.lang": "中文",
     "sk.key.again": "Play again",
@@ -433,6 +434,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.key.confirm": "確定",
     "sk.key.cancel": "返回",
     "sk.key.leave": "離開",
+    "sk.key.chat_done": "回到遊戲",
     "sk.key.help": "說明",
     "sk.key.lang": "English",
     "sk.key.again": "再來一場",
