@@ -801,6 +801,7 @@ class Room:
         await self.env.sleep(seconds)
         self._timer = None
         self._deadline = None
+        played: list[int] = []
         try:
             # play the default for every seat still owing an answer in this decision
             while self.state == "playing" and self.table is not None and self._decision == decision:
@@ -809,8 +810,11 @@ class Room:
                     break
                 if not self._play_default(pending[0], "timed out"):
                     break
+                played.append(pending[0])
         except Exception:
             log.exception("room %s: timeout handling failed", self.id)
+        if played:  # the game's log shows the action as any other: say who did not choose it
+            self.system("sys.timed_out", names=NAMES_SEP.join(self.seats[s].display() for s in sorted(set(played))))
         self._changed()
 
     def _play_default(self, seat: int, why: str) -> bool:

@@ -109,6 +109,7 @@ EN: dict[str, str] = {
     "sys.match_over": "the match is over; won by {names}",
     "sys.reopened": "the host brought everyone back to the room to change the settings",
     "sys.match_over_nobody": "the match is over; won by nobody",
+    "sys.timed_out": "time ran out for {names}: the room played the default",
     # dialogs
     "button.ok": "OK",
     "button.cancel": "Cancel",
@@ -359,7 +360,7 @@ EN: dict[str, str] = {
         "The host also has: a add a bot, d remove the highlighted bot or player, o options (the game too), s start.\n"
         "Tables: the key bar along the bottom lists what you can do now: a key for each kind of "
         "action, then a seat or a card by its number or the arrows, Enter sends, Escape backs out "
-        "(nothing is ever played for you). t chats, Tab switches the pane below, F1 explains the "
+        "(nothing is played for you unless the room's timer runs out). t chats, Tab switches the pane below, F1 explains the "
         "game's keys and signs and what you hold, p plays again or o changes the settings first (host, after the match), Escape "
         "leaves the table (your seat stays yours)."
     ),
@@ -490,6 +491,7 @@ ZH: dict[str, str] = {
     "sys.match_over": "比賽結束；獲勝者：{names}",
     "sys.reopened": "房主請大家回到房間，先更改設定",
     "sys.match_over_nobody": "比賽結束；沒有人獲勝",
+    "sys.timed_out": "{names} 時間到了：系統代出預設動作",
     "button.ok": "確定",
     "button.cancel": "取消",
     "button.yes": "是",
@@ -730,7 +732,7 @@ ZH: dict[str, str] = {
         "房間：r 準備／取消準備，Enter 坐上選到的空位，t 聊天，Escape 離開。"
         "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定（也可換遊戲），s 開始。\n"
         "牌桌：下方的按鍵列列出你現在能做的事：每種動作一個鍵，再用號碼或方向鍵選座位或牌，"
-        "Enter 送出，Escape 返回（系統絕不替你出手）。t 聊天，Tab 切換下方窗格，F1 說明這個遊戲的"
+        "Enter 送出，Escape 返回（除非房間的計時到了，系統不會替你出手）。t 聊天，Tab 切換下方窗格，F1 說明這個遊戲的"
         "按鍵、符號和你手上的東西，p 再來一場或 o 先更改設定（房主，比賽結束後），Escape 離開牌桌（座位仍是你的）。"
     ),
     "help.game.title": "{game}（{lo}-{hi} 人）",

@@ -200,6 +200,12 @@ async def test_turn_timer_plays_the_default_action(hub: Hub) -> None:
     await until(lambda: log_len(a) >= 1)
     entry = hub.storage.match_log(room_of(a).match_id or 0)[0]
     assert (entry.seat, entry.text) == (seat, "add 1")  # C-TIME: a turn times out with `add 1`
+    # the game's log shows "add 1" as if chosen: the chat says the timer chose it
+    await until(lambda: any(line.key == "sys.timed_out" for line in a.chat_lines()))
+    line = next(line for line in a.chat_lines() if line.key == "sys.timed_out")
+    who = mover.snapshot().seats[seat or 0].name
+    assert line.system and line.text == f"time ran out for {who}: the room played the default"
+    assert system_line(line.key, line.params, "zh") == f"{who} 時間到了：系統代出預設動作"
 
 
 async def test_window_timer_passes_every_seat_still_asked(hub: Hub) -> None:
@@ -216,6 +222,8 @@ async def test_window_timer_passes_every_seat_still_asked(hub: Hub) -> None:
     await until(lambda: not cview(a).window_open)
     entries = hub.storage.match_log(room.match_id or 0)
     assert entries[-1].text == "pass" and entries[-1].seat == asked[1].my_seat
+    timed = [line for line in a.chat_lines() if line.key == "sys.timed_out"]  # the one who did not answer
+    assert len(timed) == 1 and timed[0].params["names"] == asked[1].snapshot().seats[asked[1].my_seat or 0].name
 
 
 async def test_reconnect_gets_the_same_seat(hub: Hub) -> None:
