@@ -53,6 +53,7 @@ EN: dict[str, str] = {
     "key.choose": "Choose",
     "key.close": "Close",
     "key.scroll": "Scroll",
+    "table.log_back": "↑ scrolled back · End: newest",
     # columns
     "col.room": "Room",
     "col.game": "Game",
@@ -439,6 +440,7 @@ ZH: dict[str, str] = {
     "key.choose": "選擇",
     "key.close": "關閉",
     "key.scroll": "捲動",
+    "table.log_back": "↑ 已往回捲 · End：看最新",
     "col.room": "房間",
     "col.game": "遊戲",
     "col.seats": "座位",

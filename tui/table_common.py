@@ -90,6 +90,8 @@ class GameTableScreen(TableScreen, Generic[P]):
         Binding("tab", "pane", show=False),
         Binding("pageup", "scroll_pane(-1)", show=False),
         Binding("pagedown", "scroll_pane(1)", show=False),
+        Binding("home", "scroll_pane_to(0)", show=False),
+        Binding("end", "scroll_pane_to(1)", show=False),
     ]
 
     def write_events(
@@ -276,3 +278,22 @@ class GameTableScreen(TableScreen, Generic[P]):
     def action_scroll_pane(self, direction: int) -> None:
         """PageUp/PageDown scroll the shown pane."""
         self.query_one(f"#{self.PREFIX}-log", TailLog).action_scroll_page(-1 if direction < 0 else 1)
+
+    def action_scroll_pane_to(self, end: int) -> None:
+        """Home/End: the shown pane's first line, or its newest (the log follows new lines again)."""
+        log = self.query_one(f"#{self.PREFIX}-log", TailLog)
+        if end:
+            log.action_scroll_end()
+        else:
+            log.action_scroll_home()
+
+    def on_tail_log_scrolled_back(self, event: TailLog.ScrolledBack) -> None:
+        event.stop()
+        self._render_current_pane()  # the pane's title says so
+
+    def _log_title(self, title: Text) -> Text:
+        """A log pane's title, marked while the log is scrolled back: new lines
+        do not show then, and nothing else on screen said so."""
+        if self.query_one(f"#{self.PREFIX}-log", TailLog).scrolled_back:
+            title.append("  " + self.tr("table.log_back"), style="reverse")
+        return title

@@ -616,6 +616,13 @@ class TailLog(DirectLines, can_focus=True):
     """
     FOCUS_DRAWN = False  # its pane's border shows the focus
 
+    class ScrolledBack(Message):
+        """The log stopped following its newest line (``back``), or follows it again."""
+
+        def __init__(self, back: bool) -> None:
+            super().__init__()
+            self.back = back
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "scroll_lines(-1)", show=False),
         Binding("down", "scroll_lines(1)", show=False),
@@ -787,7 +794,7 @@ class TailLog(DirectLines, can_focus=True):
         self._entries.clear()
         self._old = 0
         self._deferred.clear()
-        self._top = None
+        self._set_top(None)
         self.refresh()
         return self
 
@@ -824,8 +831,18 @@ class TailLog(DirectLines, can_focus=True):
             return
         new = None if top >= end else top
         if new != self._top:
-            self._top = new
+            self._set_top(new)
             self.refresh()
+
+    def _set_top(self, top: int | None) -> None:
+        if (top is None) != (self._top is None):
+            self.post_message(self.ScrolledBack(top is not None))
+        self._top = top
+
+    @property
+    def scrolled_back(self) -> bool:
+        """Scrolled back from the newest line (so new lines do not show)."""
+        return self._top is not None and self.sheet is None
 
     def action_scroll_lines(self, delta: int) -> None:
         self._show_from(self._first_shown() + delta)

@@ -1109,3 +1109,26 @@ async def test_a_narrow_header_drops_whole_parts_and_grows_back() -> None:
         await settle(pilot)
         head = str(app.screen.query_one("#ov-head", Static).render()).strip()
         assert head.endswith("You: alice (0)"), head
+
+
+async def test_a_log_scrolled_back_says_so_in_its_title() -> None:
+    """As at the Sultans table: PageUp marks the log's title, End clears it."""
+    from textual.widgets import Static
+
+    from tui.widgets import TailLog
+
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    room.play(0, "order 2")
+    room.run_bots()
+    async with table(room, 0, size=(80, 24)) as (app, pilot, _client):
+        log = app.screen.query_one("#ov-log", TailLog)
+        title = app.screen.query_one("#ov-pane-title", Static)
+        mark = t("table.log_back", "en")
+        assert len(log.lines) > log.content_size.height, len(log.lines)
+        await pilot.press("pageup")
+        await settle(pilot)
+        assert mark in str(title.render())
+        await pilot.press("end")
+        await settle(pilot)
+        assert mark not in str(title.render()) and not log.scrolled_back

@@ -1038,3 +1038,37 @@ async def test_a_tall_terminal_gives_its_rows_to_the_log(players: int) -> None:
         for seat in range(players):
             assert NAMES[seat] in box(app, seat) and NAMES[seat] in text  # every seat's box drawn
         assert "Your card:" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_log_scrolled_back_says_so_and_end_brings_the_newest_back(lang: Lang) -> None:
+    """PageUp scrolls the log back; new lines then do not show, and nothing
+    on screen said so (a player read round 4's lines in round 5). The log's
+    title now says it, and End (as Home, the first line) goes back to the
+    newest line, which the log follows again."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(2, 4))
+    room.play(0, "peek 1")
+    room.play(1, "peek 2")
+    async with table(room, 4, size=(80, 24), lang=lang) as (app, pilot, _client):
+        log = app.screen.query_one("#sk-log", TailLog)
+        title = app.screen.query_one("#sk-pane-title", Static)
+        mark = t("table.log_back", lang)
+        assert len(log.lines) > log.content_size.height
+        assert mark not in str(title.render())
+        await pilot.press("pageup")
+        await settle(pilot)
+        assert log.scrolled_back and mark in str(title.render())
+        room.play(2, "peek 3")  # a line that does not show while scrolled back
+        await settle(pilot)
+        newest = log.lines[-1].text
+        assert newest not in screen_text(app) and mark in str(title.render())
+        await pilot.press("end")
+        await settle(pilot)
+        assert not log.scrolled_back and mark not in str(title.render())
+        assert newest in screen_text(app)
+        await pilot.press("home")
+        await settle(pilot)
+        assert log.scrolled_back and mark in str(title.render())
+        await pilot.press("tab")  # another pane: the notes, not the log's mark
+        await settle(pilot)
+        assert mark not in str(title.render())
