@@ -402,6 +402,10 @@ async def test_round_end_and_match_end() -> None:
         assert "+2" in text or "+1" in text  # points on the seat boxes
     async with table(room, 2, size=(80, 24)) as (app, pilot, client):
         assert "Press p to play again, or o to change the settings." in screen_text(app)  # whole at 80 columns
+        from tui.widgets import KeyBar
+
+        bar = app.screen.query_one(KeyBar).plain()  # the status line names p and o: F2 keeps its label
+        assert " F2 中文" in bar and " p " in bar and " o " in bar and "Esc Leave" in bar, bar
         await pilot.press("p")
         await settle(pilot)
         assert client.again == 1
