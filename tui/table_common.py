@@ -248,13 +248,19 @@ class GameTableScreen(TableScreen, Generic[P]):
     # ------------------------------------------------------------ other keys
     def action_back(self) -> None:
         if self.picker is not None:
-            self.picker = None
+            if not self._step_back():
+                self.picker = None
             self._redraw_choice()
             return
         if isinstance(self.focused, Input):
             self.query_one(self.HOME).focus()
             return
         super().action_back()
+
+    def _step_back(self) -> bool:
+        """Escape in a choice of several steps: back one step if the game has
+        one to go back to (True), else the choice is dropped."""
+        return False
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()

@@ -342,6 +342,35 @@ async def test_captured_seat() -> None:
         assert "earns an extra turn" in text or "extra turn" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_manipulate_says_the_side_chosen_and_escape_goes_back_to_it(lang: Lang) -> None:
+    """S-VIZ-2: declare a side, then choose a seat. The side step had no ⏎
+    line (only the highlight told the side chosen), and Escape at the seat
+    dropped the whole choice instead of going back to the side."""
+    deal = ["vizier", "guard", "slave", "sultan", "assassin"]
+    room = SultansRoom(5, deal=deal, first=0, humans=(0,))
+    async with table(room, 0, size=(100, 30), lang=lang) as (app, pilot, client):
+        side = {s: t(f"sk.side.{s}", lang) for s in ("loyalists", "rebels")}
+        await pilot.press("m")
+        await settle(pilot)
+        assert "⏎ " + t("sk.pick.side_then_seat", lang, side=side["loyalists"]) in prompt(app), prompt(app)
+        await pilot.press("down")
+        await settle(pilot)
+        assert "⏎ " + t("sk.pick.side_then_seat", lang, side=side["rebels"]) in prompt(app), prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert t("sk.pick.what.seat", lang) in prompt(app)
+        await pilot.press("escape")  # back to the side, the Rebels still chosen
+        await settle(pilot)
+        assert "⏎ " + t("sk.pick.side_then_seat", lang, side=side["rebels"]) in prompt(app), prompt(app)
+        await pilot.press("escape")  # then out of the choice
+        await settle(pilot)
+        assert "⏎" not in prompt(app) and client.sent == []
+        await pilot.press("m", "l", "enter", "2", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "manipulate loyalists 2"
+
+
 async def test_manipulated_then_exhausted() -> None:
     deal = ["vizier", "guard", "slave", "sultan", "assassin"]
     room = SultansRoom(5, deal=deal, first=0, humans=(1,))

@@ -151,6 +151,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.pick.what.seats": "pick {k} seats (numbers, or arrows + space)",
     "sk.pick.chosen": "Chosen {n}/{k}",
     "sk.pick.no_swap": "no swap",
+    "sk.pick.side_then_seat": "Declare for the {side}, then pick a seat to manipulate.",
     "sk.pick.options": "Your options:",
     # notebook
     "sk.notes.empty": "Nothing learned yet.",
@@ -470,6 +471,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.pick.what.seats": "選 {k} 個座位（號碼，或方向鍵加空白鍵）",
     "sk.pick.chosen": "已選 {n}/{k}",
     "sk.pick.no_swap": "不交換",
+    "sk.pick.side_then_seat": "宣告加入{side}，接著選要操弄的座位。",
     "sk.pick.options": "你的選擇：",
     "sk.notes.empty": "還沒有得知任何事。",
     "sk.notes.line": "{where} = {card}（{how}，回合 {turn}）",

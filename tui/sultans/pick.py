@@ -99,7 +99,7 @@ class Picker:
     def start(cls, kind: str, actions: list[Action]) -> Picker:
         p = cls(kind=kind, actions=actions)
         if kind in ("manipulate", "predict"):
-            sides = sorted({a.side for a in actions if a.side is not None})
+            sides = p.sides()
             if kind == "manipulate" and len(sides) == 1:
                 p.side = sides[0]
                 p.step = "target"
@@ -228,6 +228,20 @@ class Picker:
                 return self._legal("foresee " + " ".join(str(s) for s in sorted(self.chosen)))
             return None
         return self.text_for(self.current())
+
+    def back(self) -> bool:
+        """Back from a Manipulate's seat to its side, when there was a side to
+        pick (True); False: nothing to go back to."""
+        sides = self.sides()
+        if self.kind == "manipulate" and self.step == "target" and len(sides) > 1 and self.side in sides:
+            self.cursor = sides.index(self.side)
+            self.side = None
+            self.step = "side"
+            return True
+        return False
+
+    def sides(self) -> list[str]:
+        return sorted({a.side for a in self.actions if a.side is not None})
 
     def _legal(self, text: str) -> str | None:
         try:

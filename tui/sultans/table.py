@@ -339,7 +339,13 @@ class Table(GameTableScreen[Picker]):
             lines.append(choice)
         if preview is not None:
             lines.append(Text("⏎ " + self._describe(preview, namer), style="italic"))
+        elif p.step == "side" and p.kind == "manipulate" and p.current() in ("loyalists", "rebels"):
+            side = self.tr(f"sk.side.{p.current()}")  # the side's seats come next: say which side is chosen
+            lines.append(Text("⏎ " + self.tr("sk.pick.side_then_seat", side=side), style="italic"))
         return lines
+
+    def _step_back(self) -> bool:
+        return self.picker is not None and self.picker.back()
 
     def _detention(self) -> bool:
         rv = self.mv.round if self.mv is not None else None
