@@ -1132,3 +1132,39 @@ async def test_a_log_scrolled_back_says_so_in_its_title() -> None:
         await pilot.press("end")
         await settle(pilot)
         assert mark not in str(title.render()) and not log.scrolled_back
+
+
+@pytest.mark.parametrize("cards", [["revenge", "uprising"], ["revenge"]])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_cards_are_picked_by_the_numbers_the_hand_shows(lang: Lang, cards: list[str]) -> None:
+    """K-ORD-3: playing a card when holding the order. The hand panel numbers
+    the hand 1..n, but the card step numbered only the playable cards
+    ("1=[Revenge] 2=[Riot]" beside a panel's "2 [Revenge]", "3 [Riot]"), and
+    with one playable card it was skipped, so the digit meant for the card
+    picked a seat: "c 1 Enter" gave the order to seat 1. Both go by the
+    panel's numbers now."""
+    # no shield in hand: the desperation cards are playable (K-ORD-3), the reactions never
+    g = new_game(hands=[["capitalize"], cards, ["extortion"], ["extortion"]], deck=["plead-guilty"] * 10 + ["retaliate"] * 10)
+    g.play(0, "order 1")
+    pass_all(g)
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, size=(100, 30), lang=lang) as (app, pilot, client):
+        mine = list(app.screen.ov.hand or [])
+        playable = sorted({a.split()[1] for a in g.legal(1) if a.startswith("play ")})
+        assert playable == sorted(cards) and mine.index(cards[0]) > 0, (mine, playable)  # unplayable cards first
+        for card in playable:  # each by its number in the hand, as the panel shows it
+            n = mine.index(card) + 1
+            assert f"{n} {card_str(card, lang)}" in hand(app)
+            await pilot.press("c")
+            await settle(pilot)
+            assert f"{n}={card_str(card, lang)}" in prompt(app), prompt(app)
+            assert f"{mine.index('plead-guilty') + 1}=" not in prompt(app)  # not playable: not offered
+            await pilot.press(str(n))
+            await settle(pilot)
+            assert client.sent == [] and card_str(card, lang) in prompt(app).splitlines()[-1], prompt(app)  # ⏎ line
+            await pilot.press("escape")
+            await settle(pilot)
+        card = "revenge"  # a desperation card with no seat to name
+        await pilot.press("c", str(mine.index(card) + 1), "enter")
+        await settle(pilot)
+        assert client.sent and client.sent[-1][0] == f"play {card}", (prompt(app), mine)  # no seat: sent

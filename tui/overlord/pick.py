@@ -59,6 +59,9 @@ KIND_KEYS: dict[str, str] = {
 KIND_ORDER: list[str] = list(KIND_KEYS)
 FIELDS = ("card", "seat", "direction", "levy")
 
+CARD_KINDS = frozenset({"play", "discard", "give", "give_card", "substitute", "outlaw"})
+"""Kinds whose card is one of the hand's: asked for by the hand's numbers."""
+
 Value = str | int | tuple[tuple[int, int], ...] | None
 
 
@@ -95,10 +98,15 @@ class Picker:
     chosen: dict[str, Value] = field(default_factory=dict)
     step: str = "confirm"
     cursor: int = 0
+    hand: tuple[str, ...] = ()  # the player's hand when a key started it: cards go by its numbers
 
     @classmethod
-    def start(cls, kind: str, actions: list[Action]) -> Picker:
-        p = cls(kind, list(actions))
+    def start(cls, kind: str, actions: list[Action], hand: tuple[str, ...] = ()) -> Picker:
+        """``hand``: the hand panel numbers the cards 1..n, and a key that
+        chooses a card (:data:`CARD_KINDS`) asks for it by those numbers even
+        when only one can be played (it was skipped: the digit meant for the
+        card then picked a seat)."""
+        p = cls(kind, list(actions), hand=hand if kind in CARD_KINDS else ())
         p._next_step()
         return p
 
@@ -122,7 +130,7 @@ class Picker:
             if f in self.chosen:
                 continue
             vals = self.candidates(f)
-            if len(vals) > 1:
+            if len(vals) > 1 or (f == "card" and len(self.hand) > 1 and vals and vals[0] is not None):
                 self.step = f
                 return
             self.chosen[f] = vals[0] if vals else None
@@ -145,10 +153,13 @@ class Picker:
             self.cursor = (self.cursor + delta) % len(c)
 
     def type_digit(self, digit: str) -> bool:
-        """A seat step picks the seat with that number; other steps the n-th choice (1-based)."""
+        """A seat step picks the seat with that number; a card step the hand's
+        n-th card (its number in the hand panel); other steps the n-th choice (1-based)."""
         n = int(digit)
         if self.step == "seat":
             return self.select(n)
+        if self.step == "card" and self.hand:
+            return 1 <= n <= len(self.hand) and self.select(self.hand[n - 1])
         c = self.candidates()
         if 1 <= n <= len(c):
             self.cursor = n - 1

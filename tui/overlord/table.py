@@ -507,6 +507,9 @@ class Table(GameTableScreen[Picker]):
         if step == "seat":
             return f"{c}={namer.name(c)}" if isinstance(c, int) else "—"
         if step == "card":
+            p = self.picker
+            if p is not None and p.hand and c in p.hand:
+                n = p.hand.index(str(c)) + 1  # the number the hand panel shows
             return f"{n}={card_str(str(c), self.lang)}" if c is not None else f"{n}=—"
         if step == "direction":
             return f"{n}={self.tr('ov.dir.' + str(c))}"
@@ -618,7 +621,7 @@ class Table(GameTableScreen[Picker]):
             if kind is None:
                 self._host_key(key)  # p or o after the match
                 return
-            self._start(kind, self.by_kind[kind])
+            self._start(kind, self.by_kind[kind], by_key=True)
             return
         if key == "enter":
             text = p.advance()
@@ -635,12 +638,15 @@ class Table(GameTableScreen[Picker]):
             kind = kind_for_key(key, self.by_kind)
             if kind is not None and kind != p.kind:  # another kind: start over with it
                 self.picker = None
-                self._start(kind, self.by_kind[kind])
+                self._start(kind, self.by_kind[kind], by_key=True)
                 return
         self._redraw_choice()
 
-    def _start(self, kind: str, actions: list[Action]) -> None:
-        self.picker = Picker.start(kind, actions)
+    def _start(self, kind: str, actions: list[Action], *, by_key: bool = False) -> None:
+        """``by_key``: a key started it, so a card is asked by the hand's numbers
+        (a click on a card or a seat has chosen already)."""
+        hand = tuple(self.ov.hand or ()) if by_key and self.ov is not None else ()
+        self.picker = Picker.start(kind, actions, hand)
         self.message = Text("")
         self._redraw_choice()
 
