@@ -180,3 +180,22 @@ def test_fit_parts_drops_whole_parts_never_cuts_a_number() -> None:
     assert fit_parts(parts, 52) == "Overlord · Round 1/30 · order phase · …"
     assert fit_parts(["刺殺領主", "第 1/30 回合"], 12) == "刺殺領主 · …"
     assert fit_parts(["a very long title"], 8) == "a very …"
+
+
+def test_a_card_that_made_a_draw_or_a_discard_is_not_read_as_the_card_drawn() -> None:
+    """K-CARD effects in the Overlord log: "Bot 4 (4) draws 1 ([Sidestep])."
+    read as the card drawn (a hidden card shown to all) and "棄掉 [殉節]
+    （[迫害]）" as two cards; the cause now says it is one."""
+    from engine.overlord.views import Event
+    from tui.overlord.words import Namer, event_text
+
+    names = ["alice", "bob", "carol", "dave", "Bot 4"]
+    draw = Event(n=1, round=1, kind="draw", params={"seat": 4, "count": 1, "why": "sidestep"})
+    discard = Event(n=2, round=1, kind="discard", params={"seat": 2, "card": "martyrdom", "why": "victimize"})
+    captain = Event(n=3, round=1, kind="discard", params={"seat": 1, "card": "martyrdom", "why": "captain"})
+    en, zh = Namer(names, None, "en"), Namer(names, None, "zh")
+    assert event_text(draw, en, "en").plain == "Bot 4 (4) draws 1 (by [Sidestep])."
+    assert event_text(draw, zh, "zh").plain == "Bot 4（4）抽 1 張（[閃避]的效果）。"
+    assert event_text(discard, zh, "zh").plain == "carol（2）棄掉 [殉節]（[迫害]的效果）。"
+    assert event_text(captain, en, "en").plain == "bob (1) discards [Martyrdom] (the Captain's power)."
+    assert event_text(captain, zh, "zh").plain == "bob（1）棄掉 [殉節]（船長的能力）。"

@@ -54,10 +54,11 @@ def why_str(why: object, lang: Lang) -> str:
     w = str(why)
     if has_key(f"ov.why.{w}"):
         return t(f"ov.why.{w}", lang)
+    # a card or a role is the cause, not what moved: "draws 1 ([Sidestep])" read as the card drawn
     if has_key(f"ov.card.{w}"):
-        return card_str(w, lang)
+        return t("ov.why.card", lang, card=card_str(w, lang))
     if has_key(f"ov.role.{w}"):
-        return role_str(w, lang)
+        return t("ov.why.role", lang, role=role_str(w, lang))
     return w
 
 
