@@ -1168,3 +1168,19 @@ async def test_cards_are_picked_by_the_numbers_the_hand_shows(lang: Lang, cards:
         await pilot.press("c", str(mine.index(card) + 1), "enter")
         await settle(pilot)
         assert client.sent and client.sent[-1][0] == f"play {card}", (prompt(app), mine)  # no seat: sent
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_plead_guilty_window_says_the_order_is_taken(lang: Lang) -> None:
+    """K-ORD-5: the Retaliate window after a Plead Guilty read "carol (2)
+    plays [Plead Guilty] → bob (1)", the arrow of giving the order."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    g.play(0, "order 1")
+    assert "plead-guilty" in g.legal(2)
+    g.play(2, "plead-guilty")
+    pass_all(g)  # the others do not plead: carol's is played
+    room = OverlordRoom(g, humans=(3,))
+    async with table(room, 3, size=(100, 30), lang=lang) as (app, _pilot, _client):
+        want = ("carol (2) plays [Plead Guilty], taking the order from bob (1): Retaliate window."
+                if lang == "en" else "carol（2）打出 [認罪]，從 bob（1）手上拿走指示物：報復時機。")
+        assert want in prompt(app), prompt(app)

@@ -199,3 +199,18 @@ def test_a_card_that_made_a_draw_or_a_discard_is_not_read_as_the_card_drawn() ->
     assert event_text(discard, zh, "zh").plain == "carol（2）棄掉 [殉節]（[迫害]的效果）。"
     assert event_text(captain, en, "en").plain == "bob (1) discards [Martyrdom] (the Captain's power)."
     assert event_text(captain, zh, "zh").plain == "bob（1）棄掉 [殉節]（船長的能力）。"
+
+
+def test_plead_guilty_reads_as_taking_the_order_not_giving_it() -> None:
+    """K-ORD-5: Plead Guilty takes the order from the holder. The log read
+    "Bot 1 (1) plays [Plead Guilty] → you (0).", the arrow every other card
+    uses to give the order away."""
+    from engine.overlord.views import Event
+    from tui.overlord.words import Namer, event_text
+
+    names = ["alice", "Bot 1", "carol", "dave"]
+    plead = Event(n=1, round=1, kind="play", params={"seat": 1, "card": "plead-guilty", "target": 0})
+    sidestep = Event(n=2, round=1, kind="play", params={"seat": 1, "card": "sidestep", "target": 2})
+    assert event_text(plead, Namer(names, 0, "en"), "en").plain == "Bot 1 (1) plays [Plead Guilty] and takes the order from alice (0, you)."
+    assert event_text(plead, Namer(names, 2, "zh"), "zh").plain == "Bot 1（1）打出 [認罪]，從 alice（0）手上拿走指示物。"
+    assert event_text(sidestep, Namer(names, None, "en"), "en").plain == "Bot 1 (1) plays [Sidestep] → carol (2)."

@@ -475,7 +475,9 @@ class Table(GameTableScreen[Picker]):
         asked = pr.actor if pr.kind in _ACTOR_ASKED else pr.target if pr.kind in _TARGET_ASKED else None
         if mine and asked == me:
             key += ".you"  # "You may draw a card (Truant).": the one seat asked reads its own call
-        to = self.tr("ov.win.to", target=target) if pr.kind == "retaliate" and pr.target is not None else ""
+        to = ""
+        if pr.kind == "retaliate" and pr.target is not None:  # Plead Guilty takes the order from its target
+            to = self.tr("ov.win.from" if pr.card == "plead-guilty" else "ov.win.to", target=target)
         text = Text(self.tr(key, actor=actor, target=target, card=card, to=to, kind=pr.kind), style="bold", end="")
         if len(pr.asked) > 1:
             text.append("  · " + self.tr("ov.win.waiting", n=len(pr.owed), of=len(pr.asked)), style="")

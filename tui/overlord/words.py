@@ -146,7 +146,9 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
         return Text(t("ov.log.order", lang, dst=who("dst")), style="bold", end="")
     if k == "play":
         if p.get("target") is not None:
-            return tr("ov.log.play_to", who=who(), card=card(), target=who("target"))
+            # Plead Guilty takes the order from its target: "→" reads as giving it (K-ORD-5)
+            key = "ov.log.plead_from" if p.get("card") == "plead-guilty" else "ov.log.play_to"
+            return tr(key, who=who(), card=card(), target=who("target"))
         return tr("ov.log.play", who=who(), card=card())
     if k in ("cancelled", "fizzled", "protected"):
         return tr(f"ov.log.{k}", who=who(), card=card())
