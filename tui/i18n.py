@@ -394,8 +394,8 @@ EN: dict[str, str] = {
     ),
     "help.game.overlord": (
         "Everyone holds a role with a rank and an income, 5 gold and plot cards. Each round: "
-        "draw up to your hand limit, take income, and if the Overlord has 40 gold he is crowned "
-        "and wins.\n"
+        "draw 2 cards (fewer if that would go over your hand limit), take income (not in round 1), "
+        "and if the Overlord has 40 gold he is crowned and wins.\n"
         "Then the order phase: the Overlord gives the order to another player. Whoever holds "
         "it must pass it on with a shield card (each card says to whom and adds an effect), "
         "pass it by role (Peasant, Outlaw), play a desperation card when holding no shield "
@@ -758,14 +758,14 @@ ZH: dict[str, str] = {
         "不回應時請選 pass。"
     ),
     "help.game.overlord": (
-        "每人有一張角色（有階級和收入）、5 元和謀略卡。每輪：補牌到手牌上限，領取收入；"
-        "若領主有 40 元就加冕獲勝。\n"
+        "每人有一張角色（有階級和收入）、5 元和謀略卡。每回合：抽 2 張牌（超過手牌上限的部分不抽），"
+        "領取收入（第 1 回合沒有）；若領主有 40 元就加冕獲勝。\n"
         "接著是暗殺階段：領主把暗殺指示物交給另一位玩家。拿到的人必須用盾牌卡傳出去"
-        "（每張卡說明可以傳給誰並附帶效果）、用角色能力傳出（農夫、亡命徒）、"
-        "在沒有任何盾牌卡時打出絕望卡，或者死亡。任何人都能用「報復」反制一張卡，"
+        "（每張卡說明可以傳給誰並附帶效果）、用角色能力傳出（農夫、歹徒）、"
+        "在沒有任何盾牌卡時打出「絕境」卡，或者死亡。任何人都能用「報復」反制一張卡，"
         "或用「認罪」把指示物拿過來。\n"
         "領主死亡時本階段結束，存活者從中央換取更高的角色。領主是最後存活者時也獲勝。"
-        "最後一輪結束後，錢最多的人獲勝。"
+        "最後一回合結束後，錢最多的人獲勝。"
     ),
 }
 

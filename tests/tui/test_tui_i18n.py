@@ -214,3 +214,16 @@ def test_plead_guilty_reads_as_taking_the_order_not_giving_it() -> None:
     assert event_text(plead, Namer(names, 0, "en"), "en").plain == "Bot 1 (1) plays [Plead Guilty] and takes the order from alice (0, you)."
     assert event_text(plead, Namer(names, 2, "zh"), "zh").plain == "Bot 1（1）打出 [認罪]，從 alice（0）手上拿走指示物。"
     assert event_text(sidestep, Namer(names, None, "en"), "en").plain == "Bot 1 (1) plays [Sidestep] → carol (2)."
+
+
+def test_the_overlord_help_names_things_as_the_table_does_and_states_the_draw() -> None:
+    """K-RND-2: each player draws min(2, limit - hand), not "up to the limit";
+    the help called the Outlaw 亡命徒 and the desperation cards 絕望卡 where the
+    table and the cards say 歹徒 and 絕境."""
+    from tui.overlord.words import effect_str, role_str
+
+    zh, en = t("help.game.overlord", "zh"), t("help.game.overlord", "en")
+    assert role_str("outlaw", "zh") == "歹徒" and "（農夫、歹徒）" in zh and "亡命徒" not in zh
+    assert effect_str("revenge", "zh").startswith("絕境") and "「絕境」卡" in zh and "絕望" not in zh
+    assert "抽 2 張牌" in zh and "補牌到手牌上限" not in zh and "每輪" not in zh
+    assert "draw 2 cards" in en and "up to your hand limit" not in en
