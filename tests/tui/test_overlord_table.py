@@ -395,7 +395,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
     room = OverlordRoom(g, humans=(2,))
     async with table(room, 2) as (app, pilot, client):
         p = prompt(app)
-        assert "You choose: give bob (1) a card, or bob (1) takes 2 gold." in p
+        assert "You choose: give bob (1) a card, or bob (1) takes 2 gold from the treasury." in p
         assert " k  Give a card" in p and " m  They take gold" in p
         await pilot.press("k")
         await settle(pilot)
@@ -408,7 +408,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         assert client.sent[-1][0].startswith("choose card ")
         # bob is the Captain: then the receiver discards a card of its choice (K-ROLE-CAPTAIN)
         # no brackets inside brackets: "(the Captain bob (1) gave the order)" read as one aside
-        assert "You discard a card: the Captain bob (1) gave the order." in prompt(app)
+        assert "You discard a card: the Captain bob (1) gave you the order." in prompt(app)
         assert " x  Discard" in prompt(app)
         h = hand(app)  # a card to discard is one to pick, not to play (it said "can play now")
         assert "can play now" not in h and "can pick now" in h
@@ -1184,3 +1184,32 @@ async def test_a_plead_guilty_window_says_the_order_is_taken(lang: Lang) -> None
         want = ("carol (2) plays [Plead Guilty], taking the order from bob (1): Retaliate window."
                 if lang == "en" else "carol（2）打出 [認罪]，從 bob（1）手上拿走指示物：報復時機。")
         assert want in prompt(app), prompt(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_holder_who_can_only_die_is_not_told_to_pass_it_on(lang: Lang) -> None:
+    """K-ORD-3: with no shield, no desperation card and no role to pass it
+    with, dying is the one choice; the line said "pass it on, or die"."""
+    g = new_game(hands=[["capitalize"], ["plead-guilty"], ["extortion"], ["extortion"]], deck=["retaliate"] * 20)
+    g.play(0, "order 1")
+    pass_all(g)
+    assert g.legal(1) == ["die"], g.legal(1)
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, size=(100, 30), lang=lang) as (app, _pilot, _client):
+        assert t("ov.status.your_turn_die", lang) in prompt(app) and t("ov.status.your_turn", lang) not in prompt(app)
+    g2 = new_game(hands=[["capitalize"], ["sidestep"], ["extortion"], ["extortion"]])
+    g2.play(0, "order 1")
+    pass_all(g2)
+    async with table(OverlordRoom(g2, humans=(1,)), 1, size=(100, 30), lang=lang) as (app, _pilot, _client):
+        assert t("ov.status.your_turn", lang) in prompt(app)
+
+
+def test_the_coercion_gold_line_says_who_takes_it_and_from_where() -> None:
+    """K-CARD-COERCION: "Bot 2（2）讓對方拿 2 元。" left 對方 and the gold's source unsaid."""
+    from engine.overlord.views import Event
+    from tui.overlord.words import Namer, event_text
+
+    ev = Event(n=1, round=1, kind="choose-gold", params={"seat": 2})
+    names = ["alice", "bob", "Bot 2", "dave"]
+    assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "Bot 2（2）讓打出 [強迫] 的人從國庫拿 2 元。"
+    assert event_text(ev, Namer(names, None, "en"), "en").plain == "Bot 2 (2) lets the player of [Coercion] take 2 gold from the treasury."

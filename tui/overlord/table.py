@@ -463,7 +463,8 @@ class Table(GameTableScreen[Picker]):
         actor = namer.seat(pr.actor)
         if pr.kind == "turn":
             if mine:
-                return Text(self.tr("ov.status.your_turn"), style="bold reverse", end="")
+                only_die = set(self.by_kind) == {"die"}  # no card, no role to pass it with
+                return Text(self.tr("ov.status.your_turn_die" if only_die else "ov.status.your_turn"), style="bold reverse", end="")
             return Text(self.tr("ov.status.turn_of", who=actor), end="")
         if pr.kind == "command":
             if mine:
