@@ -857,7 +857,7 @@ async def test_truant_may_draw_when_the_giver_holds_more_cards() -> None:
         await pilot.press("w", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "draw"
-        assert "grace (6, you) draws 1 (Truant)." in log_text(app)
+        assert "grace (6, you) draws 1 (the Truant's power)." in log_text(app)
 
 
 async def test_a_decision_for_one_seat_is_skipped_not_left_unanswered_in_chinese() -> None:

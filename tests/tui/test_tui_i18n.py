@@ -199,6 +199,8 @@ def test_a_card_that_made_a_draw_or_a_discard_is_not_read_as_the_card_drawn() ->
     assert event_text(discard, zh, "zh").plain == "carol（2）棄掉 [殉節]（[迫害]的效果）。"
     assert event_text(captain, en, "en").plain == "bob (1) discards [Martyrdom] (the Captain's power)."
     assert event_text(captain, zh, "zh").plain == "bob（1）棄掉 [殉節]（船長的能力）。"
+    squire = Event(n=4, round=1, kind="draw", params={"seat": 1, "count": 1, "why": "squire"})  # its own key
+    assert event_text(squire, zh, "zh").plain == "bob（1）抽 1 張（護衛的能力）。"  # was "（護衛）"
 
 
 def test_plead_guilty_reads_as_taking_the_order_not_giving_it() -> None:
