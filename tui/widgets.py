@@ -50,7 +50,8 @@ ALL_BUT_LEAVE = "*"
 UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
     frozenset({"app.quit_app"}),
     frozenset({"F1"}),
-    frozenset({"play_again", "reopen"}),
+    frozenset({"reopen"}),
+    frozenset({"play_again"}),
     frozenset({"F2"}),
     frozenset({"leaders", "chat"}),
     frozenset({"pane"}),
@@ -60,8 +61,8 @@ UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
 )
 """Then the labels it leaves out, a group of keys (by action, or by key for the
 function keys, which mean the same on every screen) at a time: keys everyone
-knows (q, F1) first; then a finished table's host keys (its status line says
-"Press p to play again, or o to change the settings"); F2's label (the other
+knows (q, F1) first; then a finished table's host keys, the longer first (its
+status line says "Press p to play again, or o to change the settings"); F2's label (the other
 language's name) is how a reader of that language finds it, so it goes after
 them (at 80 columns a finished table read "F1   F2   Esc Leave"); chat and the leaderboard, then
 a table's Tab (its panes) and the keys of the game's actions (a table names
