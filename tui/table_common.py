@@ -273,6 +273,9 @@ class GameTableScreen(TableScreen, Generic[P]):
         into the chat line moves it too)."""
         self.refresh_keys()
 
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.refresh_keys()  # the focus gone from the chat line to nothing: the game's keys again
+
     def action_pane(self) -> None:
         if isinstance(self.focused, Input):
             self.query_one(self.HOME).focus()

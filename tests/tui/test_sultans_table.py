@@ -982,6 +982,11 @@ async def test_the_key_bar_follows_the_chat_line_in_and_out() -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert peek in app.screen.query_one(KeyBar).plain()
+        await pilot.press("t")
+        await settle(pilot)
+        app.screen.set_focus(None)  # the focus gone to nothing (a click on no widget): the keys again
+        await settle(pilot)
+        assert peek in app.screen.query_one(KeyBar).plain()
         await pilot.press("p", "1", "enter")  # the game's keys play again
         await settle(pilot)
         assert client.sent[-1][0] == "peek 1"
