@@ -300,9 +300,9 @@ class GameTableScreen(TableScreen, Generic[P]):
         event.stop()
         self._render_current_pane()  # the pane's title says so
 
-    def _log_title(self, title: Text) -> Text:
+    def _log_title(self, title: Text, log: TailLog) -> Text:
         """A log pane's title, marked while the log is scrolled back: new lines
         do not show then, and nothing else on screen said so."""
-        if self.query_one(f"#{self.PREFIX}-log", TailLog).scrolled_back:
+        if log.scrolled_back:
             title.append("  " + self.tr("table.log_back"), style="reverse")
         return title

@@ -540,7 +540,7 @@ class Table(GameTableScreen[Picker]):
         self._render_log(ov, namer, log)
         pane = self.pane if self.pane != "result" or ov.outcome is not None else "log"
         title = Text(self.tr("ov.pane.title", pane=self.tr(f"ov.pane.{pane}")), style="bold", end="")
-        self._update("#ov-pane-title", self._log_title(title) if pane == "log" else title)
+        self._update("#ov-pane-title", self._log_title(title, log) if pane == "log" else title)
         if pane == "exchange":
             self._show_sheet(pane, self._exchange_text(ov.log, namer))
         elif pane == "result":

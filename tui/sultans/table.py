@@ -382,7 +382,7 @@ class Table(GameTableScreen[Picker]):
         if pane == "notes" and not self._notebook:
             pane = "log"
         title = {"log": "sk.pane.log", "notes": "sk.pane.notes", "result": "sk.pane.result"}[pane]
-        self._update("#sk-pane-title", self._log_title(Text(self.tr(title))) if pane == "log" else Text(self.tr(title)))
+        self._update("#sk-pane-title", self._log_title(Text(self.tr(title)), log) if pane == "log" else Text(self.tr(title)))
         if pane == "notes":
             rv = mv.round
             if not rv.notes:
