@@ -486,6 +486,11 @@ class Room:
         if name_key(who.name) != name_key(self.host):
             raise ClientError("not-host", "only the host may do that")
 
+    def _require_finished(self) -> None:
+        """The host's choices after a match (play again, back to the room) need a finished one."""
+        if self.state != "finished":
+            raise ClientError("playing", "the match is not over")
+
     def _require_setup(self) -> None:
         if self.state == "playing":
             raise ClientError("playing", "not while a match is being played")
@@ -628,8 +633,7 @@ class Room:
 
     def play_again(self, who: Identity) -> None:
         self._require_host(who)
-        if self.state != "finished":
-            raise ClientError("playing", "the match is not over")
+        self._require_finished()
         self._begin_match()
 
     def reopen(self, who: Identity) -> None:
@@ -637,8 +641,7 @@ class Room:
         the settings or the game, let others sit down, and start when ready.
         The bots stay in their seats; everyone is asked to be ready again."""
         self._require_host(who)
-        if self.state != "finished":
-            raise ClientError("playing", "the match is not over")
+        self._require_finished()
         self.state = "waiting"
         for seat in self.seats:
             seat.ready = False

@@ -62,12 +62,12 @@ UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
 """Then the labels it leaves out, a group of keys (by action, or by key for the
 function keys, which mean the same on every screen) at a time: keys everyone
 knows (q, F1) first; then a finished table's host keys, the longer first (its
-status line says "Press p to play again, or o to change the settings"); F2's label (the other
-language's name) is how a reader of that language finds it, so it goes after
-them (at 80 columns a finished table read "F1   F2   Esc Leave"); chat and the leaderboard, then
-a table's Tab (its panes) and the keys of the game's actions (a table names
-them in its prompt line too), so that a table 60 columns wide still shows how
-to leave it; then a waiting room's host keys, so that its host at 60 columns
+status line says "Press p to play again, or o to change the settings"); F2's
+label (the other language's name) is how a reader of that language finds it,
+so it goes after them (at 80 columns a finished table read "F1   F2   Esc
+Leave"); chat and the leaderboard, then a table's Tab (its panes) and the keys
+of the game's actions (a table names them in its prompt line too), so that a
+table 60 columns wide still shows how to leave it; then a waiting room's host keys, so that its host at 60 columns
 still sees Ready, Start and Leave, and F1 (a bar cut at its end lost F1, the
 key that lists them all); last every label but Leave's."""
 
