@@ -215,6 +215,11 @@ class Hub:
             self._online = sorted(seen.values(), key=name_key)
         return list(self._online)
 
+    def guest_seated(self, name: str) -> bool:
+        """A guest holds a seat as ``name`` in an open room (a key may not claim
+        the name then: it would take the guest's seat, and its card)."""
+        return any(not room.closed and room.guest_seat_of(name) is not None for room in self.rooms.values())
+
     def seated_room(self, name: str) -> Room | None:
         for room in self.rooms.values():
             if not room.closed and room.seat_of(name) is not None:

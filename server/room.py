@@ -250,6 +250,10 @@ class Room:
                 return seat.index
         return None
 
+    def guest_seat_of(self, name: str) -> int | None:
+        idx = self.seat_of(name)
+        return idx if idx is not None and self.seats[idx].guest else None
+
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if s.kind == "human"]
 

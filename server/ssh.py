@@ -77,6 +77,10 @@ class HubLike(Protocol[_Client]):
 
     def disconnect(self, client: _Client) -> None: ...
 
+    def guest_seated(self, name: str) -> bool:
+        """A guest holds a seat as ``name`` in a room that is still open."""
+        ...
+
 
 AppFactory = Callable[[LobbyClient, "type[Driver]"], "App[Any]"]
 
@@ -263,6 +267,11 @@ class ThroneServer:
         self._listener: asyncssh.SSHAcceptor | None = None
         self._idle_task: asyncio.Task[None] | None = None
         self.port = 0
+
+    def guest_holds(self, name: str) -> bool:
+        """A guest plays as ``name`` now (no key owns it, so any session using it
+        is a guest's), or holds a seat as it in an open room."""
+        return self.active_names[name.casefold()] > 0 or self.hub.guest_seated(name)
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -454,6 +463,7 @@ class Connection(asyncssh.SSHServer):
         self.guest_auth = False
         self.refused_key = False
         self.claim_failed = False
+        self.guest_holds = False  # a key found the free name in a guest's use: not claimed, "in use"
         self._banner_sent = False
         self._counted = False
         self.over_limit = False
@@ -547,7 +557,10 @@ class Connection(asyncssh.SSHServer):
         storage = self.server.storage
         try:
             owner = storage.key_owner(self.name)
-            if owner is None:
+            if owner is None and self.server.guest_holds(self.name):
+                self.guest_holds = True
+                log.info("name %r not claimed by key %s (%s): a guest plays as it", self.name, fp, self.peer)
+            elif owner is None:
                 if storage.claim_name(self.name, fp):
                     log.info("name %r claimed by key %s (%s)", self.name, fp, self.peer)
                 else:
@@ -607,6 +620,8 @@ class Connection(asyncssh.SSHServer):
         if self.key_fingerprint is not None and not self.guest_auth:
             if self.claim_failed:
                 return message("owned", lang, name=self.name, other=other)
+            if self.guest_holds:  # a key may own a free name, but not take it from a guest playing as it
+                return message("in-use", lang, name=self.name, other=other)
             return Identity(name=self.name, guest=False, lang=self._lang(env, stored=True))
         try:
             owner = server.storage.key_owner(self.name)

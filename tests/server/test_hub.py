@@ -354,3 +354,20 @@ async def test_leaving_a_match_and_coming_back(hub: Hub) -> None:
     assert lb.current_room() is not None  # and bob gets it back
     seat = a.snapshot().seats[1]
     assert not seat.autoplay and seat.connected
+
+
+async def test_a_guest_seat_holds_its_name_while_the_room_is_open(hub: Hub) -> None:
+    """The SSH layer asks this before a key may own a name (server.ssh): seats
+    go by name, so a key claiming a seated guest's name would take the seat."""
+    guest = hub.connect(Identity(name="Gwen", guest=True))
+    owner = hub.connect(Identity(name="kim"))
+    rc = guest.create_room(settings())
+    owner.join(rc.room_id)
+    assert hub.guest_seated("gwen") and hub.guest_seated("GWEN")
+    assert not hub.guest_seated("kim")  # a key's seat
+    assert not hub.guest_seated("nobody")
+    other = hub.connect(Identity(name="Hal", guest=True))
+    other.join(rc.room_id).leave()  # sat down, then gave the seat up
+    assert not hub.guest_seated("Hal")
+    hub.disconnect(guest)  # gone, but the seat waits for its grace period
+    assert hub.guest_seated("Gwen")

@@ -55,6 +55,7 @@ class RecordingHub:
         self.connected: list[Identity] = []
         self.live: list[FakeLobby] = []
         self.disconnected: list[str] = []
+        self.guest_seats: set[str] = set()
 
     def connect(self, identity: Identity) -> LobbyClient:
         lobby = FakeLobby(identity)
@@ -66,6 +67,9 @@ class RecordingHub:
         assert isinstance(client, FakeLobby)
         self.live.remove(client)
         self.disconnected.append(client.identity.name)
+
+    def guest_seated(self, name: str) -> bool:
+        return name in self.guest_seats
 
 
 class CrashError(RuntimeError):
@@ -766,3 +770,34 @@ async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harne
     stays.close()
     leaves.close()
     again.close()
+
+
+async def test_a_key_cannot_claim_the_name_a_guest_is_playing_as(harness: Harness) -> None:
+    """A key may own a free name, but not one a guest plays as right now: it
+    would have joined the guest's chat as the same name and sat in the guest's
+    seat with the guest's card (room seats go by name)."""
+    conn1, _ = await connect(harness.port, "dora")
+    async with conn1:
+        guest = await open_tty(conn1)
+        await guest.wait_for("hello dora guest=True")
+        conn2, _ = await connect(harness.port, "dora", KEY_A)
+        async with conn2:
+            out = (await (await open_tty(conn2)).drain()).decode()
+        assert "already playing as 'dora'" in out
+        assert harness.storage.key_owner("dora") is None
+    assert [i.name for i in harness.hub.connected] == ["dora"]
+
+
+async def test_a_key_cannot_claim_the_name_of_a_guest_seat_in_an_open_room(harness: Harness) -> None:
+    harness.hub.guest_seats.add("erin")  # the guest left; the room keeps the seat (grace, or a bot plays it)
+    conn, _ = await connect(harness.port, "erin", KEY_A)
+    async with conn:
+        out = (await (await open_tty(conn)).drain()).decode()
+    assert "already playing as 'erin'" in out
+    assert harness.storage.key_owner("erin") is None
+    harness.hub.guest_seats.clear()  # the room closed: the name is free to own
+    conn, _ = await connect(harness.port, "erin", KEY_A)
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello erin guest=False")
+    assert harness.storage.key_owner("erin") == KEY_A.get_fingerprint("sha256")

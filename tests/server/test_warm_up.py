@@ -130,6 +130,9 @@ class RefusingHub:
     def disconnect(self, client: LobbyClient) -> None:
         raise AssertionError("nothing was connected")
 
+    def guest_seated(self, name: str) -> bool:
+        return False
+
 
 async def test_a_hub_that_refuses_the_guest_costs_only_the_warm_up(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="server.ssh")
