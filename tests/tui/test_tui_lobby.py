@@ -129,7 +129,7 @@ async def test_a_refused_new_room_keeps_the_dialog_and_what_was_typed(hub: FakeH
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen is dialog
-        said = t("err.in-match", lang)
+        said = t("err.in-match", lang).replace("：", ":").split(":")[0]  # its first part (the rest wraps)
         assert "".join(said.split()) in "".join(screen_text(app).split())
         assert dialog.query_one("#name", Input).value == "Friday"
         assert not hub.rooms
@@ -196,6 +196,35 @@ async def test_private_room_asks_for_its_code(hub: FakeHub) -> None:
         assert isinstance(app.screen, RoomScreen)
         room = next(iter(hub.rooms.values()))
         assert room.seat_of("alice") == 1
+
+
+async def test_back_to_one_s_own_seat_in_a_private_room_asks_no_code(hub: FakeHub) -> None:
+    # the lobby said "your seat is kept: select it and press Enter", then asked
+    # for the code (any code, even none, let the player back in)
+    hub.lobby("bob").create_room(RoomSettings(name="secret", private=True, code="1234"))
+    room = next(iter(hub.rooms.values()))
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = hub.lobby("alice").join(room.id, "1234")  # alice's other terminal sits down ...
+        room.start_game()
+        table.leave()  # ... and leaves the table: the match goes on, the seat stays hers
+        await settle(pilot)
+        assert "Your seat in" in screen_text(app)
+        await pilot.press("c")  # a new room is refused while the seat is hers: said before the form
+        await settle(pilot)
+        assert not isinstance(app.screen, RoomSettingsDialog)
+        assert "itisyoursuntil" in "".join(screen_text(app).split())  # a toast (it wraps)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.has_class("table-screen")  # back at her seat's table, no code asked
+        assert room.seat_of("alice") == 1 and room.seats[1].connected
+    app = ThroneApp(hub.lobby("carol"))  # not seated there: asked, as before
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CodeDialog)
 
 
 @pytest.mark.parametrize(("lang", "said"), [

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from tui.client import LeaderRow, RoomClient, RoomSettings, RoomSummary
+from tui.client import ClientError, LeaderRow, RoomClient, RoomSettings, RoomSummary
 from tui.i18n import Lang, game_title, room_title
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import (
@@ -134,14 +134,19 @@ class LobbyScreen(HostScreen):
             self._show_side(len(online), names)
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
+    def _kept_seat(self, rooms: list[RoomSummary]) -> RoomSummary | None:
+        """The room of a match being played where this player has a seat (it is
+        theirs until the match ends), if any."""
+        me = name_key(self.throne.lobby.identity.name)
+        return next((r for r in rooms if r.state == "playing" and any(name_key(p) == me for p in r.players)), None)
+
     def _show_rooms(self, rooms: list[RoomSummary]) -> None:
         title = self.tr("lobby.rooms", n=len(rooms))
         if not rooms:
             title += "  " + self.tr("lobby.no_rooms")
-        me = name_key(self.throne.lobby.identity.name)
-        mine = [r for r in rooms if r.state == "playing" and any(name_key(p) == me for p in r.players)]
-        if mine:  # a seat kept after leaving its table: say where it is and how to get back
-            title += "  " + self.tr("lobby.seat_kept", room=clip(room_title(mine[0].name, mine[0].host, self.lang), 20))
+        mine = self._kept_seat(rooms)
+        if mine is not None:  # a seat kept after leaving its table: say where it is and how to get back
+            title += "  " + self.tr("lobby.seat_kept", room=clip(room_title(mine.name, mine.host, self.lang), 20))
         table = self.query_one("#rooms", RowList)
         table.set_title(title)
         if rooms == self._rooms:
@@ -151,7 +156,7 @@ class LobbyScreen(HostScreen):
         for room in rooms:
             taken = room.humans + room.bots
             state = self.tr(f"state.{room.state}")
-            if room in mine:
+            if mine is not None and room.id == mine.id:
                 state += " · " + self.tr("lobby.your_seat")
             if room.private:
                 state += " · " + self.tr("lobby.private")
@@ -236,7 +241,9 @@ class LobbyScreen(HostScreen):
             return
         lobby = self.throne.lobby
         call = lobby.watch if watch else lobby.join
-        if not room.private:
+        me = name_key(lobby.identity.name)
+        mine = not watch and any(name_key(p) == me for p in room.players)
+        if not room.private or mine:  # back to one's own seat: the host asks no code (it knows the seat)
             client = self.throne.guard(call, room.id, "")
             if client is not None:
                 self.throne.enter_room(client, watching=watch, code="")
@@ -255,6 +262,9 @@ class LobbyScreen(HostScreen):
     def action_create(self) -> None:
         games = self.throne.lobby.games()
         if not games:
+            return
+        if self._kept_seat(self.throne.lobby.rooms()) is not None:  # refused: say so before the form is filled in
+            self.throne.show_error(ClientError("in-match", "you have a seat in a match being played"))
             return
 
         made: list[RoomClient] = []
