@@ -638,6 +638,7 @@ class Room:
     def play_again(self, who: Identity) -> None:
         self._require_host(who)
         self._require_finished()
+        self._release_absent()
         self._begin_match()
 
     def reopen(self, who: Identity) -> None:
@@ -646,12 +647,22 @@ class Room:
         The bots stay in their seats; everyone is asked to be ready again."""
         self._require_host(who)
         self._require_finished()
+        self._release_absent()
         self.state = "waiting"
         for seat in self.seats:
             seat.ready = False
             seat.bot = None
         self.system("sys.reopened")
         self._changed(lobby=True)
+
+    def _release_absent(self) -> None:
+        """After a finished match, the seats of players not at its table (they
+        left it, or their connection did) are given up before the next match or
+        the waiting room: "play again" drafted a player who had gone on to the
+        lobby into a new match, which held him there until it ended."""
+        for seat in self.seats:
+            if seat.kind == "human" and seat.sessions == 0:
+                self._free_seat(seat, "sys.absent")
 
     # ---------------------------------------------------------------- match
 

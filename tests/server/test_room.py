@@ -490,6 +490,36 @@ async def test_after_a_match_the_host_brings_everyone_back_to_the_waiting_room(h
     assert [s.kind for s in room.seats] == ["human", "bot", "bot", "human"]
 
 
+@pytest.mark.parametrize("then", ["play_again", "reopen"])
+async def test_after_a_match_the_seats_of_players_not_at_the_table_are_given_up(hub: Hub, then: str) -> None:
+    """Play again drafted bob, who had left the table for the lobby during the
+    match: a bot played his turns and he could join no other room until the
+    new match ended. Now seats whose owners are not at the table are freed."""
+    la, lb, lc = (hub.connect(Identity(name=n)) for n in ("alice", "bob", "carol"))
+    a = la.create_room(settings(seats=4))
+    b, c = lb.join(a.room_id), lc.join(a.room_id)
+    b.set_ready(True)
+    c.set_ready(True)
+    a.start()
+    room = room_of(a)
+    b.leave()  # to the lobby: a bot plays his seat to the end
+    hub.disconnect(lc)  # carol's connection went: her seat waits for her
+    a.leave()  # and alice's too (she comes back to the finished table below)
+    await until(lambda: room.state == "finished")
+    a2 = la.current_room()
+    assert a2 is not None
+    getattr(a2, then)()
+    kinds = [s.kind for s in room.seats]
+    assert kinds[0] == "human" and room.seats[0].name == "alice"
+    assert kinds[1:3] == (["bot", "bot"] if then == "play_again" else ["empty", "empty"])
+    freed = [line.params["name"] for line in a2.chat_lines() if line.key == "sys.absent"]
+    assert sorted(freed) == ["bob", "carol"]
+    line = next(line for line in a2.chat_lines() if line.key == "sys.absent")
+    assert system_line(line.key, line.params, "en").endswith("was not at the table: the seat is free for the next match")
+    assert lb.current_room() is None
+    lb.create_room(settings())  # free to play elsewhere
+
+
 async def test_private_room_needs_its_code(hub: Hub) -> None:
     a = hub.connect(Identity(name="alice")).create_room(settings(private=True))
     code = a.snapshot().settings.code
