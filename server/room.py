@@ -699,7 +699,7 @@ class Room:
         for seat, rec in zip(self.seats, match.seats, strict=True):
             seat.kind, seat.guest = rec.kind, rec.guest
             seat.name = rec.name if rec.kind == "human" else ""
-        options = self.spec.options_model.model_validate(match.options)
+        options = self.spec.options_model.model_validate(match.options, context={"stored": True})  # as it was started
         table = self.spec.new_table(len(self.seats), match.seed, options)
         _replay(table, match.log)
         self.table, self.match_id, self.seed, self._options = table, match.id, match.seed, options

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from engine.api import Bot, GameSpec, GameTable
 from engine.overlord.bots import make_bot
@@ -29,6 +29,18 @@ class OverlordOptions(BaseModel):
         if any(r < 1 or r > 8 for r in v):
             raise ValueError("expansion ranks are 1..8")
         return sorted(set(v))
+
+    @field_validator("coronation")
+    @classmethod
+    def _crown(cls, v: int | None, info: ValidationInfo) -> int | None:
+        """K-RND-4: 40 gold, or the option 30 (the rule set's two). A stored
+        match keeps what it was started with (``context={"stored": True}``)."""
+        if v is None or (info.context or {}).get("stored") or "ruleset" not in info.data:
+            return v  # (a bad rule set has its own error)
+        rs = load_ruleset(info.data["ruleset"])
+        if v not in (rs.coronation, rs.coronation_alternative):
+            raise ValueError(f"the coronation is at {rs.coronation} or {rs.coronation_alternative} gold (K-RND-4), not {v}")
+        return v
 
     @field_validator("ruleset")
     @classmethod

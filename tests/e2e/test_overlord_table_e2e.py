@@ -39,10 +39,12 @@ def create_overlord_room(c: Client, name: str, *, seats: int, round_limit: int) 
     keys(c, "tab")
     c.type_text(name)
     c.settle(quiet=0.1, timeout=2.0)
-    # seats, round limit, coronation, expansion ranks, turn timer, reaction timer, bot delay
-    for value in (str(seats), str(round_limit), "40", "", "0", "30", "0"):
-        keys(c, "tab", *CLEAR_FIELD)
-        if value:
+    # seats, round limit, coronation (a choice: 40 as the rules say, left), expansion ranks,
+    # turn timer, reaction timer, bot delay
+    for value in (str(seats), str(round_limit), None, "", "0", "30", "0"):
+        keys(c, "tab")
+        if value is not None:
+            keys(c, *CLEAR_FIELD)
             c.type_text(value)
         c.settle(quiet=0.1, timeout=2.0)
     c.press("enter")

@@ -247,6 +247,18 @@ def test_gametable_contract_and_illegal_actions_change_nothing() -> None:
     assert g.standings() == [5] * 5 and g.winners() == []
 
 
+def test_k_rnd_4_a_room_is_crowned_at_40_or_the_option_30_only() -> None:
+    """K-RND-4 names two thresholds; a room set to 9 gold ended in round 2 with a
+    coronation (and went onto the leaderboard). A match already stored keeps
+    the threshold it was started with (a restart replays it)."""
+    assert OverlordOptions(coronation=40).coronation == 40
+    assert OverlordOptions.model_validate({"coronation": 30}).coronation == 30
+    for bad in (9, 35, 41):
+        with pytest.raises(ValueError, match="40 or 30 gold"):
+            OverlordOptions.model_validate({"coronation": bad})
+    assert OverlordOptions.model_validate({"coronation": 9}, context={"stored": True}).coronation == 9
+
+
 def test_spec_and_registry() -> None:
     from engine.registry import games
 

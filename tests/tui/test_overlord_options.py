@@ -26,12 +26,15 @@ async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: Fa
         await settle(pilot)
         text = screen_text(app)
         assert "Kill the Overlord" in text
-        assert "Round limit" in text and "Coronation gold (40/30)" in text and "Expansion role ranks" in text
+        assert "Round limit" in text and "Coronation gold" in text and "40 (the rules)" in text
+        assert "Expansion role ranks" in text
+        crowns = dialog.query_one("#coronation", Select)  # K-RND-4: 40, or the option 30; no other amount
+        assert [str(c) for _label, c in crowns._options] == ["40", "30"]
         assert not dialog.query_one("#row-rounds").display
         assert dialog.query_one("#seats", Input).value == "5"  # kept within 4-8
         dialog.query_one("#seats", Input).value = "6"
         dialog.query_one("#round_limit", Input).value = "3"
-        dialog.query_one("#coronation", Input).value = "30"
+        crowns.value = "30"
         dialog.query_one("#expansion", Input).value = "9"
         dialog.query_one("#bot_delay", Input).value = "0"
         await pilot.click("#ok")
@@ -63,3 +66,4 @@ async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: Fak
         await settle(pilot)
         text = screen_text(app)
         assert "刺殺領主" in text and "回合上限" in text and "加冕金額" in text and "擴充角色階級" in text
+        assert "40（規則）" in text

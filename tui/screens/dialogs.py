@@ -22,6 +22,7 @@ GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max pla
 
 ROUNDS_GAMES = {"sultans"}  # games whose options take a round count
 OVERLORD_FIELDS = ("round_limit", "coronation", "expansion")  # Kill the Overlord's options (engine/overlord/spec.py)
+CROWNS = ("40", "30")  # K-RND-4: crowned at 40 gold, or 30 as the option (the house rule set's two)
 SULTANS_FIELDS = ("match", "first_to", "turn_limit", "notebook")  # Sultans of Karaya's (engine/sultans/options.py)
 SULTANS_FIRST_TO_MAX = 2 * 15  # S-MATCH-1 caps first-to-N at 15 rounds; a seat scores at most 2 a round (S-SCORE-1)
 SULTANS_TURN_LIMIT = (50, 10000, 200)  # S-WIN-4: least, most, default
@@ -174,7 +175,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
             init = init.model_copy(update={"game": self._game_order[0]})
         rounds = init.options.get("rounds", 5)
         round_limit = init.options.get("round_limit", 30)
-        coronation = init.options.get("coronation") or 40
+        coronation = str(init.options.get("coronation") or CROWNS[0])
         expansion = init.options.get("expansion_ranks") or []
         expansion_text = " ".join(str(r) for r in expansion) if isinstance(expansion, list) else ""
         first_to = init.options.get("first_to")
@@ -196,7 +197,12 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
                     ("seats", SteadyInput(str(init.seats), id="seats", type="integer", max_length=2)),
                     ("rounds", SteadyInput(str(rounds), id="rounds", type="integer", max_length=2)),
                     ("round_limit", SteadyInput(str(round_limit), id="round_limit", type="integer", max_length=3)),
-                    ("coronation", SteadyInput(str(coronation), id="coronation", type="integer", max_length=3)),
+                    ("coronation", Select(
+                        self._crowns(),
+                        value=coronation if coronation in CROWNS else CROWNS[0],
+                        allow_blank=False,
+                        id="coronation",
+                    )),
                     ("expansion", SteadyInput(expansion_text, id="expansion", max_length=20)),
                     ("turn_timer", SteadyInput(str(init.turn_timer), id="turn_timer", type="integer", max_length=4)),
                     ("window_timer", SteadyInput(str(init.window_timer), id="window_timer", type="integer", max_length=4)),
@@ -244,6 +250,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
         self.query_one("#notebook", TickBox).label = self.tr("field.notebook.box")
         self.query_one("#first_to", Input).placeholder = self.tr("field.first_to.hint", hi=SULTANS_FIRST_TO_MAX)
         self._relabel(self.query_one("#match_mode", Select), self._match_modes())
+        self._relabel(self.query_one("#coronation", Select), self._crowns())
         self._relabel(self.query_one("#game", Select), self._game_options())
         self._game_changed()
 
@@ -262,6 +269,9 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
 
     def _match_modes(self) -> list[tuple[Text, str]]:
         return [(Text(self.tr(f"field.match.{m}")), m) for m in ("rounds", "first_to")]
+
+    def _crowns(self) -> list[tuple[Text, str]]:
+        return [(Text(self.tr(f"field.coronation.{c}")), c) for c in CROWNS]
 
     def _first_to_mode(self) -> bool:
         return self.query_one("#match_mode", Select).value == "first_to"
@@ -327,7 +337,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
             options["rounds"] = self._int("rounds", 1, 15)
         if gid == "overlord":
             options["round_limit"] = self._int("round_limit", 1, 200)
-            options["coronation"] = self._int("coronation", 1, 999)
+            options["coronation"] = int(str(self.query_one("#coronation", Select).value))
             raw = self.query_one("#expansion", Input).value.replace(",", " ").split()
             if not all(r.isdigit() and 1 <= int(r) <= 8 for r in raw):
                 raise _FormError(self.tr("form.range", field=self.tr("field.expansion"), lo=1, hi=8))
