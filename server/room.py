@@ -501,7 +501,10 @@ class Room:
 
     def _seat(self, index: int) -> Seat:
         if not 0 <= index < len(self.seats):
-            raise ClientError("bad-seat", f"there is no seat {index} (seats 0-{len(self.seats) - 1})")
+            raise ClientError(
+                "bad-seat", f"there is no seat {index} (seats 0-{len(self.seats) - 1})",
+                reason="none", params={"seat": str(index)},
+            )
         return self.seats[index]
 
     def _empty_seat(self, index: int | None) -> Seat:
@@ -565,7 +568,7 @@ class Room:
         self._require_setup()
         seat = self._seat(index)
         if seat.kind != "bot":
-            raise ClientError("bad-seat", f"seat {index} has no bot")
+            raise ClientError("bad-seat", f"seat {index} has no bot", reason="no-bot", params={"seat": str(index)})
         seat.clear()
         self._changed(lobby=True)
 
@@ -574,9 +577,9 @@ class Room:
         self._require_host(who)
         seat = self._seat(index)
         if seat.kind != "human":
-            raise ClientError("bad-seat", f"seat {index} has no player")
+            raise ClientError("bad-seat", f"seat {index} has no player", reason="no-player", params={"seat": str(index)})
         if name_key(seat.name) == name_key(who.name):
-            raise ClientError("bad-seat", "the host cannot kick themselves; leave instead")
+            raise ClientError("bad-seat", "the host cannot kick themselves; leave instead", reason="self")
         name = seat.name
         for session in [s for s in self.sessions if s.role == "player" and name_key(s.identity.name) == name_key(name)]:
             self.sessions.remove(session)
@@ -632,7 +635,8 @@ class Room:
             raise ClientError("playing", "the match has already started")
         waiting_for = [s.name for s in self.humans() if not s.ready and name_key(s.name) != name_key(who.name)]
         if waiting_for:
-            raise ClientError("not-ready", "waiting for " + ", ".join(waiting_for) + " to be ready")
+            names = ", ".join(waiting_for)
+            raise ClientError("not-ready", f"waiting for {names} to be ready", reason="waiting", params={"names": names})
         self._begin_match()
 
     def play_again(self, who: Identity) -> None:

@@ -26,12 +26,14 @@ class ClientError(Exception):
     translatable; ``str(err)`` is a readable English message. ``reason``
     (optional) refines the code: for ``"illegal"`` it is the engine's
     ``IllegalAction.code`` (``"parse"``, ``"not-pending"``, ``"illegal"``,
-    ``"round-over"``...), so screens can say why in the player's language."""
+    ``"round-over"``...), so screens can say why in the player's language.
+    ``params``: literal values (names, seat numbers) its translations show."""
 
-    def __init__(self, code: str, message: str, *, reason: str = "") -> None:
+    def __init__(self, code: str, message: str, *, reason: str = "", params: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.reason = reason
+        self.params = params or {}
 
 
 class Identity(BaseModel):

@@ -214,9 +214,14 @@ EN: dict[str, str] = {
     "err.not-playing": "No match is being played in this room.",
     "err.not-seated": "You have no seat in this room.",
     "err.not-ready": "Not everyone is ready yet: {msg}",
+    "err.not-ready.waiting": "Not everyone is ready yet: waiting for {names}.",
     "err.seat-taken": "That seat is taken.",
     "err.seats-taken": "Players sit in the seats that would go; they must move first.",
     "err.bad-seat": "Not possible with that seat: {msg}",
+    "err.bad-seat.none": "There is no seat {seat}.",
+    "err.bad-seat.no-bot": "Seat {seat} has no bot.",
+    "err.bad-seat.no-player": "Seat {seat} has no player.",
+    "err.bad-seat.self": "The host cannot remove themselves: leave the room instead (Escape).",
     "err.bad-seats": "Wrong number of seats: {msg}",
     "err.bad-game": "That game is not offered here.",
     "err.bad-options": "Those options are not valid: {msg}",
@@ -576,12 +581,12 @@ ZH: dict[str, str] = {
     "err.room-full": "那個房間已經滿了。",
     "err.stale": "你的動作送到前牌局已經變了：請再看一次再選。",
     "err.illegal": "現在不能這樣做：{msg}",
-    "err.illegal.illegal": "現在不能這樣做（{msg}）。",
-    "err.illegal.not-pending": "現在沒有需要你回應的事：請等輪到你或有人詢問你（{msg}）。",
-    "err.illegal.parse": "這不是這個遊戲的動作（{msg}）。",
-    "err.illegal.round-over": "這一局已經結束了（{msg}）。",
-    "err.illegal.game-over": "遊戲已經結束了（{msg}）。",
-    "err.illegal.bad-seat": "沒有那個座位（{msg}）。",
+    "err.illegal.illegal": "現在不能這樣做。",
+    "err.illegal.not-pending": "現在沒有需要你回應的事：請等輪到你或有人詢問你。",
+    "err.illegal.parse": "這不是這個遊戲的動作。",
+    "err.illegal.round-over": "這一局已經結束了。",
+    "err.illegal.game-over": "遊戲已經結束了。",
+    "err.illegal.bad-seat": "沒有那個座位。",
     "err.not-host": "只有房主可以這樣做。",
     "err.bad-code": "私人房間的密碼不對。",
     "err.no-room": "那個房間已經不存在了。",
@@ -593,9 +598,14 @@ ZH: dict[str, str] = {
     "err.not-playing": "這個房間目前沒有比賽在進行。",
     "err.not-seated": "你在這個房間裡沒有座位。",
     "err.not-ready": "還有人沒準備好：{msg}",
+    "err.not-ready.waiting": "還有人沒準備好：等 {names}。",
     "err.seat-taken": "那個座位已經有人了。",
     "err.seats-taken": "要取消的座位上還有玩家，請他們先換位子。",
     "err.bad-seat": "那個座位不能這樣做：{msg}",
+    "err.bad-seat.none": "沒有 {seat} 號座位。",
+    "err.bad-seat.no-bot": "{seat} 號座位上沒有電腦。",
+    "err.bad-seat.no-player": "{seat} 號座位上沒有玩家。",
+    "err.bad-seat.self": "房主不能請自己離開：要離開房間請按 Escape。",
     "err.bad-seats": "座位數不對：{msg}",
     "err.bad-game": "這裡沒有提供那個遊戲。",
     "err.bad-options": "這些設定無效：{msg}",
@@ -921,7 +931,7 @@ def error_text(err: ClientError, lang: Lang) -> str:
         key = f"{key}.{reason}"
     elif not has_key(key):
         key = "err.other"
-    return t(key, lang, msg=str(err))
+    return t(key, lang, **{**getattr(err, "params", {}), "msg": str(err)})
 
 
 SULTANS_FIRST_TO_CAP = 15

@@ -1,7 +1,8 @@
 """An action the engine refuses reaches the player in their language: the host
 passes the engine's reason (``IllegalAction.code``) with ``ClientError("illegal")``
-and the catalogue says it (Traditional Chinese here), the engine's English
-detail in parentheses."""
+and the catalogue says it (Traditional Chinese here; the English says the
+engine's detail in parentheses, the Chinese leaves that English out). Other
+refusals carry their values (names, seats) for the catalogue too."""
 
 from __future__ import annotations
 
@@ -48,11 +49,11 @@ async def test_sultans_refusals_in_chinese() -> None:
         err = refusal(rc, "fly to the moon")
         assert (err.code, err.reason) == ("illegal", "parse")
         zh = error_text(err, "zh")
-        assert zh == f"這不是這個遊戲的動作（{err}）。"
+        assert zh == "這不是這個遊戲的動作。"
         assert error_text(err, "en") == f"That is not an action of this game ({err})."
         err = refusal(rc, "peek 0")  # well-formed, but never hers to play: she is seat 0
         assert (err.code, err.reason) == ("illegal", "illegal")
-        assert error_text(err, "zh") == f"現在不能這樣做（{err}）。"
+        assert error_text(err, "zh") == "現在不能這樣做。"
     finally:
         await hub.stop()
 
@@ -71,8 +72,8 @@ async def test_not_pending_in_chinese() -> None:
         assert waiting.pending() and not idle.pending()
         err = refusal(idle, "add 1")
         assert (err.code, err.reason) == ("illegal", "not-pending")
-        assert error_text(err, "zh").startswith("現在沒有需要你回應的事：請等輪到你或有人詢問你（")
-        assert str(err) in error_text(err, "zh")
+        assert error_text(err, "zh") == "現在沒有需要你回應的事：請等輪到你或有人詢問你。"
+        assert str(err) in error_text(err, "en")
     finally:
         await hub.stop()
 
@@ -102,6 +103,33 @@ async def test_the_sultans_table_shows_the_refusal_in_chinese(monkeypatch: pytes
             table.refresh_data()
             await settle(pilot)
             prompt = "".join(str(table.query_one("#sk-prompt").render()).split())
-            assert "這不是這個遊戲的動作（" in prompt, prompt
+            assert "這不是這個遊戲的動作。" in prompt, prompt
+    finally:
+        await hub.stop()
+
+
+async def test_room_refusals_name_their_players_and_seats_in_chinese() -> None:
+    """The host's s with a player not ready said "還有人沒準備好：waiting for
+    bob to be ready": the English detail inside the Chinese sentence."""
+    hub = new_hub()
+    await hub.start()
+    try:
+        rc = hub.connect(Identity(name="alice", lang="zh")).create_room(
+            RoomSettings(game="count", seats=3, turn_timer=0, window_timer=0)
+        )
+        hub.connect(Identity(name="bob")).join(rc.room_id)
+        refusals = []
+        for call in (rc.start, lambda: rc.remove_bot(2), lambda: rc.kick(2), lambda: rc.kick(0), lambda: rc.kick(7)):
+            with pytest.raises(ClientError) as err:
+                call()
+            refusals.append(err.value)
+        assert [error_text(e, "zh") for e in refusals] == [
+            "還有人沒準備好：等 bob。",
+            "2 號座位上沒有電腦。",
+            "2 號座位上沒有玩家。",
+            "房主不能請自己離開：要離開房間請按 Escape。",
+            "沒有 7 號座位。",
+        ]
+        assert error_text(refusals[0], "en") == "Not everyone is ready yet: waiting for bob."
     finally:
         await hub.stop()
