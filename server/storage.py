@@ -407,8 +407,10 @@ class Storage:
         ]
 
     def leaderboard(self, limit: int = 50, game: str | None = None) -> list[LeaderRow]:
-        """Players (not bots, not guests) by wins, then points, then fewest matches;
-        of one ``game``'s matches, or of every game's (None).
+        """Players (not bots, not guests) by wins, then points, then fewest matches,
+        of one ``game``'s matches; or of every game's (None) by wins, then fewest
+        matches (a Sultans point and an Overlord gold do not add up: ``points``
+        is their sum there, and screens do not show it).
 
         Rows of one identity (names equal under :func:`name_key`) are added up and
         shown under the name it used last. Read from the results once and kept
@@ -437,7 +439,10 @@ class Storage:
             entry[2] += r["wins"] or 0
             entry[3] += r["points"] or 0
         board = [LeaderRow(name=e[0], matches=e[1], wins=e[2], points=e[3]) for e in merged.values()]
-        board.sort(key=lambda row: (-row.wins, -row.points, row.matches, name_key(row.name)))
+        if game is None:
+            board.sort(key=lambda row: (-row.wins, row.matches, name_key(row.name)))
+        else:
+            board.sort(key=lambda row: (-row.wins, -row.points, row.matches, name_key(row.name)))
         return board
 
 

@@ -114,7 +114,8 @@ def test_results_and_leaderboard() -> None:
     _, match = _match(st)
     st.finish_match(match, [SeatResult(0, "BOB", "human", 10, True), SeatResult(1, "alice", "human", 0, False)])
     rows = st.leaderboard()
-    assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("BOB", 4, 2, 16), ("alice", 4, 2, 13)]
+    # tied on wins and matches: by name (every game's board: points are not compared)
+    assert [(r.name, r.matches, r.wins, r.points) for r in rows] == [("alice", 4, 2, 13), ("BOB", 4, 2, 16)]
     assert len(st.leaderboard(limit=1)) == 1
 
 
@@ -138,6 +139,15 @@ def test_a_leaderboard_of_one_game() -> None:
     assert [(r.name, r.wins) for r in st.leaderboard(game="overlord")] == [("alice", 1), ("bob", 1)]
     assert [(r.name, r.wins) for r in st.leaderboard(game="sultans")] == [("alice", 1), ("bob", 1)]
     assert [(r.name, r.wins) for r in st.leaderboard()] == [("alice", 2), ("bob", 2)]
+    _, match = _match(st, "overlord")  # carol: one win, 44 gold; dave: one win in one match, 3 points
+    st.finish_match(match, [SeatResult(0, "carol", "human", 44, True), SeatResult(1, "erin", "human", 0, False)])
+    _, match = _match(st, "overlord")
+    st.finish_match(match, [SeatResult(0, "carol", "human", 0, False), SeatResult(1, "erin", "human", 40, True)])
+    _, match = _match(st, "sultans")
+    st.finish_match(match, [SeatResult(0, "dave", "human", 3, True), SeatResult(1, "erin", "human", 0, False)])
+    rows = [r for r in st.leaderboard() if r.name in ("carol", "dave")]
+    assert [r.name for r in rows] == ["dave", "carol"]  # one win each: fewer matches first, not more gold
+    assert [r.name for r in st.leaderboard(game="overlord") if r.name in ("carol", "erin")] == ["carol", "erin"]
 
 
 def test_abandon_and_close_room() -> None:
@@ -226,5 +236,5 @@ def test_the_leaderboard_is_read_from_the_results_once_until_a_match_finishes() 
         first[0].wins = 99  # type: ignore[misc]
     _, match = _match(st)
     st.finish_match(match, [SeatResult(0, "bob", "human", 9, True), SeatResult(1, "alice", "human", 0, False)])
-    assert [(r.name, r.wins, r.points) for r in st.leaderboard()] == [("bob", 1, 10), ("alice", 1, 5)]
+    assert [(r.name, r.wins, r.points) for r in st.leaderboard()] == [("alice", 1, 5), ("bob", 1, 10)]
     assert len(queries) == 2

@@ -470,8 +470,9 @@ class PlayerSettingsDialog(HostModal[Lang | None]):
 
 class LeaderboardDialog(HostModal[None]):
     """The whole leaderboard (the lobby shows its top): of every game, or, with
-    ``g``, of each game in turn (a Sultans match scores a few points a round,
-    an Overlord game its gold: their sums rank players of one game fairly)."""
+    ``g``, of each game in turn. Points only on a game's own board: a Sultans
+    match scores a few points a round, an Overlord game its gold, and their
+    sum ranked nobody fairly (every game's board: wins, then fewest matches)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
@@ -511,16 +512,16 @@ class LeaderboardDialog(HostModal[None]):
         which = self.tr("leaders.all") if game is None else game_title(game[0], self.lang, fallback=game[1])
         self.query_one("#leaders-dialog-title", Static).update(self.tr("leaders.title", game=which))
         self.query_one("#leaders-foot", Static).update(
-            Text(self.tr("lobby.no_leaders") if not self._rows else self.tr("help.close"), style="dim")
+            Text(self.tr("lobby.no_leaders") if not self._rows else self.tr("leaders.foot"), style="dim")
         )
         table = self.query_one("#leaders-table", DataTable)
         table.clear(columns=True)
-        for key in ("col.rank", "col.player", "col.matches", "col.wins", "col.points"):
+        points = game is not None
+        for key in ("col.rank", "col.player", "col.matches", "col.wins", *(("col.points",) if points else ())):
             table.add_column(self.tr(key), key=key)
         for i, row in enumerate(self._rows, 1):
-            table.add_row(
-                Text(str(i)), literal(row.name), Text(str(row.matches)), Text(str(row.wins)), Text(str(row.points))
-            )
+            cells = [Text(str(i)), literal(row.name), Text(str(row.matches)), Text(str(row.wins))]
+            table.add_row(*cells, *((Text(str(row.points)),) if points else ()))
 
     def action_close(self) -> None:
         self.dismiss(None)

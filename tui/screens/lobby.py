@@ -196,14 +196,14 @@ class LobbyScreen(HostScreen):
             grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
             grid.add_column(justify="right")
             grid.add_column(justify="right")
-            grid.add_row(
-                Text("#"), Text(self.tr("col.player")), Text(self.tr("col.points")), Text(self.tr("col.wins")),
+            grid.add_row(  # of every game: no points (a Sultans point and an Overlord gold do not add up)
+                Text("#"), Text(self.tr("col.player")), Text(self.tr("col.wins")), Text(self.tr("col.matches")),
                 style="bold",
             )
             for i, row in enumerate(self._leaders, 1):
-                grid.add_row(Text(str(i)), literal(row.name), Text(str(row.points)), Text(str(row.wins)))
+                grid.add_row(Text(str(i)), literal(row.name), Text(str(row.wins)), Text(str(row.matches)))
             parts.append(grid)
-        leaders = tuple((row.name, row.points, row.wins) for row in self._leaders)
+        leaders = tuple((row.name, row.wins, row.matches) for row in self._leaders)
         share = ("lobby-side", count, names, leaders, self.lang)  # every lobby shows the same pane
         self.query_one("#side-pane", LineStatic).update(Group(*parts), layout=False, share=share)
 
