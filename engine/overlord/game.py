@@ -645,6 +645,8 @@ class Game:
         # (2) the Tax Collector's fee
         if roles[receiver] == "taxcollector" and roles[giver] != "knight":
             self._take(giver, receiver, self.rules.tax_fee, "fee")
+        elif roles[receiver] == "taxcollector":
+            self._emit("protected", seat=giver, role="taxcollector")  # K-ROLE-KNIGHT: the log says why no fee
         # (3) the order moves
         self._move_order(giver, receiver, how, card)
         # (4) the card's other effects
@@ -652,8 +654,11 @@ class Game:
             yield from effects()
         # (5) role triggers, by the roles held when the card was played; only between living players
         # (Ruling (H3): a trigger whose giver or receiver died during the effects is skipped)
-        if roles[giver] == "captain" and self.alive[giver] and self.alive[receiver] and roles[receiver] != "knight":
-            yield from self._forced_discard(receiver, "captain", giver)
+        if roles[giver] == "captain" and self.alive[giver] and self.alive[receiver]:
+            if roles[receiver] != "knight":
+                yield from self._forced_discard(receiver, "captain", giver)
+            elif self.hands[receiver]:  # K-ROLE-KNIGHT: the log says why the Captain took nothing
+                self._emit("protected", seat=receiver, role="captain")
         if (
             roles[receiver] == "truant" and self.alive[giver] and self.alive[receiver]
             and len(self.hands[giver]) > len(self.hands[receiver])

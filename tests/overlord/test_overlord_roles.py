@@ -103,6 +103,8 @@ def test_k_role_captain_receiver_discards_but_not_the_knight() -> None:
     go(g, "1: play capitalize 3")  # to the Knight: no discard
     close(g)
     assert kind(g) == "plead" and len(g.hands[3]) == 4
+    # the log says why the Captain took nothing (the discard was silently skipped)
+    assert last(g, "protected").params == {"seat": 3, "role": "captain"}
     g2 = mk(roles, [FILL, ["sidestep", "sidestep", "sidestep", "sidestep"], ["sidestep"] * 2, FILL])
     go(g2, "0: order 1")
     settle(g2)
@@ -160,6 +162,7 @@ def test_k_role_knight_never_pays_the_tax_collector() -> None:
     go(g, "1: play victimize 2")
     close(g)
     assert g.gold[1] == 0 and g.gold[2] == 5
+    assert last(g, "protected").params == {"seat": 1, "role": "taxcollector"}  # the log says why no fee
 
 
 def test_k_role_squire_limit_two_and_draws_at_phase_start() -> None:

@@ -27,9 +27,12 @@ change with the person)."""
 
 def test_format_params_match_between_languages() -> None:
     mismatched = {key: (params_of(EN[key]), params_of(ZH[key])) for key in EN if params_of(EN[key]) != params_of(ZH[key])}
-    assert {key: (en - zh, zh - en) for key, (en, zh) in mismatched.items()} == dict.fromkeys(
-        NAMELESS_IN_ZH, ({"name"}, set())
-    )
+    # the Chinese of an illegal action's reason leaves out the engine's English detail ({msg})
+    english_detail = {k for k in EN if k.startswith("err.illegal.")}
+    assert {key: (en - zh, zh - en) for key, (en, zh) in mismatched.items()} == {
+        **dict.fromkeys(NAMELESS_IN_ZH, ({"name"}, set())),
+        **dict.fromkeys(english_detail, ({"msg"}, set())),
+    }
 
 
 HAN = "\u4e00-\u9fff"
@@ -213,8 +216,9 @@ def test_plead_guilty_reads_as_taking_the_order_not_giving_it() -> None:
     names = ["alice", "Bot 1", "carol", "dave"]
     plead = Event(n=1, round=1, kind="play", params={"seat": 1, "card": "plead-guilty", "target": 0})
     sidestep = Event(n=2, round=1, kind="play", params={"seat": 1, "card": "sidestep", "target": 2})
-    assert event_text(plead, Namer(names, 0, "en"), "en").plain == "Bot 1 (1) plays [Plead Guilty] and takes the order from alice (0, you)."
-    assert event_text(plead, Namer(names, 2, "zh"), "zh").plain == "Bot 1（1）打出 [認罪]，從 alice（0）手上拿走指示物。"
+    # "to take": it takes the order only if no Retaliate cancels it (K-ORD-4); "The order goes to" says so
+    assert event_text(plead, Namer(names, 0, "en"), "en").plain == "Bot 1 (1) plays [Plead Guilty] to take the order from alice (0, you)."
+    assert event_text(plead, Namer(names, 2, "zh"), "zh").plain == "Bot 1（1）打出 [認罪]，要從 alice（0）手上拿走指示物。"
     assert event_text(sidestep, Namer(names, None, "en"), "en").plain == "Bot 1 (1) plays [Sidestep] → carol (2)."
 
 
@@ -229,3 +233,30 @@ def test_the_overlord_help_names_things_as_the_table_does_and_states_the_draw() 
     assert effect_str("revenge", "zh").startswith("絕境") and "「絕境」卡" in zh and "絕望" not in zh
     assert "抽 2 張牌" in zh and "補牌到手牌上限" not in zh and "每輪" not in zh
     assert "draw 2 cards" in en and "up to your hand limit" not in en
+
+
+def test_a_coercion_card_given_is_one_line_to_its_giver_and_taker() -> None:
+    """K-CARD Coercion: the giver read "bob (1, you) gives Bot 2 (2) a card."
+    and then "bob (1, you) gives Bot 2 (2) [Revolt].": the public line is left
+    out for the two who see the card; everyone else keeps it."""
+    from engine.overlord.views import Event
+    from tui.overlord.words import restated
+
+    given = Event(n=1, round=1, kind="give-card", params={"src": 1, "dst": 2})
+    assert restated(given, 1) and restated(given, 2)
+    assert not restated(given, 0) and not restated(given, None)  # another player, a spectator
+    gold = Event(n=2, round=1, kind="gold", params={"seat": 1, "delta": 2, "why": "gift"})
+    assert restated(gold, 0) and restated(gold)
+
+
+def test_a_knight_s_protection_from_a_role_is_said_in_the_log() -> None:
+    """K-ROLE-KNIGHT: the Captain's discard and the Tax Collector's fee skip the
+    Knight; the log said nothing, and players could not tell a rule from a slip."""
+    from engine.overlord.views import Event
+    from tui.overlord.words import Namer, event_text
+
+    names = ["alice", "bob", "carol", "dave"]
+    captain = Event(n=1, round=1, kind="protected", params={"seat": 3, "role": "captain"})
+    fee = Event(n=2, round=1, kind="protected", params={"seat": 1, "role": "taxcollector"})
+    assert event_text(captain, Namer(names, 0, "en"), "en").plain == "dave (3) is a Knight: the Captain's power takes nothing from him."
+    assert event_text(fee, Namer(names, 1, "zh"), "zh").plain == "你（1）是騎士：財稅官的能力拿不走他的東西。"

@@ -602,7 +602,7 @@ class Table(GameTableScreen[Picker]):
         fresh = [ev for ev in ov.log if ev.n > self._log_last]
         if ov.log and self._log_last == -1 and ov.log[0].kind != "round":
             log.write(Text(self.tr("ov.log.round", n=ov.log[0].round), style="bold"))
-        shown = [ev for ev in fresh if not restated(ev)]
+        shown = [ev for ev in fresh if not restated(ev, namer.viewer)]
         self.write_events(log, shown, namer.viewer, lambda ev: self._log_line(ev, namer))
         if fresh:
             self._log_last = fresh[-1].n

@@ -70,8 +70,13 @@ RESTATED_GOLD = frozenset({"gift", "pay"})
 """Gold moves that the line before already tells (the Merchant's gift, the Peasant's pass)."""
 
 
-def restated(ev: Event) -> bool:
-    """True for an event that repeats the line before it: the log leaves it out."""
+def restated(ev: Event, viewer: int | None = None) -> bool:
+    """True for an event that another line of ``viewer``'s log tells already:
+    the log leaves it out. A gold move the line before tells (a gift, a
+    pass); a Coercion card given, to its giver and taker, whose next line
+    names the card (they read "gives ... a card." and then "gives ... [Revolt].")."""
+    if ev.kind == "give-card":
+        return viewer is not None and viewer in (ev.params.get("src"), ev.params.get("dst"))
     return ev.kind == "gold" and ev.params.get("why") in RESTATED_GOLD
 
 
@@ -150,6 +155,8 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
             key = "ov.log.plead_from" if p.get("card") == "plead-guilty" else "ov.log.play_to"
             return tr(key, who=who(), card=card(), target=who("target"))
         return tr("ov.log.play", who=who(), card=card())
+    if k == "protected" and isinstance(p.get("role"), str):  # a role's power: the Captain's, the Tax Collector's
+        return tr("ov.log.protected_role", who=who(), why=t("ov.why.role", lang, role=role_str(p["role"], lang)))
     if k in ("cancelled", "fizzled", "protected"):
         return tr(f"ov.log.{k}", who=who(), card=card())
     if k == "substitute":
