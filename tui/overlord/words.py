@@ -155,8 +155,9 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
             key = "ov.log.plead_from" if p.get("card") == "plead-guilty" else "ov.log.play_to"
             return tr(key, who=who(), card=card(), target=who("target"))
         return tr("ov.log.play", who=who(), card=card())
-    if k == "protected" and isinstance(p.get("role"), str):  # a role's power: the Captain's, the Tax Collector's
-        return tr("ov.log.protected_role", who=who(), why=t("ov.why.role", lang, role=role_str(p["role"], lang)))
+    role = p.get("role")
+    if k == "protected" and isinstance(role, str):  # a role's power: the Captain's, the Tax Collector's
+        return tr("ov.log.protected_role", who=who(), why=t("ov.why.role", lang, role=role_str(role, lang)))
     if k in ("cancelled", "fizzled", "protected"):
         return tr(f"ov.log.{k}", who=who(), card=card())
     if k == "substitute":
