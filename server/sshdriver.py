@@ -31,6 +31,8 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from server.sanitize import strip_escapes
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -57,6 +59,60 @@ SYNC_QUERY = "\x1b[?2026$p"
 # the frame's text, SYNC_END (:meth:`SSHDriver.write` sends them as one).
 
 DEFAULT_SIZE = (80, 24)
+
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
+PASTE_MAX = 64 * 1024
+"""Characters of one bracketed paste kept (a chat line takes a few hundred)."""
+
+
+class PasteFilter:
+    """Takes the escape characters out of a bracketed paste before Textual's
+    parser sees it. The parser reads an ESC inside a paste as the start of a
+    sequence that never ends, and sends the paste's rest as keys ahead of the
+    paste itself: ``AA<ESC>[31mBB`` reached the chat as ``^[31mBBAA``. A paste
+    is held until its end marker (Textual sends it whole then anyway); its
+    escape sequences are dropped, as the chat drops them from typed text."""
+
+    def __init__(self) -> None:
+        self._paste: list[str] | None = None  # the paste being read, or None outside one
+        self._kept = 0
+        self._tail = ""  # outside a paste: the end of the last input, a start marker's first part maybe
+
+    def feed(self, text: str) -> str:
+        out: list[str] = []
+        while text:
+            if self._paste is None:
+                seen = self._tail + text
+                at = seen.find(PASTE_START)
+                if at < 0:
+                    out.append(text)
+                    self._tail = seen[-(len(PASTE_START) - 1):]
+                    return "".join(out)
+                cut = at + len(PASTE_START) - len(self._tail)  # where the marker ends in ``text``
+                out.append(text[:cut])
+                text = text[cut:]
+                self._tail = ""
+                self._paste, self._kept = [], 0
+            else:
+                self._paste.append(text)
+                self._kept += len(text)
+                held = "".join(self._paste)
+                at = held.find(PASTE_END)
+                if at < 0:
+                    if self._kept > PASTE_MAX + len(PASTE_END):  # keep the end: the marker may be coming
+                        self._paste = [held[:PASTE_MAX] + held[-len(PASTE_END):]]
+                        self._kept = len(self._paste[0])
+                    return "".join(out)
+                out.append(_strip_paste(held[:at][:PASTE_MAX]) + PASTE_END)
+                text = held[at + len(PASTE_END):]
+                self._paste = None
+        return "".join(out)
+
+
+def _strip_paste(text: str) -> str:
+    """A paste's text without escape sequences or stray ESCs (sanitize's rules)."""
+    return strip_escapes(text).replace("\x1b", "")
 
 SETTLE_POLL = 0.002
 """Seconds between checks whether the App has finished with the previous input event."""
@@ -204,6 +260,7 @@ class SSHDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size or self.terminal.size)
         self._term = self.terminal
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._paste = PasteFilter()
         self._parser: XTermParser | None = None
         self._escape_timer: asyncio.TimerHandle | None = None
         self._input_enabled = False
@@ -304,7 +361,7 @@ class SSHDriver(Driver):
         parser = self._parser
         if parser is None or not self._input_enabled:
             return
-        text = self._decode(data)
+        text = self._paste.feed(self._decode(data))
         if not text:
             return
         self._deliver(parser.feed(text))

@@ -1133,12 +1133,17 @@ class SteadyInput(Input):
             self.set_reactive(Input.placeholder, hint)
 
     def _on_paste(self, event: events.Paste) -> None:
-        """A paste longer than the room the length limit leaves is cut to fit.
-        Textual's handler (which runs next, with the text cut) takes the first
-        line and drops it whole, silently, when it does not fit."""
-        if not event.text or not self.max_length:
+        """A paste of several lines is one line, its lines joined by spaces, and
+        one longer than the room the length limit leaves is cut to fit.
+        Textual's handler (which runs next, with the text changed) took the
+        first line only, and dropped it whole, silently, when it did not fit."""
+        if not event.text:
             return
-        line = (event.text.splitlines() or [""])[0]
+        lines = event.text.splitlines() or [""]
+        line = lines[0] if len(lines) == 1 else " ".join(part.strip() for part in lines if part.strip())
+        event.text = line
+        if not self.max_length:
+            return
         start, end = sorted(self.selection)
         room = max(0, self.max_length - (len(self.value) - (end - start)))
         if len(line) > room:

@@ -141,6 +141,33 @@ async def test_bracketed_paste(running: Running) -> None:
     assert running.app.keys == []  # pasted text is not typed
 
 
+async def test_a_paste_with_escapes_arrives_whole_and_in_order(running: Running) -> None:
+    """Textual's parser read the ESC inside a paste as a sequence that never
+    ended and typed the rest ahead of the paste: the chat got "^[31mBB^[0mCCAA"."""
+    running.term.feed(b"\x1b[200~AA\x1b[31mBB\x1b[0mCC\x1b]52;c;eA==\x07DD\x1b\x1b[201~x")
+    await until(lambda: bool(running.app.pastes) and bool(running.app.keys))
+    assert running.app.pastes == ["AABBCCDD"]
+    assert [k for k, _ in running.app.keys] == ["x"]  # typed after the paste; nothing of it typed
+
+
+def test_the_paste_filter_finds_its_markers_split_anywhere() -> None:
+    from server.sshdriver import PASTE_MAX, PasteFilter
+
+    stream = "ab\x1b[A\x1b[200~p\x1b[1mq\x1b[201~c\x1b\x1b[200~r\x1b[201~"
+    want = "ab\x1b[A\x1b[200~pq\x1b[201~c\x1b\x1b[200~r\x1b[201~"
+    for cut in range(len(stream) + 1):
+        for cut2 in range(cut, len(stream) + 1):
+            f = PasteFilter()
+            parts = [stream[:cut], stream[cut:cut2], stream[cut2:]]
+            assert "".join(f.feed(p) for p in parts) == want, (cut, cut2)
+    f = PasteFilter()  # outside a paste nothing waits: a lone Escape key goes straight on
+    assert f.feed("\x1b") == "\x1b" and f.feed("[200~") == "[200~"  # (a start marker, split)
+    assert f.feed("\x1b[1mz\x1b[201~") == "z\x1b[201~"
+    f = PasteFilter()  # a paste without end is held, at most PASTE_MAX of it
+    assert f.feed("\x1b[200~" + "x" * (3 * PASTE_MAX)) == "\x1b[200~"
+    assert f.feed("y\x1b[201~") == "x" * PASTE_MAX + "\x1b[201~"
+
+
 async def test_mouse_click_and_focus_reports(running: Running) -> None:
     running.term.feed(b"\x1b[<0;5;2M\x1b[<0;5;2m\x1b[I\x1b[O")
     await until(lambda: bool(running.app.clicks) and len(running.app.focus_events) == 2)

@@ -182,7 +182,7 @@ async def test_keys_on_an_unscrolled_line_skip_textual_s_reactives(monkeypatch: 
 async def test_a_paste_longer_than_the_room_left_is_cut_to_fit() -> None:
     """Textual's Input drops a paste whole when the text would pass its length
     limit (a long paste into the chat line vanished, with no sign); here the
-    first line is kept up to the limit, over SSH as in a test."""
+    text is kept up to the limit, over SSH as in a test."""
     from textual import events
 
     app = TwoFields()
@@ -207,6 +207,10 @@ async def test_a_paste_longer_than_the_room_left_is_cut_to_fit() -> None:
         field.post_message(events.Paste(" and fits"))
         await pilot.pause()
         assert field.value == "short and fits"
+        field.value = ""  # several lines: one, joined by spaces (Textual kept the first line only)
+        field.post_message(events.Paste("one\n  two \r\n\nthree"))
+        await pilot.pause()
+        assert field.value == "one two three"
         plain = app.query_one("#plain", Input)  # Textual's own: the whole paste is refused
         plain.focus()
         plain.post_message(events.Paste("y" * 40))
