@@ -70,6 +70,17 @@ def fit_parts(parts: Sequence[str], width: int, sep: str = " · ") -> str:
     return (shown + sep + "…") if shown else clip(whole, width)
 
 
+def fit_head(parts: Sequence[str], width: int) -> str:
+    """A table's header line: every part when they fit in ``width`` cells; else
+    without the first (the game's name, the least needed), as many whole parts
+    as fit (at 60 columns "Overlord · Round 4/30 · order phase · …" had lost
+    which seat is yours)."""
+    whole = " · ".join(parts)
+    if width <= 0 or cell_len(whole) <= width:
+        return whole
+    return fit_parts(parts[1:], width)
+
+
 def clock(at: float) -> str:
     """``HH:MM`` in the server's local time, for chat lines."""
     return time.strftime("%H:%M", time.localtime(at))

@@ -1099,16 +1099,32 @@ async def test_a_narrow_table_keeps_every_seat_s_gold_and_hand(lang: Lang) -> No
 
 async def test_a_narrow_header_drops_whole_parts_and_grows_back() -> None:
     """At 60 columns the header said "crown at 4…" (40 read as 4): whole parts
-    go, then "…"; widened, the header shows them all again."""
+    go, then "…"; widened, the header shows them all again. Narrow, the game's
+    name goes first and which seat is yours stays (it was cut off)."""
     g = new_game()
     room = OverlordRoom(g, humans=(0,))
     async with table(room, 0, size=(60, 20)) as (app, pilot, _client):
         head = str(app.screen.query_one("#ov-head", Static).render()).strip()
         assert head.endswith("· …") and "crown at 4…" not in head, head
+        assert "You: alice (0)" in head and not head.startswith("Overlord"), head
         await pilot.resize_terminal(120, 30)
         await settle(pilot)
         head = str(app.screen.query_one("#ov-head", Static).render()).strip()
-        assert head.endswith("You: alice (0)"), head
+        assert head.startswith("Overlord") and head.endswith("crown at 40"), head
+        assert "You: alice (0)" in head
+
+
+@pytest.mark.parametrize("viewer", [0, 2])
+async def test_your_own_seat_keeps_its_mark_when_the_name_is_cut(viewer: int) -> None:
+    """At 60 columns the name column is 6 cells: "alice *" lost its "*", and
+    nothing on screen said which seat was yours."""
+    g = new_game()
+    room = OverlordRoom(g, humans=(viewer,))
+    async with table(room, viewer, size=(60, 20)) as (app, _pilot, _client):
+        rows = [line for line in seats(app).splitlines() if line[2:4] == f"{viewer} "]
+        assert len(rows) == 1 and " *" in rows[0], seats(app)
+        others = [line for line in seats(app).splitlines()[1:] if line[2:3].isdigit() and line[2:4] != f"{viewer} "]
+        assert others and not any(" *" in line for line in others)
 
 
 async def test_a_log_scrolled_back_says_so_in_its_title() -> None:

@@ -46,7 +46,7 @@ from tui.overlord.words import (
     role_str,
 )
 from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
-from tui.text import fit_parts
+from tui.text import clip, fit_head
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
@@ -189,14 +189,13 @@ class Table(GameTableScreen[Picker]):
         parts = [
             game_title("overlord", self.lang, short=True),
             self.tr("ov.head.round", n=ov.round, of=ov.round_limit),
-            self.tr(f"ov.phase.{ov.phase}"),
-            self.tr("ov.head.crown", gold=ov.coronation),
         ]
         if namer.viewer is None:
             parts.append(self.tr("ov.head.watching"))
         else:
             parts.append(self.tr("ov.head.you", who=self.tr("ov.seat", name=namer.name(namer.viewer), n=namer.viewer)))
-        head = fit_parts(parts, self.query_one("#ov-head").size.width)
+        parts += [self.tr(f"ov.phase.{ov.phase}"), self.tr("ov.head.crown", gold=ov.coronation)]  # these go first when narrow
+        head = fit_head(parts, self.query_one("#ov-head").size.width)
         self._update("#ov-head", Text(head, no_wrap=True, overflow="ellipsis", end=""))
 
     # ----------------------------------------------------------------- seats
@@ -242,8 +241,8 @@ class Table(GameTableScreen[Picker]):
         width = self.query_one(SeatsPanel).content_size.width or 46
         roles = {sv.seat: f"{role_str(sv.role, self.lang)} {sv.rank}" for sv in ov.seats}
         role_w = max(cell_len(self.tr("ov.col.role")), *(cell_len(r) for r in roles.values()))  # "Tax Collector 5": 15
-        names = {sv.seat: namer.name(sv.seat) + (" *" if sv.seat == namer.viewer else "") for sv in ov.seats}
-        longest = max(cell_len(self.tr("ov.col.name")), *(cell_len(n) for n in names.values()))
+        names = {sv.seat: namer.name(sv.seat) for sv in ov.seats}
+        longest = max(cell_len(self.tr("ov.col.name")), *(cell_len(n) + 2 * (i == namer.viewer) for i, n in names.items()))
         gold_h, hand_h = self.tr("ov.col.gold"), self.tr("ov.col.hand")
         gold_w = hand_w = max(4, cell_len(gold_h), cell_len(hand_h))
         if 4 + min(6, longest) + 1 + role_w + 1 + gold_w + 1 + hand_w > width:  # narrow: keep the numbers whole
@@ -267,7 +266,7 @@ class Table(GameTableScreen[Picker]):
             i = sv.seat
             info = seats_info[i] if i < len(seats_info) else None
             mark = "▶" if sv.holds_order and sv.alive else ("♔" if sv.is_ruler and ov.phase != "over" else " ")
-            name = names[i]
+            name = names[i] if i != namer.viewer else clip(names[i], name_w - 2) + " *"  # the mark kept when cut
             role = roles[i]
             line = Text(no_wrap=True, overflow="ellipsis", end="")
             line.append(f"{mark} {i} ")

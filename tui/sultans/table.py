@@ -43,7 +43,7 @@ from tui.sultans.render import (
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
-from tui.text import fit_parts
+from tui.text import fit_head
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 _RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
@@ -164,7 +164,7 @@ class Table(GameTableScreen[Picker]):
         else:
             parts.append(self.tr("sk.head.you", seat=self.tr("sk.seat", name=namer.name(namer.viewer), n=namer.viewer)))
             parts.append(self.tr("sk.head.score", points=mv.totals[namer.viewer]))
-        head = Text(fit_parts(parts, self.query_one("#sk-head").size.width), no_wrap=True, overflow="ellipsis", end="")
+        head = Text(fit_head(parts, self.query_one("#sk-head").size.width), no_wrap=True, overflow="ellipsis", end="")
         self._update("#sk-head", head)
 
     def _render_ring(self, mv: MatchView) -> None:
