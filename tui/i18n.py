@@ -394,8 +394,8 @@ EN: dict[str, str] = {
         "Loyalists win when the crown comes round with the Sultan still alive and revealed, or "
         "when no Assassin is left and fewer than three Slaves are free. Rebels win by killing "
         "the Sultan, or when three free revealed Slaves sit side by side.\n"
-        "Each living winner scores 2 if revealed, 1 if hidden. A match is 5 rounds; the most "
-        "points wins.\n"
+        "Each living winner scores 2 if revealed, 1 if hidden. A match is 5 rounds unless the host "
+        "sets another number or a points target; the most points wins.\n"
         "Every reaction window asks every living seat and waits for all answers, so nobody "
         "learns who could have reacted. Answer pass when you do not react."
     ),
@@ -767,7 +767,7 @@ ZH: dict[str, str] = {
         "蘇丹或守衛可禁止拘留；持有隱藏蘇丹的玩家可隨時稱王。\n"
         "王冠轉回到它所在的玩家時，若蘇丹仍存活且公開，保皇黨獲勝；或沒有刺客且自由的奴隸少於三位時，"
         "保皇黨獲勝。刺客殺死蘇丹，或三位自由且公開的奴隸相鄰而坐時，革命軍獲勝。\n"
-        "勝方每位存活玩家：公開得 2 分，隱藏得 1 分。一場比賽 5 局，總分最高者獲勝。\n"
+        "勝方每位存活玩家：公開得 2 分，隱藏得 1 分。一場比賽預設 5 局（房主可改局數，或改為先到幾分），總分最高者獲勝。\n"
         "每次回應時機都會詢問所有存活玩家並等待全部回答，所以沒人能知道誰可以回應。"
         "不回應時請選 pass。"
     ),

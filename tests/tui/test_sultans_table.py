@@ -291,10 +291,19 @@ async def test_a_window_aimed_at_you_says_you(lang: Lang) -> None:
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(2,))
     room.play(0, "detain 2")
     async with table(room, 2, lang=lang) as (app, _pilot, _client):
-        want = "⚠ alice (0) detains you. You may refuse or accept." if lang == "en" else "⚠ alice（0）拘留你。你可以禁止或接受拘留。"
+        # a Slave may only accept (S-GRD-3: the Sultan or a Guard refuses): it said "You may refuse or accept"
+        want = ("⚠ alice (0) detains you: you skip your next turn (only the Sultan or a Guard may refuse)."
+                if lang == "en" else "⚠ alice（0）拘留你：你的下個回合被跳過（只有蘇丹或守衛可以禁止）。")
         assert want in prompt(app), prompt(app)
         accept = " o  Accept" if lang == "en" else " o  接受拘留"  # a pass, named for what it does
         assert accept in prompt(app) and t("sk.key.pass", lang) not in prompt(app), prompt(app)
+    async with table(room, 0, lang=lang) as (app, _pilot, _client):  # the others read the same as ever
+        assert ("may refuse or accept" if lang == "en" else "可以禁止或接受拘留") in prompt(app), prompt(app)
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(3,))
+    room.play(0, "detain 3")  # the Guard detains the Sultan, who may refuse
+    async with table(room, 3, lang=lang) as (app, _pilot, _client):
+        want = "⚠ alice (0) detains you. You may refuse or accept." if lang == "en" else "⚠ alice（0）拘留你。你可以禁止或接受拘留。"
+        assert want in prompt(app), prompt(app)
 
 
 async def test_detention_prompt_then_detained() -> None:
@@ -354,12 +363,14 @@ async def test_manipulate_says_the_side_chosen_and_escape_goes_back_to_it(lang: 
         await pilot.press("m")
         await settle(pilot)
         assert "⏎ " + t("sk.pick.side_then_seat", lang, side=side["loyalists"]) in prompt(app), prompt(app)
+        # a side is picked by its letter or the arrows, not a number (the line said "number/arrows pick")
+        assert t("sk.pick.keys_side", lang) in prompt(app) and t("sk.pick.keys", lang) not in prompt(app)
         await pilot.press("down")
         await settle(pilot)
         assert "⏎ " + t("sk.pick.side_then_seat", lang, side=side["rebels"]) in prompt(app), prompt(app)
         await pilot.press("enter")
         await settle(pilot)
-        assert t("sk.pick.what.seat", lang) in prompt(app)
+        assert t("sk.pick.what.seat", lang) in prompt(app) and t("sk.pick.keys", lang) in prompt(app)
         await pilot.press("escape")  # back to the side, the Rebels still chosen
         await settle(pilot)
         assert "⏎ " + t("sk.pick.side_then_seat", lang, side=side["rebels"]) in prompt(app), prompt(app)
@@ -816,6 +827,22 @@ def test_box_lines_are_cut_once_and_lay_out_like_fresh_ones() -> None:
         fresh.append(shown(lay_out(each)))
     assert fresh == [first, second, third]
     assert third != first  # the selection's style is part of a cell
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_face_up_card_s_action_does_not_say_reveal(lang: Lang) -> None:
+    """S-ACT: a revealed Guard detaining again read "Reveal and detain ..."
+    (公開身分並拘留): its card is face up already."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    room.play(0, "detain 3")  # the Guard reveals to detain
+    room.play(3, "pass")  # accepted: dave's next turn is skipped
+    for seat, act in ((1, "peek 4"), (2, "peek 4"), (4, "peek 1")):
+        room.play(seat, act)
+    async with table(room, 0, lang=lang) as (app, pilot, _client):
+        await pilot.press("d", "2")
+        await settle(pilot)
+        want = "⏎ Detain carol (2): its next turn" if lang == "en" else "⏎ 拘留 carol（2）：除非對方禁止"
+        assert want in prompt(app), prompt(app)
 
 
 def test_seat_box_lines_made_once_per_seat_view_and_viewer() -> None:

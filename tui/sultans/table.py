@@ -281,6 +281,8 @@ class Table(GameTableScreen[Picker]):
             key = f"sk.win.{w.kind}"
             if w.target is not None and w.target == me and w.kind in ("block", "detention"):
                 key += ".you"  # "⚠ bob (1) detains you. You may refuse or accept."
+                if w.kind == "detention" and me in w.waiting and "refuse" not in self.by_kind:
+                    key += "_accept"  # S-GRD-3: only the Sultan or a Guard may refuse (the others' text stays)
             text = Text(
                 self.tr(key, actor=namer.seat(w.actor), target=namer.seat(w.target) if w.target is not None else ""),
                 style="bold",
@@ -321,7 +323,8 @@ class Table(GameTableScreen[Picker]):
         else:
             what = ""
         lines: list[Text] = []
-        keys = self.tr("sk.pick.confirm" if p.step == "confirm" else "sk.pick.keys")  # nothing to pick: no numbers
+        # nothing to pick: no numbers; a side: its letters, not numbers
+        keys = self.tr({"confirm": "sk.pick.confirm", "side": "sk.pick.keys_side"}.get(p.step, "sk.pick.keys"))
         lines.append(picker_head(label, what, keys, self.lang))
         choice = Text(end="")
         for c in p.candidates():
@@ -355,7 +358,10 @@ class Table(GameTableScreen[Picker]):
         """What ``text`` will do; ``pass`` to a detention prompt accepts it."""
         if text == "pass" and self._detention():
             return self.tr("sk.do.accept")
-        return describe(text, namer, self.lang)
+        rv = self.mv.round if self.mv is not None else None
+        me = namer.viewer
+        face_up = rv is not None and me is not None and me < len(rv.seats) and rv.seats[me].revealed
+        return describe(text, namer, self.lang, face_up=face_up)
 
     def _kind_label(self, kind: str) -> str:
         """A pass to a detention is named for what it does: "o Accept" (it said "o Pass")."""

@@ -18,7 +18,7 @@ from rich.text import Text
 from engine.sultans.actions import Action, parse_action
 from engine.sultans.cards import CARD_NAMES, CardName
 from engine.sultans.views import Event, Note
-from tui.i18n import Lang, t
+from tui.i18n import Lang, has_key, t
 
 Family = Literal["loyalists", "rebels", "neutral"]
 
@@ -168,10 +168,13 @@ def note_text(note: Note, namer: Namer, lang: Lang) -> Text:
     return text
 
 
-def describe(action: str | Action, namer: Namer, lang: Lang) -> str:
-    """What ``action`` will do, in plain words."""
+def describe(action: str | Action, namer: Namer, lang: Lang, *, face_up: bool = False) -> str:
+    """What ``action`` will do, in plain words; ``face_up``: by a seat whose card
+    is revealed already ("Detain bob (1)", not "Reveal and detain")."""
     a = parse_action(action) if isinstance(action, str) else action
     k = a.kind
+    if face_up and has_key(f"sk.do.{k}.open"):
+        return _describe_open(a, namer, lang)
     target = namer.seat(a.target, spare=a.spare) if (a.target is not None or a.spare) else ""
     if k == "swap":
         return t("sk.do.swap_spare" if a.spare else "sk.do.swap", lang, target=target)
@@ -193,3 +196,12 @@ def card_rules(card: str, lang: Lang) -> str:
 
 
 ALL_CARDS: tuple[CardName, ...] = CARD_NAMES
+
+
+def _describe_open(a: Action, namer: Namer, lang: Lang) -> str:
+    target = namer.seat(a.target) if a.target is not None else ""
+    if a.kind == "manipulate":
+        return t("sk.do.manipulate.open", lang, side=side_name(a.side, lang), target=target)
+    if a.kind == "foresee":
+        return t("sk.do.foresee.open", lang, targets=namer.seats(a.seats))
+    return t(f"sk.do.{a.kind}.open", lang, target=target)
