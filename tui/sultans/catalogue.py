@@ -47,7 +47,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.tok.predicted": "bets {side}",
     "sk.legend": (
         "▶ turn  ● pending  ▒ face down  [ ] Loyalist card  < > Rebel card  ( ) Neutral card  "
-        "? note  ?? note may be stale"
+        "? note  ¬ not that card  ?? note may be stale"
     ),
     # header
     "sk.head.round": "Round {n}/{of}",
@@ -388,7 +388,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.tok.declared": "支持{side}",
     "sk.tok.predicted": "預言{side}",
     "sk.legend": (
-        "▶ 回合  ● 等待回應  ▒ 蓋牌  [ ] 保皇黨角色  < > 革命軍角色  ( ) 中立角色  ? 筆記  ?? 筆記可能已過時"
+        "▶ 回合  ● 等待回應  ▒ 蓋牌  [ ] 保皇黨角色  < > 革命軍角色  ( ) 中立角色  ? 筆記  ¬ 不是那張  ?? 筆記可能已過時"
     ),
     "sk.head.round": "第 {n}/{of} 局",
     "sk.head.round_first_to": "第 {n} 局 · 先到 {to} 分",
