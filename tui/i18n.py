@@ -155,7 +155,7 @@ EN: dict[str, str] = {
     "confirm.quit": "Leave throneroom?",
     "confirm.kick": "Remove {name} from the room?",
     "confirm.leave_room": "Leave this room?",
-    "confirm.leave_table": "Leave the table? The match goes on; your seat stays yours and you can come back from the lobby.",
+    "confirm.leave_table": "Leave the table? The match goes on, a bot playing your seat until you come back from the lobby; the seat stays yours.",
     # room
     "room.host_is": "host {name}",
     "room.unnamed": "{host}'s table",
@@ -370,7 +370,7 @@ EN: dict[str, str] = {
         "action, then a seat or a card by its number or the arrows, Enter sends, Escape backs out "
         "(nothing is played for you unless the room's timer runs out). t chats, Tab switches the pane below, F1 explains the "
         "game's keys and signs and what you hold, p plays again or o changes the settings first (host, after the match), Escape "
-        "leaves the table (your seat stays yours)."
+        "leaves the table (your seat stays yours; a bot plays it until you come back)."
     ),
     "help.game.title": "{game} ({lo}-{hi} players)",
     "help.game.none": "No summary for this game yet.",
@@ -544,7 +544,7 @@ ZH: dict[str, str] = {
     "confirm.quit": "要離開 throneroom 嗎？",
     "confirm.kick": "要把 {name} 請出房間嗎？",
     "confirm.leave_room": "要離開這個房間嗎？",
-    "confirm.leave_table": "要離開牌桌嗎？比賽會繼續進行；你的座位仍然是你的，可以從大廳回來。",
+    "confirm.leave_table": "要離開牌桌嗎？比賽會繼續進行，你回來之前由電腦代打你的座位；座位仍然是你的，可以從大廳回來。",
     "room.host_is": "房主 {name}",
     "room.unnamed": "{host} 的牌桌",
     "room.spectators": "觀戰：{names}",
@@ -749,7 +749,7 @@ ZH: dict[str, str] = {
         "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定（也可換遊戲），s 開始。\n"
         "牌桌：下方的按鍵列列出你現在能做的事：每種動作一個鍵，再用號碼或方向鍵選座位或牌，"
         "Enter 送出，Escape 返回（除非房間的計時到了，系統不會替你出手）。t 聊天，Tab 切換下方窗格，F1 說明這個遊戲的"
-        "按鍵、符號和你手上的東西，p 再來一場或 o 先更改設定（房主，比賽結束後），Escape 離開牌桌（座位仍是你的）。"
+        "按鍵、符號和你手上的東西，p 再來一場或 o 先更改設定（房主，比賽結束後），Escape 離開牌桌（座位仍是你的；你回來之前由電腦代打）。"
     ),
     "help.game.title": "{game}（{lo}-{hi} 人）",
     "help.game.none": "這個遊戲還沒有規則摘要。",
