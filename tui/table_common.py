@@ -183,7 +183,9 @@ class GameTableScreen(TableScreen, Generic[P]):
         pre = self.PREFIX
         typing = isinstance(self.focused, Input)  # letters type in the chat line: no letter keys
         keys: list[KeySpec] = []
-        if self.picker is not None:
+        if typing:  # Enter sends the chat line (the bar named no way to send it)
+            keys.append(("⏎", "chat_send", f"{pre}.key.chat_send"))
+        elif self.picker is not None:
             keys.append(("⏎", "key('enter')", f"{pre}.key.confirm"))
             keys.append(("Esc", "back", f"{pre}.key.cancel"))
         else:
@@ -264,6 +266,10 @@ class GameTableScreen(TableScreen, Generic[P]):
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()
+
+    async def action_chat_send(self) -> None:
+        """The key bar's ⏎ while typing: as Enter in the chat line."""
+        await self.query_one(ChatPanel).input.action_submit()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The game's keys leave the bar while the chat line has the cursor

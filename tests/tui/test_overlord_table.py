@@ -188,10 +188,16 @@ async def test_typing_in_the_chat_line_plays_nothing_and_the_bar_says_so(lang: L
         await pilot.press("t")
         await settle(pilot)
         bar = app.screen.query_one(KeyBar).plain()
-        assert order not in bar and back in bar, bar
+        send = "⏎  " + t("ov.key.chat_send", lang)  # how to send was not on the bar
+        assert order not in bar and back in bar and send in bar, bar
         await pilot.press("o", "2", "enter")
         await settle(pilot)
         assert client.sent == []
+        assert room.chat[-1].text == "o2"
+        await pilot.press("h", "i")
+        await app.screen.run_action("chat_send")  # the bar's ⏎, clicked
+        await settle(pilot)
+        assert room.chat[-1].text == "hi" and client.sent == []
         await pilot.press("escape")
         await settle(pilot)
         bar = app.screen.query_one(KeyBar).plain()

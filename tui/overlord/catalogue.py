@@ -349,6 +349,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.key.lang": "中文",
     "ov.key.leave": "Leave",
     "ov.key.chat_done": "Back to the game",  # Esc while typing in the chat line
+    "ov.key.chat_send": "Send",
     # what an action does (previews, "Sent:")
     "ov.do.order": "give the order to {target}",
     "ov.do.play": "play {card}",
@@ -634,6 +635,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.key.lang": "English",
     "ov.key.leave": "離開",
     "ov.key.chat_done": "回到遊戲",
+    "ov.key.chat_send": "送出",
     "ov.do.order": "把指示物交給 {target}",
     "ov.do.play": "打出 {card}",
     "ov.do.play_to": "打出 {card} → {target}",

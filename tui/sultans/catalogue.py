@@ -116,6 +116,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.key.cancel": "Back",
     "sk.key.leave": "Leave",
     "sk.key.chat_done": "Back to the game",  # Esc while typing in the chat line
+    "sk.key.chat_send": "Send",
     "sk.key.help": "Help",
     "sk.key.lang": "中文",
     "sk.key.again": "Play again",
@@ -451,6 +452,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.key.cancel": "返回",
     "sk.key.leave": "離開",
     "sk.key.chat_done": "回到遊戲",
+    "sk.key.chat_send": "送出",
     "sk.key.help": "說明",
     "sk.key.lang": "English",
     "sk.key.again": "再來一場",
