@@ -26,7 +26,7 @@ from tui.i18n import t
 from tui.sultans.help import SultansHelp
 from tui.sultans.ring import TableRing, ring_layout
 from tui.sultans.table import Table
-from tui.sultans.words import card_str
+from tui.sultans.words import Namer, card_str, describe
 from tui.widgets import TailLog
 
 SIZES = [(80, 24), (120, 40)]
@@ -853,7 +853,6 @@ def test_seat_box_lines_made_once_per_seat_view_and_viewer() -> None:
     from engine.sultans import Round
     from tui.sultans import render
     from tui.sultans.render import seat_box_lines
-    from tui.sultans.words import Namer
     from tui.widgets import text_key
 
     r = Round.new(DEAL_A, "slave", first=0)
@@ -890,6 +889,28 @@ async def test_fifteen_seats_fit_in_100x30_and_80x24() -> None:
             for name in room.names:
                 assert name[:6] in text, (name, size)
             assert "Your turn" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_number_that_picks_nothing_or_waits_for_a_second_digit_says_so(lang: Lang) -> None:
+    """With 15 seats a first 1 waited for a second digit with nothing on screen,
+    and a number that was no choice (your own seat) did nothing, silently."""
+    deal = ["sultan", "guard", "guard", "guard", "assassin", "assassin", "assassin", "slave", "slave", "slave", "slave", "slave", "vizier", "belly-dancer", "slave-driver"]
+    room = SultansRoom(15, deal=deal, spare="fortune-teller", first=0, humans=(0,))
+    async with table(room, 0, size=(100, 30), lang=lang) as (app, pilot, client):
+        await pilot.press("p", "1")
+        await settle(pilot)
+        assert t("sk.pick.more_digit", lang, d="1") in prompt(app), prompt(app)
+        await pilot.press("3")
+        await settle(pilot)
+        assert t("sk.pick.more_digit", lang, d="1") not in prompt(app), prompt(app)
+        assert "⏎ " + describe("peek 13", Namer(room.names, 0, lang), lang) in prompt(app), prompt(app)
+        await pilot.press("0")  # her own seat
+        await settle(pilot)
+        assert t("sk.pick.not_a_choice", lang, n="0") in prompt(app), prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent == [("peek 13", 1)]
 
 
 @pytest.mark.parametrize("size", [(100, 32), (90, 40)])

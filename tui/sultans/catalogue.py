@@ -157,6 +157,8 @@ SULTANS_EN: dict[str, str] = {
     # choosing
     "sk.pick.keys": "number/arrows pick · Enter sends · Esc back",
     "sk.pick.confirm": "Enter sends · Esc back",
+    "sk.pick.more_digit": "Typed {d}…: a second digit picks a seat from 10 up.",
+    "sk.pick.not_a_choice": "{n} is not a choice now.",
     "sk.pick.keys_side": "l/r or arrows pick · Enter sends · Esc back",
     "sk.pick.what.seat": "pick a seat",
     "sk.pick.what.seat_spare": "pick a seat or the spare (s)",
@@ -490,6 +492,8 @@ SULTANS_ZH: dict[str, str] = {
     "sk.do.join.open": "投身革命。",
     "sk.pick.keys": "數字/方向鍵選擇 · Enter 送出 · Esc 返回",
     "sk.pick.confirm": "Enter 送出 · Esc 返回",
+    "sk.pick.more_digit": "已輸入 {d}…：再輸入一個數字可選 10 號以上的座位。",
+    "sk.pick.not_a_choice": "現在不能選 {n}。",
     "sk.pick.keys_side": "l/r 或方向鍵選擇 · Enter 送出 · Esc 返回",
     "sk.pick.what.seat": "選一個座位",
     "sk.pick.what.seat_spare": "選座位或中央牌（s）",

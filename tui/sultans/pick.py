@@ -94,6 +94,7 @@ class Picker:
     chosen: list[int] = field(default_factory=list)
     need: int = 0  # foresee: how many seats
     digits: str = ""
+    note: str = ""  # the screen's word on the last key (a number that picked nothing), shown until the next
 
     @classmethod
     def start(cls, kind: str, actions: list[Action]) -> Picker:

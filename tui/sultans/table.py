@@ -322,6 +322,8 @@ class Table(GameTableScreen[Picker]):
                 what = self.tr("sk.pick.what.seat")
         else:
             what = ""
+        if p.note:  # what the last key did not do, or waits for
+            what = p.note
         lines: list[Text] = []
         # nothing to pick: no numbers; a side: its letters, not numbers
         keys = self.tr({"confirm": "sk.pick.confirm", "side": "sk.pick.keys_side"}.get(p.step, "sk.pick.keys"))
@@ -460,6 +462,7 @@ class Table(GameTableScreen[Picker]):
             self._redraw_choice()
             return
         seats = self.mv.players if self.mv is not None else 0
+        p.note = ""
         if key == "enter":
             text = p.advance()
             if text is not None:
@@ -474,7 +477,12 @@ class Table(GameTableScreen[Picker]):
         elif key == "down":
             p.move(1)
         elif key.isdigit():
-            p.type_digit(key, seats)
+            typed = p.digits + key
+            picked = p.type_digit(key, seats)
+            if p.digits:  # waiting for a second digit (seats 10-14): say so
+                p.note = self.tr("sk.pick.more_digit", d=p.digits)
+            elif not picked:  # a number that is no choice now did nothing, silently
+                p.note = self.tr("sk.pick.not_a_choice", n=typed)
         elif p.step == "side" and key in ("l", "r"):
             p.select("loyalists" if key == "l" else "rebels")
         elif p.step == "target" and key == "s" and "spare" in p.candidates():
