@@ -24,7 +24,7 @@ async def test_host_messages_number_seats_from_zero() -> None:
         with pytest.raises(ClientError) as err:
             rc.remove_bot(2)
         assert (err.value.code, str(err.value)) == ("bad-seat", "seat 2 has no bot")
-        assert error_text(err.value, "en") == "Not possible with that seat: seat 2 has no bot"
+        assert error_text(err.value, "en") == "Seat 2 has no bot."
         with pytest.raises(ClientError) as err:
             rc.kick(2)
         assert str(err.value) == "seat 2 has no player"
