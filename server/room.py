@@ -55,6 +55,7 @@ from tui.client import (
     RoomSnapshot,
     RoomSummary,
     SeatInfo,
+    bot_name,
 )
 from tui.i18n import NAMES_SEP, said_names, t
 
@@ -192,7 +193,7 @@ class Seat:
 
     def display(self) -> str:
         if self.kind == "bot":
-            return f"Bot {self.index}"  # seats count from 0 on every screen
+            return bot_name(self.index)
         return self.name
 
     def bot_plays(self) -> bool:

@@ -70,6 +70,12 @@ class RoomSettings(BaseModel):
     options: dict[str, object] = Field(default_factory=dict)  # game options (rounds, notebook...)
 
 
+def bot_name(seat: int) -> str:
+    """The host's name for the bot in ``seat`` (its logs, results and views);
+    screens show it in their reader's language."""
+    return f"Bot {seat}"  # seats count from 0 on every screen
+
+
 class SeatInfo(BaseModel):
     index: int
     kind: Literal["empty", "human", "bot"]

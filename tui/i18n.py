@@ -181,6 +181,7 @@ EN: dict[str, str] = {
     # table
     "table.seat_you": "you are seat {seat}",
     "table.spectator": "watching",
+    "table.bot_name": "Bot {n}",
     "table.no_view": "The match has not started yet.",
     "table.finished": "The match is over.",
     "table.between_rounds": "Round over: the next round starts soon.",
@@ -568,6 +569,7 @@ ZH: dict[str, str] = {
     "kind.bot": "電腦",
     "table.seat_you": "你是 {seat} 號座位",
     "table.spectator": "觀戰中",
+    "table.bot_name": "電腦 {n}",
     "table.no_view": "比賽還沒開始。",
     "table.finished": "比賽結束。",
     "table.between_rounds": "本局結束，下一局即將開始。",

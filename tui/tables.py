@@ -45,7 +45,7 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
-from tui.client import ClientError, RoomClient, RoomSnapshot
+from tui.client import ClientError, RoomClient, RoomSnapshot, bot_name
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.room import RoomScreen
@@ -96,6 +96,12 @@ class TableScreen(HostScreen):
         if self._stop_clock is not None:
             self._stop_clock()
             self._stop_clock = None
+
+    def seat_names(self, snap: RoomSnapshot) -> list[str]:
+        """Each seat's name on this screen: the player's, or a bot's in the
+        reader's language ("電腦 2"; the host names bots "Bot 2" for its logs)."""
+        names = list(snap.names) or [seat.name for seat in snap.seats]
+        return [self.tr("table.bot_name", n=i) if name == bot_name(i) else name for i, name in enumerate(names)]
 
     @property
     def is_host(self) -> bool:

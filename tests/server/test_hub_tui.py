@@ -318,3 +318,28 @@ async def test_the_host_changes_a_waiting_rooms_game(lang: Lang) -> None:
             assert room.state == "playing" and isinstance(app.screen, table_screen_for("overlord"))
     finally:
         await hub.stop()
+
+
+@pytest.mark.parametrize("game", ["sultans", "overlord"])
+async def test_bots_are_named_in_the_reader_s_language(game: str) -> None:
+    """The host names a bot "Bot 2"; a Chinese table read "Bot 2" among
+    Chinese words. Now "電腦 2" there, "Bot 2" in English; players keep theirs."""
+    hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=60.0, intermission=0.0, time_scale=0.001)
+    await hub.start()
+    try:
+        first = hub.connect(Identity(name="alice", lang="zh"))
+        rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, turn_timer=0))
+        rc.start()  # four bots
+        assert rc.snapshot().names[2] == "Bot 2"  # the host's name, for its logs and results
+        hub.disconnect(first)
+        for lang, bot in (("zh", "電腦 2"), ("en", "Bot 2")):
+            app = ThroneApp(hub.connect(Identity(name="alice", lang=lang)))
+            async with app.run_test(size=(120, 40)) as pilot:
+                await settle(pilot)
+                assert isinstance(app.screen, TableScreen)
+                text = screen_text(app)
+                assert bot in text and "alice" in text, text
+                if lang == "zh":
+                    assert "Bot 2" not in text, text
+    finally:
+        await hub.stop()

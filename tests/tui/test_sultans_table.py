@@ -504,7 +504,7 @@ async def test_tab_reaches_the_result_pane_once_a_round_has_a_result(lang: Lang)
             if app.screen.pane == "result":
                 sheet = sheet_of(app, "#sk-log")
                 assert t("sk.end.title", lang, n=1) in sheet  # the round this screen saw end
-                assert t("sk.match.so_far", lang) in sheet and "R1" in sheet  # and the scores so far
+                assert t("sk.match.so_far", lang) in sheet and t("sk.match.round_col", lang, n=1) in sheet  # and the scores so far
         assert seen == ["notes", "result", "log"]
     # a player who comes back in round 2 never saw round 1 end: the scores so far still show
     async with table(room, 0, size=(120, 40), lang=lang) as (app, pilot, _client):
@@ -512,7 +512,7 @@ async def test_tab_reaches_the_result_pane_once_a_round_has_a_result(lang: Lang)
         await settle(pilot)
         assert app.screen.pane == "result"
         sheet = sheet_of(app, "#sk-log")
-        assert t("sk.match.so_far", lang) in sheet and "R1" in sheet
+        assert t("sk.match.so_far", lang) in sheet and t("sk.match.round_col", lang, n=1) in sheet
         assert t("sk.end.title", lang, n=1) not in sheet
 
 
@@ -1158,3 +1158,31 @@ async def test_a_log_scrolled_back_says_so_and_end_brings_the_newest_back(lang: 
         await pilot.press("tab")  # another pane: the notes, not the log's mark
         await settle(pilot)
         assert mark not in str(title.render())
+
+
+def test_the_match_table_names_its_rounds_in_the_reader_s_language() -> None:
+    """S-MATCH-1: the rounds' columns read "R1 R2 ..." in the Chinese sheet too;
+    now "1局 ... 10局", each column as wide as its longest label plus a space."""
+    from rich.cells import cell_len
+
+    from engine.sultans.match import Match
+    from tui.sultans.render import match_table
+
+    m = Match.new(players=5, seed=3, rounds=10)
+    while not m.is_over():
+        if m.pending():
+            s = min(m.pending())
+            m.play(s, m.legal(s)[-1])
+        else:
+            m.next_round()
+    v = m.view(0)
+    names = ["alice", "bob", "carol", "dave", "erin"]
+    zh = match_table(v, Namer(names, 0, "zh"), "zh").plain.splitlines()
+    assert " 9局 10局  總分" in zh[1], zh[1]
+    assert "R1" not in "\n".join(zh)
+    rows = [line for line in zh[2:7]]
+    assert len({cell_len(line.rstrip()) for line in rows}) == 1, rows  # the columns line up
+    head_end = cell_len(zh[1][: zh[1].index("10局") + 3])
+    assert cell_len(rows[0].rstrip()[:-5]) == head_end, (rows[0], zh[1])  # round 10's points under "10局"
+    en = match_table(v, Namer(names, 0, "en"), "en").plain.splitlines()
+    assert "  R9 R10  Total" in en[1], en[1]

@@ -122,7 +122,7 @@ class Table(GameTableScreen[Picker]):
         snap = self.snap
         assert snap is not None
         view = self.room.view()
-        self.names = list(snap.names) or [s.name for s in snap.seats]
+        self.names = self.seat_names(snap)
         if not isinstance(view, OverlordView):
             self.ov = None
             self._update("#ov-head", Text(self.tr("ov.no_view")))

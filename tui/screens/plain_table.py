@@ -95,7 +95,7 @@ class PlainTableScreen(TableScreen):
             overflow="ellipsis",
         )
         self.query_one("#table-head", Static).update(head, layout=False)
-        self._names = list(snap.names) or [seat.name for seat in snap.seats]
+        self._names = self.seat_names(snap)
         view = room.view()
         legal = [] if watching else room.legal()
         pending = False if watching else room.pending()

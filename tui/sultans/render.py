@@ -265,8 +265,10 @@ def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.
     name_w = max([cell_len(namer.seat(s)) for s in range(mv.players)] + [4])
     name_w = min(name_w, 18)
     head = Text(" " * (name_w + 2), style="bold", end="")
-    for n in rounds:
-        head.append(f"{'R' + str(n):>4}")
+    cols = [t("sk.match.round_col", lang, n=n) for n in rounds]  # "R3", "3局"
+    col_w = max([4, *(cell_len(c) + 1 for c in cols)])
+    for col in cols:
+        head.append(" " * (col_w - cell_len(col)) + col)
     head.append(f"  {t('sk.match.total', lang)}\n")
     out.append_text(head)
     winners = set(mv.winners)
@@ -277,7 +279,7 @@ def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.
         row.append(fit(label, name_w), style="bold" if s in winners else "")
         for r in mv.history:
             p = r.points[s] if s < len(r.points) else 0
-            row.append(f"{p:>4}", style="bold" if p == 2 else ("" if p else "dim"))
+            row.append(f"{p:>{col_w}}", style="bold" if p == 2 else ("" if p else "dim"))
         row.append(f"  {mv.totals[s]:>3}\n", style="bold reverse" if s in winners else "bold")
         out.append_text(row)
     tb = mv.tiebreak

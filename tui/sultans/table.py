@@ -105,7 +105,7 @@ class Table(GameTableScreen[Picker]):
         snap = self.snap
         assert snap is not None
         view = self.room.view()
-        self.names = list(snap.names) or [s.name for s in snap.seats]
+        self.names = self.seat_names(snap)
         self._notebook = snap.settings.options.get("notebook", True) is not False
         if not isinstance(view, MatchView):
             self.mv = None
