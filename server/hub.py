@@ -342,6 +342,7 @@ class LobbySession:
         room = self._hub.room(room_id)
         if room.seat_of(self._identity.name) is not None:
             return self._open(room, "player")
+        room.require_not_banned(self._identity.name)
         self._check_code(room, code)
         if room.state == "playing":
             raise ClientError("in-progress", "that match has started; watch it instead")
@@ -354,6 +355,7 @@ class LobbySession:
     def watch(self, room_id: str, code: str = "") -> RoomSession:
         room = self._hub.room(room_id)
         if room.seat_of(self._identity.name) is None:
+            room.require_not_banned(self._identity.name)
             self._check_code(room, code)
         return self._open(room, "spectator")
 

@@ -221,6 +221,7 @@ class Room:
         self.state: State = "waiting"
         self.closed = False
         self.seats = [Seat(i) for i in range(settings.seats)]
+        self.banned: set[str] = set()  # name keys of players the host removed (not kept over a restart)
         self.sessions: list[RoomSession] = []
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
         self.version = 0
@@ -243,6 +244,11 @@ class Room:
         self._think = random.Random()  # bot thinking times (not the game's randomness)
 
     # ------------------------------------------------------------- reading
+
+    def require_not_banned(self, name: str) -> None:
+        """Refuse a player the host removed (:meth:`kick`) a seat or a watch here."""
+        if name_key(name) in self.banned:
+            raise ClientError("banned", "the host removed you from this room")
 
     def seat_of(self, name: str) -> int | None:
         key = name_key(name)
@@ -582,6 +588,7 @@ class Room:
         if name_key(seat.name) == name_key(who.name):
             raise ClientError("bad-seat", "the host cannot kick themselves; leave instead", reason="self")
         name = seat.name
+        self.banned.add(name_key(name))  # a kick is for good: back with the code it was a rejoin in seconds
         for session in [s for s in self.sessions if s.role == "player" and name_key(s.identity.name) == name_key(name)]:
             self.sessions.remove(session)
             session._closed = session.kicked = True

@@ -427,7 +427,12 @@ async def test_host_controls_and_waiting_room(hub: Hub) -> None:
         b.act("add 1", 0)
     assert err.value.code == "kicked"
     assert [s.kind for s in a.snapshot().seats] == ["human", "empty", "empty"]
-    b2 = hub.connect(Identity(name="bob")).join(a.room_id)
+    lb2 = hub.connect(Identity(name="BOB"))  # a kick is for good: no seat, no watching (he was back in seconds)
+    for call in (lambda: lb2.join(a.room_id), lambda: lb2.watch(a.room_id)):
+        with pytest.raises(ClientError) as err:
+            call()
+        assert err.value.code == "banned"
+    b2 = hub.connect(Identity(name="carol")).join(a.room_id)
     b2.set_ready(True)
     a.start()
     assert [s.kind for s in a.snapshot().seats] == ["human", "human", "bot"]
