@@ -123,7 +123,7 @@ def test_t_fills_params_and_falls_back() -> None:
     assert t("lobby.rooms", "zh", n=3) == "房間（3）"
     assert t("no.such.key", "zh") == "no.such.key"
     assert t("lobby.rooms", "zh") == "房間（{n}）"  # no params: the template as is
-    assert t("confirm.kick", "en", name="[/b]") == "Remove [/b] from the room?"
+    assert t("confirm.kick", "en", name="[/b]") == "Remove [/b] from the room? They cannot join or watch it again."
 
 
 def test_errors_by_code_and_unknown_codes() -> None:
