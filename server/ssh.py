@@ -622,7 +622,7 @@ class Connection(asyncssh.SSHServer):
                 return message("owned", lang, name=self.name, other=other)
             if self.guest_holds:  # a key may own a free name, but not take it from a guest playing as it
                 return message("in-use", lang, name=self.name, other=other)
-            return Identity(name=self.name, guest=False, lang=self._lang(env, stored=True))
+            return Identity(name=self.name, guest=False, lang=self._lang(env, stored=True), asked_as=self._asked_as())
         try:
             owner = server.storage.key_owner(self.name)
         except Exception:
@@ -634,7 +634,11 @@ class Connection(asyncssh.SSHServer):
             return message("need-key", lang, hint=hint)
         if server.active_names[self.name.casefold()] > 0:
             return message("in-use", lang, name=self.name, other=other)
-        return Identity(name=self.name, guest=True, lang=self._lang(env, stored=False))
+        return Identity(name=self.name, guest=True, lang=self._lang(env, stored=False), asked_as=self._asked_as())
+
+    def _asked_as(self) -> str:
+        """The user name asked for, printable, when the player name made of it differs."""
+        return "" if self.raw_user == self.name else _printable(self.raw_user)
 
     def _lang(self, env: Any, *, stored: bool) -> Lang:
         if stored:

@@ -247,6 +247,9 @@ class ThroneApp(App[None]):
 
     def on_mount(self) -> None:
         self.lobby.set_listener(self.lobby_changed)
+        ident = self.lobby.identity
+        if ident.asked_as:  # "h1[/b]x" plays as "h1bx": say so, not only in the online list
+            self.notify(self.tr("lobby.renamed", asked=ident.asked_as, name=ident.name), markup=False, timeout=12)
 
     def on_unmount(self) -> None:
         self._host_flush.cancel()

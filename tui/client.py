@@ -41,6 +41,7 @@ class Identity(BaseModel):
     guest: bool = False
     lang: Literal["en", "zh"] = "en"  # initial language, from the client's LANG
     bell: bool = True  # ring the terminal's bell when the game waits for this player's decision
+    asked_as: str = ""  # the name the client asked for (printable), when cleaning it changed it: said once
 
 
 class ChatLine(BaseModel):

@@ -93,6 +93,7 @@ EN: dict[str, str] = {
     "lobby.private": "private",
     "lobby.your_seat": "your seat",
     "lobby.seat_kept": "Your seat in {room} is kept: Enter on it takes you back.",
+    "lobby.renamed": "You play as {name}: a player name keeps letters, digits and - _ . only, 20 at most (you asked for {asked}).",
     "chat.placeholder.lobby": "Say something to everyone in the lobby (t)",
     "chat.placeholder.room": "Say something to this room (t)",
     # the host's system lines in chat (tui.client.ChatLine.key; names are literal)
@@ -486,6 +487,7 @@ ZH: dict[str, str] = {
     "lobby.private": "私人",
     "lobby.your_seat": "你的座位",
     "lobby.seat_kept": "你在「{room}」的座位保留著：選它按 Enter 回去。",
+    "lobby.renamed": "你的名稱是 {name}：名稱只保留文字、數字和 - _ .，最多 20 個字（你輸入的是 {asked}）。",
     "chat.placeholder.lobby": "對大廳裡的所有人說話（t）",
     "chat.placeholder.room": "對這個房間說話（t）",
     "sys.sat_down": "{name} 入座了",

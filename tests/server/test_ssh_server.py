@@ -397,6 +397,12 @@ async def test_hostile_and_empty_names(harness: Harness) -> None:
     async with conn:
         screen = await open_tty(conn)
         await screen.wait_for("hello 52ccHduZWQbmallory guest=True")
+    # the lobby tells the player the name it plays under, and what was asked (printable)
+    assert harness.hub.connected[-1].asked_as == "]52;c;cHduZWQ=[/b]mallory"
+    conn, _ = await connect(harness.port, "tidy_name", KEY_A)
+    async with conn:
+        await (await open_tty(conn)).wait_for("hello tidy_name")
+    assert harness.hub.connected[-1].asked_as == ""  # a clean name is not remarked on
     conn, _ = await connect(harness.port, "[]!!")
     async with conn:
         out = (await (await open_tty(conn)).drain()).decode()

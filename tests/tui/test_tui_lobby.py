@@ -958,3 +958,18 @@ async def test_a_tall_terminal_gives_the_lobby_chat_more_rows(hub: FakeHub) -> N
     async with app.run_test(size=(100, 60)) as pilot:  # tall from the start
         await settle(pilot)
         assert app.screen.query_one("#lobby-bottom").size.height == 24
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_name_cleaned_at_login_is_said_once(hub: FakeHub, lang: Lang) -> None:
+    """ssh h1[/b]x@host played as "h1bx" with no word of why; now a toast says
+    the name and what was asked (literally: no markup)."""
+    lobby = hub.lobby("h1bx", lang=lang)
+    lobby._identity = lobby._identity.model_copy(update={"asked_as": "h1[/b]x"})
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        text = "".join(screen_text(app).split())
+        said = t("lobby.renamed", lang, name="h1bx", asked="h1[/b]x")
+        assert "".join(said.split())[:12] in text, text  # (the toast wraps)
+        assert "h1[/b]x" in text
