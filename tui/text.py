@@ -42,7 +42,7 @@ def clip(text: str, width: int) -> str:
     """``text`` cut to at most ``width`` terminal cells (cut text ends in ``…``)."""
     if cell_len(text) <= width:
         return text
-    return set_cell_size(text, width - 1) + "…"
+    return set_cell_size(text, width - 1).rstrip(" ") + "…"  # (a wide character cut in half leaves a space)
 
 
 def cut_lines(text: Text, width: int) -> Text:

@@ -432,3 +432,15 @@ async def test_a_watcher_of_a_full_room_is_told_how_a_seat_frees(hub: FakeHub, l
         await settle(pilot)
         assert t("room.status.watching", lang) in screen_text(app)
         assert t("room.status.watching_full", lang) not in screen_text(app)
+
+
+async def test_a_long_room_name_leaves_room_for_the_host_and_the_state(hub: FakeHub) -> None:
+    """A 40-cell Chinese room name cut the waiting room's header to
+    "…在大廳 · 推翻蘇丹 · 房主": the host's name and the state were gone."""
+    lobby = hub.lobby("alice", lang="zh")
+    lobby.create_room(RoomSettings(name="宮" * 40, seats=5))  # 40 characters: the longest a name may be
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        head = next(line for line in screen_text(app).splitlines() if "宮" in line)
+        assert "宮" * 11 + "… · " in head and "alice" in head and t("state.waiting", "zh") in head, head

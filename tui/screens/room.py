@@ -15,7 +15,7 @@ from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, Seat
 from tui.i18n import game_title, room_title, settings_summary
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
-from tui.text import Packed
+from tui.text import Packed, clip
 from tui.widgets import ChatPanel, KeyBar, KeySpec, PaneBox, RowList
 
 HOST_ACTIONS = {"add_bot", "remove", "options", "start"}
@@ -132,7 +132,7 @@ class RoomScreen(HostScreen):
                 return
         s = snap.settings
         head = Text.assemble(
-            (room_title(s.name, snap.host, self.lang), "bold"),
+            (clip(room_title(s.name, snap.host, self.lang), 24), "bold"),  # a long name left the host and state out
             " · ",
             game_title(s.game, self.lang),
             " · ",
