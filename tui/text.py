@@ -42,7 +42,10 @@ def clip(text: str, width: int) -> str:
     """``text`` cut to at most ``width`` terminal cells (cut text ends in ``…``)."""
     if cell_len(text) <= width:
         return text
-    return set_cell_size(text, width - 1).rstrip(" ") + "…"  # (a wide character cut in half leaves a space)
+    cut = set_cell_size(text, width - 1)
+    if cell_len(text[: len(cut)]) > width - 1:  # a wide character cut in half: its padding space goes
+        cut = cut[:-1]
+    return cut + "…"
 
 
 def cut_lines(text: Text, width: int) -> Text:
