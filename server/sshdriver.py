@@ -72,42 +72,56 @@ class PasteFilter:
     sequence that never ends, and sends the paste's rest as keys ahead of the
     paste itself: ``AA<ESC>[31mBB`` reached the chat as ``^[31mBBAA``. A paste
     is held until its end marker (Textual sends it whole then anyway); its
-    escape sequences are dropped, as the chat drops them from typed text."""
+    escape sequences are dropped, as the chat drops them from typed text.
+    Each input is looked at once (a paste sent a byte per packet costs no
+    more than one sent whole), and at most PASTE_MAX of a paste is kept."""
+
+    _EDGE = len(PASTE_END) - 1  # a marker's first part, at the end of one input
 
     def __init__(self) -> None:
         self._paste: list[str] | None = None  # the paste being read, or None outside one
-        self._kept = 0
-        self._tail = ""  # outside a paste: the end of the last input, a start marker's first part maybe
+        self._kept = 0  # characters in ``_paste``
+        self._tail = ""  # the last input's last few characters: a marker's first part maybe
 
     def feed(self, text: str) -> str:
         out: list[str] = []
         while text:
+            seen = self._tail + text
             if self._paste is None:
-                seen = self._tail + text
                 at = seen.find(PASTE_START)
                 if at < 0:
                     out.append(text)
-                    self._tail = seen[-(len(PASTE_START) - 1):]
+                    self._tail = seen[-self._EDGE:]
                     return "".join(out)
                 cut = at + len(PASTE_START) - len(self._tail)  # where the marker ends in ``text``
                 out.append(text[:cut])
-                text = text[cut:]
-                self._tail = ""
                 self._paste, self._kept = [], 0
             else:
-                self._paste.append(text)
-                self._kept += len(text)
-                held = "".join(self._paste)
-                at = held.find(PASTE_END)
+                at = seen.find(PASTE_END)
                 if at < 0:
-                    if self._kept > PASTE_MAX + len(PASTE_END):  # keep the end: the marker may be coming
-                        self._paste = [held[:PASTE_MAX] + held[-len(PASTE_END):]]
-                        self._kept = len(self._paste[0])
+                    self._hold(text)
+                    self._tail = seen[-self._EDGE:]
                     return "".join(out)
-                out.append(_strip_paste(held[:at][:PASTE_MAX]) + PASTE_END)
-                text = held[at + len(PASTE_END):]
+                body = "".join(self._paste)
+                if at < len(self._tail):  # the marker began in the last input: its first part was held
+                    body = body[: len(body) - (len(self._tail) - at)]
+                else:
+                    body += text[: at - len(self._tail)]
+                out.append(_strip_paste(body[:PASTE_MAX]) + PASTE_END)
+                cut = at + len(PASTE_END) - len(self._tail)
                 self._paste = None
+            text = text[cut:]
+            self._tail = ""
         return "".join(out)
+
+    def _hold(self, text: str) -> None:
+        """Keep what fits of a paste: PASTE_MAX and a marker's length more (so
+        that taking a marker's first part back off leaves PASTE_MAX whole)."""
+        assert self._paste is not None
+        room = PASTE_MAX + len(PASTE_END) - self._kept
+        if room > 0:
+            self._paste.append(text[:room])
+            self._kept += min(len(text), room)
 
 
 def _strip_paste(text: str) -> str:

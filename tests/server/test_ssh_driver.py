@@ -166,6 +166,14 @@ def test_the_paste_filter_finds_its_markers_split_anywhere() -> None:
     f = PasteFilter()  # a paste without end is held, at most PASTE_MAX of it
     assert f.feed("\x1b[200~" + "x" * (3 * PASTE_MAX)) == "\x1b[200~"
     assert f.feed("y\x1b[201~") == "x" * PASTE_MAX + "\x1b[201~"
+    # a byte at a time: each input looked at once (joining the held paste on
+    # every input made a 64 K paste sent that way cost billions of steps)
+    f = PasteFilter()
+    stream = "\x1b[200~" + "z" * (PASTE_MAX + 100) + "\x1b[201~q"
+    assert "".join(f.feed(ch) for ch in stream) == "\x1b[200~" + "z" * PASTE_MAX + "\x1b[201~q"
+    f = PasteFilter()  # exactly PASTE_MAX, its marker a byte at a time: nothing of the paste lost
+    stream = "\x1b[200~" + "w" * PASTE_MAX + "\x1b[201~"
+    assert "".join(f.feed(ch) for ch in stream) == stream
 
 
 async def test_mouse_click_and_focus_reports(running: Running) -> None:
