@@ -644,7 +644,9 @@ class Room:
         waiting_for = [s.name for s in self.humans() if not s.ready and name_key(s.name) != name_key(who.name)]
         if waiting_for:
             names = ", ".join(waiting_for)
-            raise ClientError("not-ready", f"waiting for {names} to be ready", reason="waiting", params={"names": names})
+            raise ClientError(
+                "not-ready", f"waiting for {names} to be ready", reason="waiting", params={"names": NAMES_SEP.join(waiting_for)}
+            )
         self._begin_match()
 
     def play_again(self, who: Identity) -> None:

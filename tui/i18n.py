@@ -939,7 +939,10 @@ def error_text(err: ClientError, lang: Lang) -> str:
         key = f"{key}.{reason}"
     elif not has_key(key):
         key = "err.other"
-    return t(key, lang, **{**getattr(err, "params", {}), "msg": str(err)})
+    params = dict(getattr(err, "params", {}))
+    if "names" in params:  # a list of names, as system lines carry it (NAMES_SEP)
+        params["names"] = said_names(params["names"], lang)
+    return t(key, lang, **params, msg=str(err))
 
 
 SULTANS_FIRST_TO_CAP = 15

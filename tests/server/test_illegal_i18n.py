@@ -118,6 +118,12 @@ async def test_room_refusals_name_their_players_and_seats_in_chinese() -> None:
             RoomSettings(game="count", seats=3, turn_timer=0, window_timer=0)
         )
         hub.connect(Identity(name="bob")).join(rc.room_id)
+        with pytest.raises(ClientError) as two:
+            hub.connect(Identity(name="carol")).join(rc.room_id)
+            rc.start()
+        assert error_text(two.value, "zh") == "還有人沒準備好：等 bob、carol。"  # a Chinese list
+        assert error_text(two.value, "en") == "Not everyone is ready yet: waiting for bob, carol."
+        rc.kick(2)
         refusals = []
         for call in (rc.start, lambda: rc.remove_bot(2), lambda: rc.kick(2), lambda: rc.kick(0), lambda: rc.kick(7)):
             with pytest.raises(ClientError) as err:

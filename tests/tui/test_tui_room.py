@@ -444,3 +444,18 @@ async def test_a_long_room_name_leaves_room_for_the_host_and_the_state(hub: Fake
         await settle(pilot)
         head = next(line for line in screen_text(app).splitlines() if "宮" in line)
         assert "宮" * 11 + "… · " in head and "alice" in head and t("state.waiting", "zh") in head, head
+
+
+@pytest.mark.parametrize(("lang", "bot"), [("en", "Bot 1"), ("zh", "電腦 1")])
+async def test_the_waiting_room_names_bots_in_the_reader_s_language(hub: FakeHub, lang: Lang, bot: str) -> None:
+    """The Chinese table said "電腦 2" and its waiting room "Bot 2"."""
+    lobby = hub.lobby("alice", lang=lang)
+    client = lobby.create_room(RoomSettings(name="r", seats=5))
+    client.add_bot(1)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert bot in text, text
+        if lang == "zh":
+            assert "Bot 1" not in text
