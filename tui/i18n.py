@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Literal
 
-from tui.client import ClientError, RoomSettings
+from tui.client import ClientError, RoomSettings, bot_name
 
 Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")
@@ -892,8 +892,13 @@ break: names are cleaned of control characters)."""
 
 def said_names(names: str, lang: Lang) -> str:
     """A ``names`` param (names apart by ``NAMES_SEP``) as ``lang`` lists them:
-    "alice, bob"; "alice、bob"."""
-    return t("punct.list", lang).join(names.split(NAMES_SEP))
+    "alice, bob"; "alice、bob"; a bot named as the tables name it ("電腦 2": a
+    player's name has no space, so "Bot 2" is only ever the host's bot)."""
+    said = []
+    for name in names.split(NAMES_SEP):
+        seat = name.partition(" ")[2]
+        said.append(t("table.bot_name", lang, n=seat) if seat.isdigit() and name == bot_name(int(seat)) else name)
+    return t("punct.list", lang).join(said)
 
 
 def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:

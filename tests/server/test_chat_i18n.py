@@ -140,6 +140,10 @@ def test_a_list_of_names_is_said_as_each_language_lists() -> None:
     old = ChatLine(at=0.0, name="", text="the match is over; won by alice, bob", system=True,
                    key="sys.match_over", params={"names": "alice, bob"})
     assert chat_text(old, "zh").plain.endswith("* 比賽結束；獲勝者：alice, bob")
+    bots = ChatLine(at=0.0, name="", text="the match is over; won by Bot 2, alice", system=True,
+                    key="sys.match_over", params={"names": "Bot 2\nalice"})
+    assert chat_text(bots, "zh").plain.endswith("* 比賽結束；獲勝者：電腦 2、alice")  # a bot as the tables name it
+    assert chat_text(bots, "en").plain.endswith("* the match is over; won by Bot 2, alice")
 
 
 def test_unknown_keys_and_missing_params_fall_back_to_the_text() -> None:
