@@ -124,7 +124,8 @@ async def test_match_lines_autoplay_and_result() -> None:
         if over.key == "sys.match_over":
             names = over.params["names"].split("\n")
             assert over.text == f"the match is over; won by {', '.join(names)}"
-            assert chat_text(over, "zh").plain.endswith(f"* 比賽結束；獲勝者：{'、'.join(names)}")
+            said = ["電腦 " + n[4:] if n.startswith("Bot ") else n for n in names]  # a bot as the tables name it
+            assert chat_text(over, "zh").plain.endswith(f"* 比賽結束；獲勝者：{'、'.join(said)}")
     finally:
         await hub.stop()
 
