@@ -892,13 +892,16 @@ break: names are cleaned of control characters)."""
 
 def said_names(names: str, lang: Lang) -> str:
     """A ``names`` param (names apart by ``NAMES_SEP``) as ``lang`` lists them:
-    "alice, bob"; "alice、bob"; a bot named as the tables name it ("電腦 2": a
-    player's name has no space, so "Bot 2" is only ever the host's bot)."""
-    said = []
-    for name in names.split(NAMES_SEP):
-        seat = name.partition(" ")[2]
-        said.append(t("table.bot_name", lang, n=seat) if seat.isdigit() and name == bot_name(int(seat)) else name)
-    return t("punct.list", lang).join(said)
+    "alice, bob"; "alice、bob"; a bot as :func:`shown_name` names it."""
+    return t("punct.list", lang).join(shown_name(name, lang) for name in names.split(NAMES_SEP))
+
+
+def shown_name(name: str, lang: Lang) -> str:
+    """A seat's name as screens show it: a player's as it is, the host's bot
+    ("Bot 2") in ``lang`` ("電腦 2"; a player's name has no space, so "Bot 2"
+    is only ever a bot)."""
+    seat = name.partition(" ")[2]
+    return t("table.bot_name", lang, n=seat) if seat.isdigit() and name == bot_name(int(seat)) else name
 
 
 def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:

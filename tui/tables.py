@@ -45,7 +45,8 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
-from tui.client import ClientError, RoomClient, RoomSnapshot, bot_name
+from tui.client import ClientError, RoomClient, RoomSnapshot
+from tui.i18n import shown_name
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.room import RoomScreen
@@ -101,7 +102,7 @@ class TableScreen(HostScreen):
         """Each seat's name on this screen: the player's, or a bot's in the
         reader's language ("電腦 2"; the host names bots "Bot 2" for its logs)."""
         names = list(snap.names) or [seat.name for seat in snap.seats]
-        return [self.tr("table.bot_name", n=i) if name == bot_name(i) else name for i, name in enumerate(names)]
+        return [shown_name(name, self.lang) for name in names]
 
     @property
     def is_host(self) -> bool:

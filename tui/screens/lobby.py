@@ -134,11 +134,14 @@ class LobbyScreen(HostScreen):
             self._show_side(len(online), names)
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
+    def _seated_in(self, room: RoomSummary) -> bool:
+        me = name_key(self.throne.lobby.identity.name)
+        return any(name_key(p) == me for p in room.players)
+
     def _kept_seat(self, rooms: list[RoomSummary]) -> RoomSummary | None:
         """The room of a match being played where this player has a seat (it is
         theirs until the match ends), if any."""
-        me = name_key(self.throne.lobby.identity.name)
-        return next((r for r in rooms if r.state == "playing" and any(name_key(p) == me for p in r.players)), None)
+        return next((r for r in rooms if r.state == "playing" and self._seated_in(r)), None)
 
     def _show_rooms(self, rooms: list[RoomSummary]) -> None:
         title = self.tr("lobby.rooms", n=len(rooms))
@@ -241,9 +244,7 @@ class LobbyScreen(HostScreen):
             return
         lobby = self.throne.lobby
         call = lobby.watch if watch else lobby.join
-        me = name_key(lobby.identity.name)
-        mine = not watch and any(name_key(p) == me for p in room.players)
-        if not room.private or mine:  # back to one's own seat: the host asks no code (it knows the seat)
+        if not room.private or (not watch and self._seated_in(room)):  # back to one's own seat: no code asked
             client = self.throne.guard(call, room.id, "")
             if client is not None:
                 self.throne.enter_room(client, watching=watch, code="")

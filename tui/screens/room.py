@@ -11,8 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo, bot_name
-from tui.i18n import game_title, room_title, settings_summary
+from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
+from tui.i18n import game_title, room_title, settings_summary, shown_name
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.text import Packed, clip
@@ -176,10 +176,8 @@ class RoomScreen(HostScreen):
             marker = "▶" if seat.index == mine else " "  # your seat, also without colour
             if seat.kind == "empty":
                 name = self.tr("seat.empty")
-            elif seat.name == bot_name(seat.index):  # in the reader's language, as at the table
-                name = self.tr("table.bot_name", n=seat.index)
-            else:
-                name = seat.name + (" ♛" if seat.name == snap.host else "")
+            else:  # a bot in the reader's language, as at the table
+                name = shown_name(seat.name, self.lang) + (" ♛" if seat.name == snap.host else "")
             rows.append((f"{marker}{seat.index}", name, self.tr(f"kind.{seat.kind}"), seat_status(seat, self.tr)))
         table.set_rows(rows)
         self._seat_rows = list(snap.seats)
