@@ -25,9 +25,13 @@ Rulings this module makes where the rules are silent (each has a test in
 * Timeout turn default (S-TIME-1): "the first hidden seat clockwise" is
   counted from the seat after the timed-out seat.
 * S-VIEW-2 "every seat that was a legal partner" of a secret swap is taken
-  as every living, hidden, non-detained seat other than the hider, ignoring
-  swap-back bans (bans from secret swaps are private, so using them would
-  leak who took whose card).
+  as every living, hidden, non-detained seat other than the hider, less the
+  seats an open swap's ban keeps it from (public); bans from secret swaps are
+  private, so those seats stay candidates (using them would leak who took
+  whose card).
+* A card that turns face up (revealed or dead) replaces the notes anyone
+  kept on its seat with what all now see (S-VIEW-1): a stale note, or a
+  failed capture's "not a Slave", is not shown beside the face-up card.
 * A seat forced by the Vizier is exhausted as soon as it plays its forced
   Action (so a manipulated Slave Driver's extra turns are played exhausted).
   Exhaustion and the Fortune Teller's forced hide end only with the seat's
@@ -213,6 +217,7 @@ class Round:
         "n",
         "notebook",
         "notes",
+        "open_bans",
         "phase",
         "pid",
         "player",
@@ -254,6 +259,7 @@ class Round:
         self.exhausted = [False] * n
         self.must_hide = [False] * n
         self.bans = [0] * n
+        self.open_bans = [0] * n  # the part of ``bans`` everyone knows (open swaps)
         self.crown = -1
         self.declared = [-1] * n
         self.prediction = [-1] * n
@@ -738,6 +744,7 @@ class Round:
         self.revealed[s] = True
         c = self.card[s]
         self._ev("reveal", s, card=c, cause=cause)
+        self._seen_face_up(s, c)
         if c == SULTAN:  # S-SUL-3: claim, Execute, refuse, manipulated
             self.crown = self.active
             self._ev("crown", None, target=self.active)
@@ -752,6 +759,7 @@ class Round:
         self.must_hide[s] = False
         c = self.card[s]
         self._ev("death", s, card=c, cause=cause)
+        self._seen_face_up(s, c)
         if c == SULTAN:  # S-SUL-3: the crown returns to the centre; S-WIN-1
             if self.crown >= 0:
                 self.crown = -1
@@ -779,6 +787,7 @@ class Round:
         self._ev("new-card", p, card=old_l, audience=(p,))
         if not spare:
             self.bans[loc] |= 1 << p  # S-SWAP-3
+            self.open_bans[loc] |= 1 << p
             self._ev("new-card", loc, card=old_p, audience=(loc,))
         # S-VIEW-2: notes move with the cards, for everyone
         for v in range(n + 1):
@@ -802,17 +811,23 @@ class Round:
         self.declared[p] = -1
         self.prediction[p] = -1
         self.foreseen[p] = ()
+        self._ev("hide", p)  # before what follows from it (the crown, captives)
         if c == SULTAN and self.crown >= 0:
             self.crown = -1
             self._ev("crown", None, target=None, cause="sultan-hid")
         if c == DRIVER:
             self._release("driver-hid")
-        self._ev("hide", p)
         turn = self.turns_played
         for v in range(n + 1):
             if v != p:
                 self._note(v, p, c, "revealed")
-        candidates = [t for t in range(n) if t != p and self.alive[t] and not self.revealed[t] and not self.detained[t]]
+        # the legal partners as everyone can tell them: an open swap's ban is public
+        # (a secret swap's is not, so those seats stay candidates)
+        public_bans = self.open_bans[p]
+        candidates = [
+            t for t in range(n)
+            if t != p and self.alive[t] and not self.revealed[t] and not self.detained[t] and not (public_bans >> t) & 1
+        ]
         knows: tuple[int, ...] = (p,)
         if loc >= 0:
             old_l = self.card[loc]
@@ -923,6 +938,7 @@ class Round:
             return
         p = self.player
         self.bans[p] = 0  # S-SWAP-3 / S-DRV-2: the ban ends at the end of p's turn
+        self.open_bans[p] = 0
         if not self.extra:
             a = self.active
             if self.snap_exh:
@@ -966,6 +982,7 @@ class Round:
                 self.exhausted[s] = False
                 self.must_hide[s] = False
                 self.bans[s] = 0
+                self.open_bans[s] = 0
                 self._ev("skip", s, cause="detained")
                 self._check_wins()
                 if self.phase == PH_OVER:
@@ -975,6 +992,7 @@ class Round:
                 self.exhausted[s] = False
                 self.must_hide[s] = False
                 self.bans[s] = 0
+                self.open_bans[s] = 0
                 self._ev("skip", s, cause="captured")
                 continue
             self.turns_played += 1
@@ -1090,6 +1108,13 @@ class Round:
 
     def _note(self, v: int, loc: int, card: int, how: NoteHow, negated: bool = False) -> None:
         self.notes[v][loc] = [card, negated, self.turns_played, how, False, None]
+
+    def _seen_face_up(self, s: int, card: int) -> None:
+        """Seat ``s``'s card is face up: a note anyone kept on it (stale, or a
+        "not a Slave") is now what everyone sees (S-VIEW-1), not a guess."""
+        for v in range(self.n + 1):
+            if v != s and s in self.notes[v]:
+                self._note(v, s, card, "revealed")
 
     # ------------------------------------------------------------------- log
 

@@ -81,6 +81,51 @@ def test_s_view_2_failed_capture_note_goes_stale() -> None:
     assert _notes(r, 5)[0] == ("slave-driver", True, "revealed")
 
 
+def test_s_view_2_a_public_swap_back_ban_is_not_a_legal_partner() -> None:
+    """S-VIEW-2 with S-SWAP-3: an open swap's ban is public, so the seat it bans is no
+    legal partner of the banned seat's secret swap and a note on it stays fresh."""
+    r = deal("slave sultan slave guard assassin", "slave", first=0)
+    run(r, "0: swap 3", "1: peek 0", "2: revolt", "0: pass", "1: pass", "4: pass", "3: join")
+    assert "hide swap 0" not in r.legal(3)  # the ban, S-SWAP-3
+    assert _notes(r, 1)[0] == ("guard", False, "peek")
+    run(r, "3: hide")
+    assert _notes(r, 1)[0] == ("guard", False, "peek")  # was: marked "may have moved"
+    assert _notes(r, 1)[3] == ("slave", True, "revealed")
+
+
+def test_s_view_2_a_secret_swap_back_ban_stays_private() -> None:
+    """S-VIEW-2: a ban from a secret swap is known only to the two seats, so for everyone
+    else the banned seat was a legal partner and a note on it goes stale (no leak)."""
+    r = deal("guard assassin sultan slave slave", "slave", first=0)
+    run(r, "0: detain 4", "4: pass", "1: peek 2", "2: peek 3", "3: peek 2")
+    run(r, "0: hide swap 3")  # seat 3 now holds the guard; its ban on 0 is private
+    run(r, "1: assassinate 2", "3: block", "0: pass", "2: pass", "4: pass", "2: peek 0")
+    assert "hide swap 0" not in r.legal(3)
+    assert _notes(r, 2)[0] == ("slave", False, "peek")
+    run(r, "3: hide")
+    assert _notes(r, 2)[0] == ("slave", True, "peek")
+
+
+def test_s_view_1_a_card_face_up_again_replaces_stale_notes() -> None:
+    """S-VIEW-1/2: a seat whose card turns face up (a reaction, or a claim after a hide)
+    is what everyone sees; a stale or "not a Slave" note on it is replaced, fresh."""
+    r = deal("guard assassin sultan slave slave", "slave", first=0)
+    run(r, "0: detain 4", "4: pass", "1: peek 2", "2: peek 3", "3: peek 2", "0: hide swap 3")
+    assert _notes(r, 2)[3] == ("slave", True, "peek")  # seat 3 may have been the partner
+    run(r, "1: assassinate 2", "3: block", "0: pass", "2: pass", "4: pass")
+    assert _notes(r, 2)[3] == ("guard", False, "revealed")
+    assert 3 not in _notes(r, None) and 3 not in _notes(r, 4)  # no note where there was none
+
+
+def test_hide_is_logged_before_what_follows_from_it() -> None:
+    """The log's order: a hiding Sultan's crown goes back to the centre after the hide."""
+    r = deal("sultan guard slave assassin slave", "slave", first=1)
+    run(r, "0: claim", "1: peek 2", "2: peek 3", "3: peek 4", "4: peek 1", "0: hide")
+    log = r.view(1).log
+    hide = next(i for i, e in enumerate(log) if e.kind == "hide")
+    assert log[hide + 1].kind == "crown" and log[hide + 1].target is None
+
+
 def test_s_view_1_own_card_public_info_and_private_learning() -> None:
     """S-VIEW-1: a seat sees its own card, public information and what it learned, nothing else."""
     r = deal("fortune-teller guard assassin sultan slave slave", "slave")

@@ -179,7 +179,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.how.swap": "swap",
     "sk.how.hide-swap": "secret swap",
     "sk.how.foresee": "foreseen",
-    "sk.how.revealed": "was face up",
+    "sk.how.revealed": "seen face up",
     "sk.how.not-slave": "failed capture",
     "sk.how.dealt": "dealt",
     # log
@@ -514,7 +514,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.how.swap": "交換",
     "sk.how.hide-swap": "秘密交換",
     "sk.how.foresee": "預言",
-    "sk.how.revealed": "曾經公開",
+    "sk.how.revealed": "看過正面",
     "sk.how.not-slave": "捕捉失敗",
     "sk.how.dealt": "發牌",
     "sk.log.private": "◆",
