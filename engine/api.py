@@ -13,7 +13,7 @@ Pure: no asyncio, no I/O, no clock.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -74,6 +74,12 @@ class GameTable(Protocol):
 
     def timeout_action(self, seat: int) -> str:
         """The fixed default the room plays when ``seat`` times out (S-TIME-1, K-TIME-1)."""
+        ...
+
+    def round_log(self, number: int, seat: int | None) -> Sequence[object]:
+        """The log events ``seat`` saw in round ``number`` (1-based), as its views
+        showed them, for a screen drawn anew (a language switch, a return to the
+        table); empty for a round not played or not kept."""
         ...
 
     def between_rounds(self) -> bool:

@@ -37,7 +37,7 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -331,6 +331,17 @@ class Room:
             cached = self.table.view(seat)
             self._views[seat] = cached
         return cached
+
+    def round_log(self, seat: int | None, number: int) -> Sequence[object]:
+        """The events ``seat`` saw in round ``number`` of the match (not cached: read
+        only when a screen draws its log anew)."""
+        if self.table is None or (seat is not None and not 0 <= seat < len(self.seats)):
+            return []
+        try:
+            return self.table.round_log(number, seat)
+        except Exception:
+            log.exception("room %s: round_log(%s, %s) failed", self.id, number, seat)
+            return []
 
     def legal(self, seat: int | None) -> list[str]:
         if self.table is None or self.state != "playing" or seat is None or not 0 <= seat < len(self._legal):
@@ -1078,6 +1089,9 @@ class RoomSession:
         if seat is None:  # kicked: what anyone may see
             return self._room.view(None)
         return self._room.view(seat)
+
+    def round_log(self, number: int) -> Sequence[object]:
+        return self._room.round_log(None if self.role == "spectator" else self.my_seat, number)
 
     def legal(self) -> list[str]:
         return self._room.legal(self.my_seat)

@@ -12,7 +12,7 @@ cheap: screens coalesce and re-read state on their own schedule.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -144,6 +144,11 @@ class RoomClient(Protocol):
 
     def legal(self) -> list[str]:
         """Legal actions of ``my_seat`` now (empty when watching or not started)."""
+        ...
+
+    def round_log(self, number: int) -> Sequence[object]:
+        """The log events ``my_seat`` (watching: the public) saw in round ``number``
+        of the match, as its views showed them; for a log drawn anew."""
         ...
 
     def pending(self) -> bool:

@@ -1141,6 +1141,18 @@ class Game:
             outcome=self._outcome.model_copy() if self._outcome else None,
         )
 
+    def round_log(self, number: int, seat: int | None) -> list[Event]:
+        """The events ``seat`` saw in round ``number`` (K-VIEW-1), as its views showed
+        them; empty for a round not played."""
+        if not 1 <= number <= self.round:
+            return []
+        start = 0 if number <= 1 else self._round_start.get(number, len(self.events))
+        end = self._round_start.get(number + 1, len(self.events))
+        return [
+            e for e in self.events[start:end]
+            if e.audience is None or (seat is not None and seat in e.audience)
+        ]
+
     def _events_since(self, first_round: int) -> list[Event]:
         if first_round <= 1:
             return self.events

@@ -16,7 +16,7 @@ from engine.sultans.actions import Action, format_action
 from engine.sultans.errors import IllegalMove
 from engine.sultans.options import SultansOptions
 from engine.sultans.round import Round
-from engine.sultans.views import MatchView, RoundResult, TieBreak
+from engine.sultans.views import Event, MatchView, RoundResult, TieBreak
 
 FIRST_TO_CAP = 15
 """Most rounds of a first-to-N match (S-MATCH-1)."""
@@ -33,6 +33,7 @@ class Match:
         self._players = players
         self.totals: list[int] = [0] * players
         self.history: list[RoundResult] = []
+        self._earlier: list[Round] = []  # the finished rounds before ``round``, for their logs
         self.round_number = 1
         self._first0 = random.Random(f"sultans:{seed}:first").randrange(players)
         self.round = self._deal(1)
@@ -176,8 +177,18 @@ class Match:
         if not self.between_rounds():
             raise IllegalMove("next_round: no finished round is waiting (round in play or match over)", code="illegal")
         self.round_number += 1
+        self._earlier.append(self.round)
         self.round = self._deal(self.round_number)
         self._after_play()
+
+    def round_log(self, number: int, seat: int | None) -> list[Event]:
+        """The events ``seat`` saw in round ``number`` (1-based; the current round
+        too), as its view showed them (S-VIEW-4); empty for a round not played."""
+        if number == self.round_number:
+            return self.round.events(seat)
+        if 1 <= number <= len(self._earlier):
+            return self._earlier[number - 1].events(seat)
+        return []
 
     def is_over(self) -> bool:
         return self._over

@@ -176,6 +176,9 @@ class CountTable:
     def timeout_action(self, seat: int) -> str:
         return "pass" if self._window is not None else "add 1"
 
+    def round_log(self, number: int, seat: int | None) -> list[str]:
+        return []  # the view's events are the whole game's
+
     def between_rounds(self) -> bool:
         return self._round_over and self._round + 1 < self._opts.rounds
 

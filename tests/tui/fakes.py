@@ -317,6 +317,9 @@ class FakeRoomClient:
             return None
         return self.room.game.view(self.my_seat)
 
+    def round_log(self, number: int) -> list[object]:
+        return []  # the tokens game's view holds its whole log
+
     def legal(self) -> list[str]:
         seat = self.my_seat
         if self.room.game is None or seat is None or self.room.state != "playing":

@@ -18,7 +18,7 @@ from table_fakes import FakeTableClient, FakeTableLobby, FakeTableRoom
 
 from engine.overlord import Game
 from engine.overlord.bots import make_bot
-from engine.overlord.views import OverlordView
+from engine.overlord.views import Event, OverlordView
 from tui.client import RoomSettings
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
@@ -51,6 +51,9 @@ class OverlordRoom(FakeTableRoom):
 
     def engine_play(self, seat: int, text: str) -> None:
         self.game.play(seat, text)
+
+    def round_log(self, seat: int | None, number: int) -> list[Event]:
+        return self.game.round_log(number, seat)
 
     def view(self, seat: int | None) -> OverlordView:
         return self.game.view(seat)

@@ -19,7 +19,7 @@ from table_fakes import FakeTableClient, FakeTableLobby, FakeTableRoom
 
 from engine.sultans import Match, Round, SultansOptions
 from engine.sultans.bots import make_bot
-from engine.sultans.views import MatchView
+from engine.sultans.views import Event, MatchView
 from tui.client import RoomSettings
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "ken", "lena", "mallory", "nick", "olga"]
@@ -58,6 +58,9 @@ class SultansRoom(FakeTableRoom):
 
     def engine_play(self, seat: int, text: str) -> None:
         self.match.play(seat, text)
+
+    def round_log(self, seat: int | None, number: int) -> list[Event]:
+        return self.match.round_log(number, seat)
 
     def view(self, seat: int | None) -> MatchView:
         return self.match.view(seat)

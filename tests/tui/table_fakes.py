@@ -81,6 +81,9 @@ class FakeTableRoom(ABC):
     @abstractmethod
     def legal(self, seat: int) -> list[str]: ...
 
+    @abstractmethod
+    def round_log(self, seat: int | None, number: int) -> Sequence[object]: ...
+
     # ------------------------------------------------------------- host side
     def changed(self) -> None:
         self.version += 1
@@ -141,6 +144,9 @@ class FakeTableClient(Generic[R]):
 
     def view(self) -> BaseModel | None:
         return self.room.view(self._seat)
+
+    def round_log(self, number: int) -> Sequence[object]:
+        return self.room.round_log(self._seat, number)
 
     def legal(self) -> list[str]:
         if self._seat is None or self.room.state != "playing":

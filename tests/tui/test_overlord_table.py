@@ -1235,3 +1235,20 @@ def test_the_coercion_gold_line_says_who_takes_it_and_from_where() -> None:
     names = ["alice", "bob", "Bot 2", "dave"]
     assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "Bot 2（2）讓打出 [強迫] 的人從國庫拿 2 元。"
     assert event_text(ev, Namer(names, None, "en"), "en").plain == "Bot 2 (2) lets the player of [Coercion] take 2 gold from the treasury."
+
+
+async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:
+    """The view holds the last two rounds' events; a log drawn anew (F2, a return
+    to the table) fetches the rounds before them, so nothing seen is lost."""
+    g = Game.new(roles=[*ROLES5, "knight"], seed=1, round_limit=30)  # (bots play it to round 10)
+    room = OverlordRoom(g, humans=())
+    while g.round < 4 and room.bot_step():
+        pass
+    assert g.round == 4 and g.view(None).log[0].round == 3
+    async with table(room, None, size=(120, 40)) as (app, pilot, _client):
+        rows = [strip.text for strip in app.screen.query_one("#ov-log", TailLog).lines]
+        assert any("Round 1" in row for row in rows) and any("Round 2" in row for row in rows)
+        await pilot.press("f2")
+        await settle(pilot)
+        rows = [strip.text for strip in app.screen.query_one("#ov-log", TailLog).lines]
+        assert any("第 1 回合" in row for row in rows) and any("第 3 回合" in row for row in rows), rows[:5]

@@ -473,6 +473,43 @@ async def test_between_rounds_result_stays_reachable() -> None:
             await settle(pilot)
 
 
+def _log_rows(app: ThroneApp) -> list[str]:
+    return [strip.text for strip in app.screen.query_one("#sk-log", TailLog).lines]
+
+
+async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:
+    """A language switch (F2) or a return to the table draws the log anew: the
+    earlier rounds' lines, private ones too, come back with it (the log held only
+    the current round after F2; what one had peeked at in round 1 was gone)."""
+    deal = ["sultan", "assassin", "slave", "guard", "slave"]
+    room = SultansRoom(5, deal=deal, first=1, humans=(0,), rounds=2)
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
+        room.play(1, "assassinate 0")
+        for s in (0, 2, 3, 4):
+            room.play(s, "pass")
+        room.next_round()
+        room.run_bots()
+        await settle(pilot)
+        before = _log_rows(app)
+        assert "── Round 1/2 ──" in before and "── Round 2/2 ──" in before
+        assert sum("You were dealt" in row for row in before) == 2  # a private line each round
+        # the screen drew nothing between round 1's end and round 2: its last lines come first
+        assert any("the spare was" in row for row in before[: before.index("── Round 2/2 ──")])
+        await pilot.press("f2")
+        await settle(pilot)
+        rows = _log_rows(app)
+        assert "── 第 1/2 局 ──" in rows and "── 第 2/2 局 ──" in rows
+        assert sum("你拿到" in row for row in rows) == 2
+        await pilot.press("f2")
+        await settle(pilot)
+        assert _log_rows(app) == before
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):  # back at the table
+        assert _log_rows(app) == before
+    async with table(room, None, size=(120, 40)) as (app, pilot, _client):  # a spectator: public lines
+        rows = _log_rows(app)
+        assert "── Round 1/2 ──" in rows and not any("You were dealt" in row for row in rows)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_tab_reaches_the_result_pane_once_a_round_has_a_result(lang: Lang) -> None:
     """Before the first round's end Tab went log -> notes -> an empty "Result"

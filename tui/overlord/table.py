@@ -598,9 +598,15 @@ class Table(GameTableScreen[Picker]):
             log.clear()
             self._log_viewer = namer.viewer
             self._log_last = -1
-        fresh = [ev for ev in ov.log if ev.n > self._log_last]
-        if ov.log and self._log_last == -1 and ov.log[0].kind != "round":
-            log.write(Text(self.tr("ov.log.round", n=ov.log[0].round), style="bold"))
+            # drawn anew: the rounds before the view's (it holds the last two)
+            first = ov.log[0].round if ov.log else ov.round
+            earlier = [ev for number in range(1, first) for ev in self.room.round_log(number) if isinstance(ev, Event)]
+            self._write_log(log, earlier, namer)
+        self._write_log(log, [ev for ev in ov.log if ev.n > self._log_last], namer)
+
+    def _write_log(self, log: TailLog, fresh: list[Event], namer: Namer) -> None:
+        if fresh and self._log_last == -1 and fresh[0].kind != "round":
+            log.write(Text(self.tr("ov.log.round", n=fresh[0].round), style="bold"))
         shown = [ev for ev in fresh if not restated(ev, namer.viewer)]
         self.write_events(log, shown, namer.viewer, lambda ev: self._log_line(ev, namer))
         if fresh:

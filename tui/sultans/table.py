@@ -423,13 +423,27 @@ class Table(GameTableScreen[Picker]):
             log.clear()
             self._log_count = 0
             self._log_key = key
+            for number in range(1, mv.round_number):  # drawn anew: the earlier rounds too
+                log.write(self._round_rule(mv, number))
+                self.write_events(log, self._round_log(number), namer.viewer, lambda ev: self._log_line(ev, namer))
         if self._log_key != key:  # a new round: keep the old one above a rule
+            shown = self._log_key[1]  # with the lines of its end this screen did not get to see
+            self.write_events(log, self._round_log(shown)[self._log_count :], namer.viewer, lambda ev: self._log_line(ev, namer))
+            for number in range(shown + 1, mv.round_number):
+                log.write(self._round_rule(mv, number))
+                self.write_events(log, self._round_log(number), namer.viewer, lambda ev: self._log_line(ev, namer))
             self._log_key = key
             self._log_count = 0
         if self._log_count == 0:
-            log.write(Text(f"── {self.tr('sk.head.round', n=mv.round_number, of=mv.rounds or mv.max_rounds)} ──", style="bold"))
+            log.write(self._round_rule(mv, mv.round_number))
         self.write_events(log, events[self._log_count :], namer.viewer, lambda ev: self._log_line(ev, namer))
         self._log_count = len(events)
+
+    def _round_log(self, number: int) -> list[Event]:
+        return [ev for ev in self.room.round_log(number) if isinstance(ev, Event)]
+
+    def _round_rule(self, mv: MatchView, number: int) -> Text:
+        return Text(f"── {self.tr('sk.head.round', n=number, of=mv.rounds or mv.max_rounds)} ──", style="bold")
 
     def _log_line(self, ev: Event, namer: Namer) -> Text:
         line = Text(end="")
