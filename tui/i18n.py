@@ -377,6 +377,8 @@ EN: dict[str, str] = {
     ),
     "help.game.title": "{game} ({lo}-{hi} players)",
     "help.game.none": "No summary for this game yet.",
+    "help.game.crown": "{n} gold",
+    "help.game.crown_either": "40 gold (30 where the room chose the shorter game)",
     "help.foot": "Escape or F1 closes help.",
     "help.close": "Escape closes.",
     "help.game.sultans": (
@@ -405,7 +407,7 @@ EN: dict[str, str] = {
     "help.game.overlord": (
         "Everyone holds a role with a rank and an income, 5 gold and plot cards. Each round: "
         "draw 2 cards (fewer if that would go over your hand limit), take income (not in round 1), "
-        "and if the Overlord has 40 gold he is crowned and wins.\n"
+        "and if the Overlord has {crown} he is crowned and wins.\n"
         "Then the order phase: the Overlord gives the order to another player. Whoever holds "
         "it must pass it on with a shield card (each card says to whom and adds an effect), "
         "pass it by role (Peasant, Outlaw), play a desperation card when holding no shield "
@@ -759,6 +761,8 @@ ZH: dict[str, str] = {
     ),
     "help.game.title": "{game}（{lo}-{hi} 人）",
     "help.game.none": "這個遊戲還沒有規則摘要。",
+    "help.game.crown": "{n} 元",
+    "help.game.crown_either": "40 元（房間選了較短的遊戲則是 30 元）",
     "help.foot": "按 Escape 或 F1 關閉說明。",
     "help.close": "按 Escape 關閉。",
     "help.game.sultans": (
@@ -779,7 +783,7 @@ ZH: dict[str, str] = {
     ),
     "help.game.overlord": (
         "每人有一張角色（有階級和收入）、5 元和謀略卡。每回合：抽 2 張牌（超過手牌上限的部分不抽），"
-        "領取收入（第 1 回合沒有）；若領主有 40 元就加冕獲勝。\n"
+        "領取收入（第 1 回合沒有）；若領主有 {crown}就加冕獲勝。\n"
         "接著是暗殺階段：領主把暗殺指示物交給另一位玩家。拿到的人必須用盾牌卡傳出去"
         "（每張卡說明可以傳給誰並附帶效果）、用角色能力傳出（農夫、歹徒）、"
         "在沒有任何盾牌卡時打出「絕境」卡，或者死亡。任何人都能用「報復」反制一張卡，"

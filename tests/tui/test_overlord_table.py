@@ -1252,3 +1252,16 @@ async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:
         await settle(pilot)
         rows = [strip.text for strip in app.screen.query_one("#ov-log", TailLog).lines]
         assert any("第 1 回合" in row for row in rows) and any("第 3 回合" in row for row in rows), rows[:5]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "if the Overlord has 30 gold he is crowned"), ("zh", "若領主有 30 元就加冕獲勝")])
+async def test_help_says_the_rooms_coronation(lang: Lang, said: str) -> None:
+    """K-RND-4: a room that chose 30 gold; the table's help said 40 whatever the room chose."""
+    g = Game.new(roles=ROLES4, hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]],
+                 deck=QUIET_DECK, seed=1, coronation=30)
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, lang=lang) as (app, pilot, _client):
+        await pilot.press("f1")
+        await settle(pilot)
+        text = help_text(app)
+        assert said in text and said.replace("30", "40") not in text

@@ -73,6 +73,8 @@ async def test_the_lobby_fills_itself_once_when_shown_and_once_when_back(hub: Fa
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         assert fills["LobbyScreen"] == 1
+        assert "if the Overlord has 40 gold (30 where the room chose the shorter game) he is crowned" in app.screen.text.plain
+        assert "{" not in app.screen.text.plain  # every game's summary filled in
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)

@@ -46,7 +46,8 @@ class OverlordHelp(HelpDialog):
         keys = " · ".join(f"{key} {self.tr(f'ov.key.{kind}')}" for kind, key in KIND_KEYS.items())
         self.section(text, self.tr("ov.help.keys_title"), keys + "\n" + self.tr("ov.help.keys"))
         self.section(text, self.tr("ov.help.legend_title"), self.tr("ov.help.legend"))
-        self.section(text, self.tr("ov.help.game_title"), self.tr("help.game.overlord"))
+        crown = self.tr("help.game.crown", n=ov.coronation) if ov is not None else self.tr("help.game.crown_either")
+        self.section(text, self.tr("ov.help.game_title"), self.tr("help.game.overlord", crown=crown))
         return text
 
     def _role_text(self, key: str, sv: SeatView) -> str:

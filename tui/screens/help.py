@@ -95,5 +95,6 @@ class HelpScreen(HelpDialog):
         for gid, _title, lo, hi in self.throne.lobby.games():
             title = self.tr("help.game.title", game=game_title(gid, self.lang), lo=lo, hi=hi)
             key = f"help.game.{gid}"
-            self.section(text, title, self.tr(key) if has_key(key) else self.tr("help.game.none"))
+            crown = self.tr("help.game.crown_either")  # (Kill the Overlord's coronation: a room's option)
+            self.section(text, title, self.tr(key, crown=crown) if has_key(key) else self.tr("help.game.none"))
         return text
