@@ -490,11 +490,30 @@ class LineStatic(DirectLines, Static):
                 text.end = ""
                 wrapped = wrapped_strips(self, text, max(1, width), seps=self._pack)
                 if self._fit and len(wrapped) > self.content_size.height > 0:
-                    wrapped = wrapped_strips(self, cut_lines(text, max(1, width)), max(1, width), seps=self._pack)
+                    wrapped = wrapped_strips(self, self._cut_to_fit(text, max(1, width)), max(1, width), seps=self._pack)
                 strips = [strip.crop_extend(0, width, base).apply_style(base) for strip in wrapped]
             drawn = self._drawn = (width, base, strips)
         strips = drawn[2]
         return strips[y] if y < len(strips) else Strip.blank(width, base)
+
+
+    def _cut_to_fit(self, text: Text, width: int) -> Text:
+        """``text`` with as few of its lines cut to one screen line as makes it fit
+        the height: the line that wraps to the most rows first (the earlier of
+        equals), so that a picker's choices keep their second row while its
+        hint of keys is cut; every line cut if that is still too tall."""
+        height = self.content_size.height
+        lines = text.split("\n", allow_blank=True)
+        rows = [len(wrapped_strips(self, line, width, seps=self._pack)) for line in lines]
+        while sum(rows) > height:
+            longest = max(range(len(lines)), key=lambda k: (rows[k], -k))
+            if rows[longest] <= 1:
+                break
+            lines[longest].truncate(width, overflow="ellipsis")
+            rows[longest] = 1
+        if sum(rows) > height:
+            return cut_lines(text, width)
+        return Text("\n", end="").join(lines)
 
 
 class KeyBar(LineStatic):

@@ -367,3 +367,29 @@ async def test_only_the_newest_writes_are_wrapped_again(monkeypatch: Any) -> Non
         heads = [" ".join(t.split()[:2]) for t in texts]
         # write 3 left the newest three with write 6: kept in its two lines; 4, 5 and 6 one line each again
         assert heads == ["write 1", "write 2", "write 3", "y y", "write 4", "write 5", "write 6"], texts
+
+
+class PromptHolder(App[None]):
+    CSS = "#prompt { height: 4; width: 30; }"
+
+    def compose(self) -> ComposeResult:
+        yield LineStatic("", id="prompt", markup=False, pack=(" · ",), fit=True)
+
+
+async def test_a_fitted_prompt_cuts_the_fewest_lines_the_longest_first() -> None:
+    """A prompt box of 4 rows with a status line, a long hint and a choice list of
+    two rows each: the hint is cut to one row and the choices keep both (every line
+    was cut, so a Foresee's "Chosen 0/3" after the seats was never seen at 80 columns)."""
+    app = PromptHolder()
+    async with app.run_test(size=(40, 6)) as pilot:
+        line = app.query_one("#prompt", LineStatic)
+        line.update(Text("Your turn.\nForesee: pick 3 seats, numbers or arrows\n1=ann 2=bob 3=cyd 4=dee Chosen 0/3"))
+        await pilot.pause()
+        rows = [line.render_line(y).text.rstrip() for y in range(4)]
+        assert rows[0] == "Your turn."
+        assert rows[1].endswith("…") and rows[1].startswith("Foresee: pick 3")
+        assert rows[2:] == ["1=ann 2=bob 3=cyd 4=dee Chosen", "0/3"]
+        line.update(Text("a b c d e f g h i j k l m n o p q r s t u v w x y z " * 2 + "\n" + "x y z " * 12 + "\nend"))
+        await pilot.pause()
+        rows = [line.render_line(y).text.rstrip() for y in range(4)]
+        assert rows[0].endswith("…") and rows[1].endswith("…") and rows[2:] == ["end", ""]  # the longest, then the next

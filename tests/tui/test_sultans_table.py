@@ -1223,3 +1223,21 @@ def test_the_match_table_names_its_rounds_in_the_reader_s_language() -> None:
     assert cell_len(rows[0].rstrip()[:-5]) == head_end, (rows[0], zh[1])  # round 10's points under "10局"
     en = match_table(v, Namer(names, 0, "en"), "en").plain.splitlines()
     assert "  R9 R10  Total" in en[1], en[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_small_centre_keeps_the_card_line_and_the_keys_now(lang: Lang) -> None:
+    """Nine seats at 80x24 leave the ring's centre three rows: the card's brief gives
+    way and the card line shortens, so the face, the side and "Now:" stay (the card
+    line wrapped and "Now: …" was cut off)."""
+    deal = ["slave", "sultan", "guard", "assassin", "fortune-teller", "slave", "vizier", "slave-driver", "belly-dancer"]
+    room = SultansRoom(9, deal=deal, first=4, humans=(4,))
+    async with table(room, 4, size=(80, 24), lang=lang) as (app, _pilot, _client):
+        text = screen_text(app)
+        face = t("sk.own.face_down", lang)
+        assert any(face in row and t("sk.side.none", lang) in row for row in text.splitlines()), text  # one row
+        assert t("sk.brief.fortune-teller", lang) not in text
+        assert t("sk.own.now_keys", lang, keys="")[:3] in text
+    async with table(room, 4, size=(120, 40), lang=lang) as (app, _pilot, _client):
+        text = screen_text(app)  # room enough: the long form and the brief
+        assert t("sk.own.title", lang) + t("punct.colon", lang) in text and t("sk.brief.fortune-teller", lang) in text

@@ -58,6 +58,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.head.score": "score {points}",
     # own card panel
     "sk.own.title": "Your card",
+    "sk.own.title_short": "You",
     "sk.own.face_up": "face up",
     "sk.own.face_down": "face down",
     "sk.own.spectator": "You are watching: every card hidden from the players is hidden from you until the round ends.",
@@ -401,6 +402,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.head.watching": "觀戰中（只看公開資訊）",
     "sk.head.score": "得分 {points}",
     "sk.own.title": "你的角色",
+    "sk.own.title_short": "你",
     "sk.own.face_up": "公開",
     "sk.own.face_down": "隱藏",
     "sk.own.spectator": "你在觀戰：玩家看不到的牌，你在本局結束前也看不到。",

@@ -14,6 +14,7 @@ from textual.cache import LRUCache
 from engine.sultans.views import MatchView, Note, RoundView, SeatView
 from tui.client import SeatInfo
 from tui.i18n import Lang, t
+from tui.sultans.ring import wrap_lines
 from tui.sultans.words import Namer, card_str, card_text, current_side, side_name, side_text
 from tui.text import fit
 
@@ -144,7 +145,46 @@ def seat_box_lines(
     return lines
 
 
-def centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, notebook: bool) -> list[Text]:
+def centre_lines(
+    mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, notebook: bool, room: tuple[int, int] | None = None
+) -> list[Text]:
+    """The ring's centre: the spare and the crown, a round's or match's end, and
+    the viewer's card, its brief, its state and its keys now. ``room``: the
+    centre's (width, rows); lines that would not fit give way, the brief first,
+    then the long form of the card line (the rows below were cut before)."""
+    lines = _centre_lines(mv, namer, lang, legal_keys, notebook=notebook)
+    if room is None or mv.round.your_card is None or mv.round.viewer is None:
+        return lines
+    width, rows = room
+
+    def used() -> int:
+        return sum(len(wrap_lines([line], width)) for line in lines)
+
+    brief = t(f"sk.brief.{mv.round.your_card}", lang)
+    if used() > rows:
+        lines = [line for line in lines if line.plain != brief]
+    if used() > rows:
+        title = t("sk.own.title", lang) + t("punct.colon", lang)
+        rv = mv.round
+        lines = [_you_line(rv, lang, short=True) if line.plain.startswith(title) else line for line in lines]
+    return lines
+
+
+def _you_line(rv: RoundView, lang: Lang, *, short: bool = False) -> Text:
+    """The viewer's card, face up or down, and its side; ``short``: "You: (Teller) · …"."""
+    assert rv.viewer is not None and rv.your_card is not None
+    me = rv.seats[rv.viewer]
+    you = Text(end="")
+    you.append(t("sk.own.title_short" if short else "sk.own.title", lang) + t("punct.colon", lang), style="bold")
+    you.append_text(card_text(rv.your_card, lang, short=short))
+    you.append(" · " + t("sk.own.face_up" if me.revealed else "sk.own.face_down", lang))
+    side = current_side(rv.your_card, me.revealed, me.declared)
+    you.append(" · ")
+    you.append_text(side_text(side, lang) if side else Text(t("sk.side.none", lang), end=""))
+    return you
+
+
+def _centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, notebook: bool) -> list[Text]:
     """The centre of the ring: the spare, the crown, your card and what it can do."""
     rv = mv.round
     lines: list[Text] = []
@@ -180,14 +220,7 @@ def centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, no
         lines.append(Text(t("sk.own.spectator", lang), style="italic", end=""))
         return lines
     me = rv.seats[viewer]
-    you = Text(end="")
-    you.append(t("sk.own.title", lang) + t("punct.colon", lang), style="bold")
-    you.append_text(card_text(rv.your_card, lang))
-    you.append(" · " + t("sk.own.face_up" if me.revealed else "sk.own.face_down", lang))
-    side = current_side(rv.your_card, me.revealed, me.declared)
-    you.append(" · ")
-    you.append_text(side_text(side, lang) if side else Text(t("sk.side.none", lang), end=""))
-    lines.append(you)
+    lines.append(_you_line(rv, lang))
     lines.append(Text(t(f"sk.brief.{rv.your_card}", lang), style="italic", end=""))
     if not me.alive:
         lines.append(Text(t("sk.own.dead", lang), style="bold", end=""))

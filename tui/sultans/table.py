@@ -173,27 +173,30 @@ class Table(GameTableScreen[Picker]):
         lay = ring.current_layout() if ring.size.width else None
         width = lay.cell_w - 2 if lay else 14
         height = lay.cell_h if lay else 2
+        room = (lay.centre[2] - 2, lay.centre[3]) if lay is not None and lay.has_centre else None
         seats = self.snap.seats if self.snap is not None else []
         keys = " ".join(f"{KIND_KEYS[k]} {self.tr(self._kind_label(k))}" for k in self._kinds())
         if self.picker is None:
             # the same view object (a room's spectators, one version) draws the same ring:
             # made once, the lists shared (never changed after: see _ring_content)
             memo_key = (
-                id(mv), namer.viewer, tuple(self.names), self.lang, width, height, self._notebook, keys,
+                id(mv), namer.viewer, tuple(self.names), self.lang, width, height, room, self._notebook, keys,
                 tuple((s.kind, s.connected, s.autoplay) for s in seats),
             )
             hit = _RING_CONTENT.get(memo_key)
             if hit is not None and hit[0] is mv:
                 boxes, centre = hit[1], hit[2]
             else:
-                boxes, centre = self._ring_content(mv, namer, width, height, keys)
+                boxes, centre = self._ring_content(mv, namer, width, height, keys, room)
                 _RING_CONTENT[memo_key] = (mv, boxes, centre)
         else:
-            boxes, centre = self._ring_content(mv, namer, width, height, keys)
+            boxes, centre = self._ring_content(mv, namer, width, height, keys, room)
         if boxes != ring.boxes or centre != ring.centre:  # repaint only what changed
             ring.set_content(boxes, centre)
 
-    def _ring_content(self, mv: MatchView, namer: Namer, width: int, height: int, keys: str) -> tuple[list[SeatBox], list[Text]]:
+    def _ring_content(
+        self, mv: MatchView, namer: Namer, width: int, height: int, keys: str, room: tuple[int, int] | None = None
+    ) -> tuple[list[SeatBox], list[Text]]:
         """The seat boxes and the centre lines of the ring (new lists and texts:
         shared between screens when no picker is open, so never changed later)."""
         rv = mv.round
@@ -226,7 +229,7 @@ class Table(GameTableScreen[Picker]):
             elif not seat.alive:
                 style = "dim"
             boxes.append(SeatBox(lines, style))
-        centre = centre_lines(mv, namer, self.lang, keys, notebook=self._notebook)
+        centre = centre_lines(mv, namer, self.lang, keys, notebook=self._notebook, room=room)
         centre += legend_lines(self.lang)
         if self.picker is not None and current == "spare":
             centre[0].stylize("reverse")
