@@ -79,6 +79,7 @@ EN: dict[str, str] = {
     "state.finished": "finished",
     # lobby
     "lobby.online": "Online ({n})",
+    "lobby.online_more": "+{n} more",
     "lobby.leaders": "Leaderboard",
     "leaders.title": "Leaderboard · {game}",
     "leaders.all": "all games",
@@ -475,6 +476,7 @@ ZH: dict[str, str] = {
     "state.playing": "遊戲中",
     "state.finished": "已結束",
     "lobby.online": "線上玩家（{n}）",
+    "lobby.online_more": "另 {n} 人",
     "lobby.leaders": "排行榜",
     "leaders.title": "排行榜 · {game}",
     "leaders.all": "所有遊戲",

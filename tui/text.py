@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -162,15 +162,44 @@ class Packed:
                 yield part
 
 
-class FirstLines:
-    """A Rich renderable: ``text`` wrapped to the width it is given, cut after
-    ``lines`` lines (a fixed-height part of a larger renderable)."""
+def name_rows(names: Sequence[str], sep: str, width: int, rows: int, more: Callable[[int], str]) -> list[str]:
+    """``names`` packed whole into at most ``rows`` lines of ``width`` cells, each
+    line but the last ending in ``sep`` (trailing spaces dropped). When they do not
+    all fit, the last line ends in ``more`` with the count left out ("+3"),
+    never in half a name; a name wider than a line is clipped."""
+    width = max(1, width)
+    lines: list[list[str]] = [[]]
+    for name in names:
+        name = clip(name, width - cell_len(sep.rstrip()))
+        line = lines[-1]
+        if line and cell_len(sep.join([*line, name]) + sep.rstrip()) > width:
+            lines.append([name])
+        else:
+            line.append(name)
+    if len(lines) > rows:
+        kept = lines[:rows]
+        hidden = len(names) - sum(len(line) for line in kept)
+        last = kept[-1]
+        while last:
+            tail = more(hidden)
+            if cell_len(sep.join(last) + sep + tail) <= width:
+                break
+            last.pop()
+            hidden += 1
+        tail = more(hidden)
+        kept[-1] = [*last, tail] if last else [tail]
+        lines = kept
+    out = [sep.join(line) for line in lines]
+    return [(row + sep).rstrip() for row in out[:-1]] + out[-1:]
 
-    def __init__(self, text: Text, lines: int) -> None:
-        self.text = text
-        self.lines = lines
+
+class NameRows:
+    """A Rich renderable: :func:`name_rows` at the width it is given, literal."""
+
+    def __init__(self, names: Sequence[str], sep: str, rows: int, more: Callable[[int], str]) -> None:
+        self.names, self.sep, self.rows, self.more = list(names), sep, rows, more
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for line in console.render_lines(self.text, options, pad=False)[: self.lines]:
-            yield from line
+        for row in name_rows(self.names, self.sep, options.max_width, self.rows, self.more):
+            yield Segment(row)
             yield Segment.line()

@@ -674,17 +674,23 @@ async def test_many_names_online_keep_to_two_lines_above_the_leaderboard(hub: Fa
         assert "player00" in lines[top + 1]
         assert "Leaderboard" in lines[top + 3]  # names took two lines, no more
         assert "player39" not in screen_text(app)
+        shown = lines[top + 1] + lines[top + 2]
+        more = re.search(r"\+(\d+) more", shown)  # how many are not shown (was: cut mid-name, no sign)
+        assert more is not None and int(more.group(1)) == 41 - shown.count("player") - shown.count("zed")
 
 
-def test_first_lines_cuts_a_wrapped_text() -> None:
-    from rich.console import Console, Group
-    from rich.text import Text
+def test_name_rows_keep_names_whole_and_say_how_many_are_left_out() -> None:
+    from tui.text import name_rows
 
-    from tui.text import FirstLines
+    def more(n: int) -> str:
+        return f"+{n} more"
 
-    console = Console(width=5, record=True)
-    console.print(Group(FirstLines(Text("aaaa bbbb cccc dddd"), 2), Text("next")))
-    assert [line.rstrip() for line in console.export_text().splitlines()] == ["aaaa", "bbbb", "next"]
+    names = ["paalice", "pabob", "pacarol", "padave", "pbEve", "pb李", "pb王", "pb陳陳", "pb觀眾"]
+    assert name_rows(names[:3], ", ", 30, 2, more) == ["paalice, pabob, pacarol"]
+    assert name_rows(names, ", ", 16, 2, more) == ["paalice, pabob,", "pacarol, +6 more"]
+    assert name_rows(names, "、", 32, 2, lambda n: f"另 {n} 人") == ["paalice、pabob、pacarol、", "padave、pbEve、pb李、另 3 人"]
+    assert name_rows(["x" * 50, "[/b]"], ", ", 10, 1, more) == ["+2 more"]
+    assert name_rows(["x" * 50], ", ", 10, 2, more) == ["xxxxxxxx…"]
 
 
 async def test_sessions_share_one_truecolor_filter(hub: FakeHub) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -24,7 +25,7 @@ from tui.screens.dialogs import (
     PlayerSettingsDialog,
     RoomSettingsDialog,
 )
-from tui.text import FirstLines, clip, literal, name_key
+from tui.text import NameRows, clip, literal, name_key
 from tui.widgets import ChatPanel, KeyBar, KeySpec, LineStatic, RowList
 
 LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown
@@ -129,9 +130,8 @@ class LobbyScreen(HostScreen):
         if time.monotonic() - self._leaders_at > LEADERS_EVERY:
             self._leaders_at = time.monotonic()
             self._leaders = self.throne.lobby.leaderboard()[:10]
-        names = self.tr("punct.list").join(online)
-        if self._changed("side-pane", (names, self._leaders, self.lang)):
-            self._show_side(len(online), names)
+        if self._changed("side-pane", (tuple(online), self._leaders, self.lang)):
+            self._show_side(online)
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
     def _seated_in(self, room: RoomSummary) -> bool:
@@ -181,14 +181,14 @@ class LobbyScreen(HostScreen):
                 if room.id == selected.id:
                     table.move_cursor(row)
 
-    def _show_side(self, count: int, names: str) -> None:
+    def _show_side(self, online: Sequence[str]) -> None:
         """The side pane, one widget: who is online (two lines at most) and the
         top of the leaderboard (read every LEADERS_EVERY seconds, not on every
         lobby change)."""
         title = Style(bold=True, underline=True)
         parts: list[RenderableType] = [
-            Text(self.tr("lobby.online", n=count), style=title, no_wrap=True, overflow="ellipsis"),
-            FirstLines(literal(names), 2),
+            Text(self.tr("lobby.online", n=len(online)), style=title, no_wrap=True, overflow="ellipsis"),
+            NameRows(online, self.tr("punct.list"), 2, lambda n: self.tr("lobby.online_more", n=n)),
             Text(self.tr("lobby.leaders"), style=title, no_wrap=True, overflow="ellipsis"),
         ]
         if not self._leaders:
@@ -207,7 +207,7 @@ class LobbyScreen(HostScreen):
                 grid.add_row(Text(str(i)), literal(row.name), Text(str(row.wins)), Text(str(row.matches)))
             parts.append(grid)
         leaders = tuple((row.name, row.wins, row.matches) for row in self._leaders)
-        share = ("lobby-side", count, names, leaders, self.lang)  # every lobby shows the same pane
+        share = ("lobby-side", tuple(online), leaders, self.lang)  # every lobby shows the same pane
         self.query_one("#side-pane", LineStatic).update(Group(*parts), layout=False, share=share)
 
     # --------------------------------------------------------------- actions
