@@ -595,9 +595,10 @@ async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: L
             return next(line for line in screen_text(app).splitlines() if t("lobby.leaders", lang) in line and "·" in line)
 
         assert t("leaders.all", lang) in title() and t("key.leaders_game", lang) in screen_text(app)
-        assert rows() == [("bob", "1"), ("dave", "0")]  # wins last: every game's board has no points column
+        assert rows() == [("bob", "2"), ("dave", "1")]  # matches last: every game's board has no points column
         columns = [str(c.label) for c in board.query_one("#leaders-table", DataTable).columns.values()]
-        assert t("col.points", lang) not in columns and t("col.wins", lang) in columns
+        assert t("col.points", lang) not in columns
+        assert columns.index(t("col.wins", lang)) < columns.index(t("col.matches", lang))  # as in the side pane
         await pilot.press("g")
         await settle(pilot)
         assert t("game.sultans", lang) in title()
@@ -612,7 +613,7 @@ async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: L
         assert t("lobby.no_leaders", lang)[:12] in screen_text(app)
         await pilot.press("g")
         await settle(pilot)
-        assert t("leaders.all", lang) in title() and rows() == [("bob", "1"), ("dave", "0")]
+        assert t("leaders.all", lang) in title() and rows() == [("bob", "2"), ("dave", "1")]
         assert app.screen is board
 
 

@@ -517,10 +517,11 @@ class LeaderboardDialog(HostModal[None]):
         table = self.query_one("#leaders-table", DataTable)
         table.clear(columns=True)
         points = game is not None
-        for key in ("col.rank", "col.player", "col.matches", "col.wins", *(("col.points",) if points else ())):
+        # wins before matches, as the lobby's side pane has them
+        for key in ("col.rank", "col.player", "col.wins", "col.matches", *(("col.points",) if points else ())):
             table.add_column(self.tr(key), key=key)
         for i, row in enumerate(self._rows, 1):
-            cells = [Text(str(i)), literal(row.name), Text(str(row.matches)), Text(str(row.wins))]
+            cells = [Text(str(i)), literal(row.name), Text(str(row.wins)), Text(str(row.matches))]
             table.add_row(*cells, *((Text(str(row.points)),) if points else ()))
 
     def action_close(self) -> None:
