@@ -483,11 +483,15 @@ class Game:
         # K-END-2: the round limit
         if self.round >= self.round_limit:
             best = max(range(self.n), key=lambda s: (self.gold[s], self.rank(s)))
-            self._finish(best, "round-limit")
+            tied = self.gold.count(self.gold[best]) > 1  # the higher rank won it
+            self._finish(best, "round-limit", tie=tied)
 
-    def _finish(self, winner: int, reason: str) -> None:
+    def _finish(self, winner: int, reason: str, *, tie: bool = False) -> None:
         self._outcome = Outcome(winner=winner, reason=reason, gold=list(self.gold))
-        self._emit("game-over", winner=winner, why=reason)
+        if tie:
+            self._emit("game-over", winner=winner, why=reason, tie=True)
+        else:
+            self._emit("game-over", winner=winner, why=reason)
         raise _GameOver
 
     def _levy(self, tyrant: int) -> Flow:

@@ -169,10 +169,13 @@ def test_k_end_2_round_limit_most_gold_tie_by_rank() -> None:
     settle(g)
     out = g.outcome()
     assert out is not None and out.reason == "round-limit" and out.winner == 1  # Captain 5 beats Squire 3
+    over = [e for e in g.events if e.kind == "game-over"]
+    assert [e.params.get("tie") for e in over] == [True]  # the log can say the rank decided it
     g2 = mk(BASE4, [FILL, FILL, ["sidestep"] * 2, FILL], gold=[5, 5, 5, 7], ruleset=capped(1), round_limit=1)
     go(g2, "0: order 3")
     settle(g2)
     assert g2.winners() == [3]
+    assert [e.params.get("tie") for e in g2.events if e.kind == "game-over"] == [None]
 
 
 # ---------------------------------------------------------------- notation, timeouts

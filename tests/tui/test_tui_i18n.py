@@ -260,3 +260,16 @@ def test_a_knight_s_protection_from_a_role_is_said_in_the_log() -> None:
     fee = Event(n=2, round=1, kind="protected", params={"seat": 1, "role": "taxcollector"})
     assert event_text(captain, Namer(names, 0, "en"), "en").plain == "dave (3) is a Knight: the Captain's power takes nothing from him."
     assert event_text(fee, Namer(names, 1, "zh"), "zh").plain == "你（1）是騎士：財稅官的能力拿不走他的東西。"
+
+
+def test_a_round_limit_tie_says_the_rank_decided_it() -> None:
+    """K-END-2: "wins: round limit, most gold" read wrong when another had as much gold."""
+    from engine.overlord.views import Event, Outcome
+    from tui.overlord.words import Namer, event_text, outcome_reason
+
+    assert outcome_reason(Outcome(winner=1, reason="round-limit", gold=[5, 14, 14, 3]), "zh") == "回合上限，金錢最多（同額時階級高者勝）"
+    assert outcome_reason(Outcome(winner=1, reason="round-limit", gold=[5, 14, 13, 3]), "en") == "round limit, most gold"
+    assert outcome_reason(Outcome(winner=1, reason="coronation", gold=[5, 40, 40, 3]), "en") == "coronation"
+    names = ["alice", "bob", "carol", "dave"]
+    ev = Event(n=9, round=3, kind="game-over", params={"winner": 1, "why": "round-limit", "tie": True})
+    assert "(tied: the higher rank wins)" in event_text(ev, Namer(names, 0, "en"), "en").plain

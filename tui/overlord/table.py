@@ -42,6 +42,7 @@ from tui.overlord.words import (
     effect_str,
     event_text,
     levy_parts,
+    outcome_reason,
     restated,
     role_str,
 )
@@ -450,7 +451,7 @@ class Table(GameTableScreen[Picker]):
     def _status_line(self, ov: OverlordView, namer: Namer, me: int | None) -> Text:
         if ov.outcome is not None:
             return Text(
-                "■ " + self.tr("ov.status.over", who=namer.seat(ov.outcome.winner), reason=self.tr(f"ov.reason.{ov.outcome.reason}")),
+                "■ " + self.tr("ov.status.over", who=namer.seat(ov.outcome.winner), reason=outcome_reason(ov.outcome, self.lang)),
                 style="bold", end="",
             )
         pr = ov.prompt
@@ -575,7 +576,7 @@ class Table(GameTableScreen[Picker]):
         if o is None:
             return Text("")
         out = Text(
-            self.tr("ov.result.title", who=namer.seat(o.winner), reason=self.tr(f"ov.reason.{o.reason}")) + "\n",
+            self.tr("ov.result.title", who=namer.seat(o.winner), reason=outcome_reason(o, self.lang)) + "\n",
             style="bold", end="",
         )
         # the winner first (the ruler left alone can win with the least gold), then most gold

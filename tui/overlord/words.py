@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from rich.text import Text
 
 from engine.overlord.notation import Action, OverlordIllegal, parse
-from engine.overlord.views import Event
+from engine.overlord.views import Event, Outcome
 from tui.i18n import Lang, has_key, t
 
 
@@ -80,6 +80,16 @@ def restated(ev: Event, viewer: int | None = None) -> bool:
     return ev.kind == "gold" and ev.params.get("why") in RESTATED_GOLD
 
 
+def reason_str(reason: str, tie: bool, lang: Lang) -> str:
+    """Why the game ended; ``tie``: the most gold was tied and the higher rank won (K-END-2)."""
+    return t(f"ov.reason.{reason}" + (".tie" if tie and reason == "round-limit" else ""), lang)
+
+
+def outcome_reason(o: Outcome, lang: Lang) -> str:
+    """:func:`reason_str` for a game's outcome (a tie: the winner's gold held by another too)."""
+    return reason_str(o.reason, o.gold.count(o.gold[o.winner]) > 1, lang)
+
+
 def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     """One log event as a line of text (every name literal)."""
     p = ev.params
@@ -120,7 +130,7 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
         return tr("ov.log.discard", who=who(), card=card(), why=why_str(p.get("why"), lang))
     if k == "game-over":
         return Text(
-            t("ov.log.game-over", lang, who=who("winner"), reason=t(f"ov.reason.{p.get('why')}", lang)),
+            t("ov.log.game-over", lang, who=who("winner"), reason=reason_str(str(p.get("why")), bool(p.get("tie")), lang)),
             style="bold", end="",
         )
     if k == "levy":
