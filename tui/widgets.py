@@ -1347,7 +1347,7 @@ def chat_text(line: ChatLine, lang: Lang = "en") -> Text:
     if line.system:
         said = system_line(line.key, line.params, lang) if line.key else None
         return Text.assemble((clock(line.at), "dim"), " ", ("* " + (said or line.text), "italic"))
-    return Text.assemble((clock(line.at), "dim"), " ", (line.name, "bold"), ": ", line.text)
+    return Text.assemble((clock(line.at), "dim"), " ", (line.name, "bold"), t("punct.colon", lang), line.text)
 
 
 class PaneBox(DirectRender, Vertical):

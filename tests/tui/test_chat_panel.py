@@ -48,3 +48,13 @@ async def test_a_focused_chat_line_does_not_blink() -> None:
             await pilot.pause(0.2)
             shown.append(field._cursor_visible)
         assert shown == [True] * 8
+
+
+def test_a_chat_line_uses_the_readers_colon() -> None:
+    """A Chinese screen writes "pb李：你好" with the full-width colon its other lines use."""
+    from tui.client import ChatLine
+    from tui.widgets import chat_text
+
+    line = ChatLine(at=0.0, name="pb李", text="你好，各位 [b]")
+    assert chat_text(line, "zh").plain.endswith(" pb李：你好，各位 [b]")
+    assert chat_text(line, "en").plain.endswith(" pb李: 你好，各位 [b]")
