@@ -402,8 +402,8 @@ EN: dict[str, str] = {
         "the Sultan, or when three free revealed Slaves sit side by side.\n"
         "Each living winner scores 2 if revealed, 1 if hidden. A match is 5 rounds unless the host "
         "sets another number or a points target; the most points wins.\n"
-        "Every reaction window asks every living seat and waits for all answers, so nobody "
-        "learns who could have reacted. Answer pass when you do not react."
+        "A killing or a revolt asks every living seat (a detention only its target) and waits "
+        "for all answers, so nobody learns who could have reacted. Answer pass when you do not react."
     ),
     "help.game.overlord": (
         "Everyone holds a role with a rank and an income, 5 gold and plot cards. Each round: "
@@ -780,8 +780,8 @@ ZH: dict[str, str] = {
         "王冠轉回到它所在的玩家時，若蘇丹仍存活且公開，保皇黨獲勝；或沒有刺客且自由的奴隸少於三位時，"
         "保皇黨獲勝。刺客殺死蘇丹，或三位自由且公開的奴隸相鄰而坐時，革命軍獲勝。\n"
         "勝方每位存活玩家：公開得 2 分，隱藏得 1 分。一場比賽預設 5 局（房主可改局數，或改為先到幾分），總分最高者獲勝。\n"
-        "每次回應時機都會詢問所有存活玩家並等待全部回答，所以沒人能知道誰可以回應。"
-        "不回應時請選 pass。"
+        "刺殺或號召革命時會詢問所有存活玩家（拘留只詢問被拘留的人）並等待全部回答，所以沒人能知道誰可以回應。"
+        "不想回應時按 o（不回應）。"
     ),
     "help.game.overlord": (
         "每人有一張角色（有階級和收入）、5 元和謀略卡。每回合：抽 2 張牌（超過手牌上限的部分不抽），"

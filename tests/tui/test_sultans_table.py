@@ -765,7 +765,7 @@ async def test_help_lists_break_between_items(size: tuple[int, int], lang: Lang)
         items = [
             item.strip(" .。")
             for key, sep in (("sk.help.keys", " · "), ("sk.legend", "  "), ("sk.legend.tokens", "  "))
-            for line in t(key, lang).split("\n")
+            for line in t(key, lang, leave=t("sk.help.leave", lang)).split("\n")
             if sep in line
             for item in line.split(sep)
         ]
@@ -1241,3 +1241,26 @@ async def test_a_small_centre_keeps_the_card_line_and_the_keys_now(lang: Lang) -
     async with table(room, 4, size=(120, 40), lang=lang) as (app, _pilot, _client):
         text = screen_text(app)  # room enough: the long form and the brief
         assert t("sk.own.title", lang) + t("punct.colon", lang) in text and t("sk.brief.fortune-teller", lang) in text
+
+
+async def test_a_spectator_is_not_told_of_private_lines_or_a_seat_of_its_own() -> None:
+    """A spectator has no private lines and no seat: the ring's legend and the help
+    said "◆ a private line: only you see it" and "(your seat stays yours)"."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, None, size=(120, 40)) as (app, pilot, _client):
+        assert t("sk.legend.private", "en") not in screen_text(app)
+        await pilot.press("f1")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Escape stops watching." in text and "your seat stays yours" not in text
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
+        assert t("sk.legend.private", "en") in screen_text(app)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert "your seat stays yours" in screen_text(app)
+
+
+def test_detain_says_their_not_its() -> None:
+    """A seat is a person: "their next turn is skipped unless they refuse"."""
+    namer = Namer(NAMES[:5], 0, "en")
+    assert describe("detain 2", namer, "en") == "Reveal and detain carol (2): their next turn is skipped unless they refuse."

@@ -130,7 +130,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.do.hide_swap": "Turn your card face down and secretly swap it with {target}'s. Others see only that you hid.",
     "sk.do.hide_swap_spare": "Turn your card face down and secretly swap it with the spare. Others see only that you hid.",
     "sk.do.execute": "Reveal and execute {target}: that seat dies.",
-    "sk.do.detain": "Reveal and detain {target}: its next turn is skipped unless it refuses.",
+    "sk.do.detain": "Reveal and detain {target}: their next turn is skipped unless they refuse.",
     "sk.do.assassinate": "Reveal and kill {target}, unless someone blocks.",
     "sk.do.revolt": "Reveal and call to revolt: others may join you.",
     "sk.do.capture": "Reveal and capture {target} (a hidden seat that is not a slave only shows that).",
@@ -146,7 +146,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.do.accept": "Accept the detention.",
     # the same, by a seat whose card is face up already (nothing to reveal)
     "sk.do.execute.open": "Execute {target}: that seat dies.",
-    "sk.do.detain.open": "Detain {target}: its next turn is skipped unless it refuses.",
+    "sk.do.detain.open": "Detain {target}: their next turn is skipped unless they refuse.",
     "sk.do.assassinate.open": "Kill {target}, unless someone blocks.",
     "sk.do.revolt.open": "Call to revolt: others may join you.",
     "sk.do.capture.open": "Capture {target} (a hidden seat that is not a slave only shows that).",
@@ -300,17 +300,21 @@ SULTANS_EN: dict[str, str] = {
     "sk.help.your_card": "Your card: {card}",
     "sk.help.no_card": "You hold no card (watching).",
     "sk.help.keys_title": "Keys at this table",
+    "sk.help.leave": "Escape leaves the table (your seat stays yours; a bot plays it until you come back).",
+    "sk.help.leave_watching": "Escape stops watching.",
     "sk.help.keys": (
         "p peek · s swap (hidden) / hide (revealed) · x execute · d detain · a assassinate · "
         "r revolt · g capture · n dance · m manipulate · f foresee · l/r predict side · "
         "b block · j join · u refuse · o pass · c claim the throne (only if you hold it hidden).\n"
         "After a key: pick a seat by its number (two digits for 10-14) or with the arrows "
         "(s = the spare, n = no swap when hiding), Enter confirms, Escape backs out. "
-        "Clicking a seat picks it too. Nothing is played for you unless the room's timer runs out "
-        "(then the room plays the default: a pass, or on your turn a peek).\n"
+        "Clicking a seat picks it too. Nothing is played for you unless the room's timer runs out; "
+        "then the room plays the default: in a window a pass; on your turn a peek at the next hidden "
+        "seat, else a swap with the spare or a hide; a forced seat its first action; a Fortune "
+        "Teller's prediction Loyalists.\n"
         "t chat · Tab switches log / notebook / last result, PageUp/PageDown scroll it · F1 help · F2 English/中文 · "
         "p play again, o change the settings first (host, after the match) · "
-        "Escape leaves the table (your seat stays yours)."
+        "{leave}"
     ),
     "sk.help.legend_title": "Signs",
     "sk.help.game_title": "The game",
@@ -633,15 +637,17 @@ SULTANS_ZH: dict[str, str] = {
     "sk.help.your_card": "你的角色：{card}",
     "sk.help.no_card": "你沒有角色（觀戰中）。",
     "sk.help.keys_title": "牌桌按鍵",
+    "sk.help.leave": "Esc 離開牌桌（座位仍是你的；你回來之前由電腦代打）。",
+    "sk.help.leave_watching": "Esc 停止觀戰。",
     "sk.help.keys": (
         "p 調查 · s 交換（隱藏時）/ 隱藏（公開時）· x 處決 · d 拘留 · a 行刺 · r 登高一呼 · "
         "g 捕捉 · n 肚皮舞 · m 操弄 · f 預言 · l/r 預測陣營 · b 阻止 · j 投身革命 · u 禁止拘留 · "
         "o 不回應 · c 宣示王權（只有持有隱藏蘇丹的人）。\n"
         "按鍵之後：用號碼（10-14 打兩位數）或方向鍵選座位（s = 中央牌，隱藏時 n = 不交換），"
         "Enter 確定，Esc 返回。也可以用滑鼠點座位。除非房間的計時到了（這時系統代出預設動作："
-        "不回應，輪到你時調查），系統不會替你出手。\n"
+        "回應時不回應；輪到你時調查下一位隱藏玩家，沒有則與中央牌交換或隱藏；被操控時第一個可用行動；占卜師預言保皇黨），系統不會替你出手。\n"
         "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
-        "p 再來一場、o 先更改設定（房主，比賽結束後）· Esc 離開牌桌（座位仍是你的）。"
+        "p 再來一場、o 先更改設定（房主，比賽結束後）· {leave}"
     ),
     "sk.help.legend_title": "符號",
     "sk.help.game_title": "遊戲規則",

@@ -8,6 +8,7 @@ from typing import ClassVar
 from rich.text import Text
 
 from tui.screens.help import HelpDialog
+from tui.sultans.render import legend_lines
 from tui.sultans.words import card_rules, card_text
 
 
@@ -29,8 +30,9 @@ class SultansHelp(HelpDialog):
             text.append("\n" + card_rules(self.card, lang) + "\n\n")
         else:
             text.append(self.tr("sk.help.no_card") + "\n\n", style="italic")
-        self.section(text, self.tr("sk.help.keys_title"), self.tr("sk.help.keys"))
-        legend = self.tr("sk.legend") + "\n" + self.tr("sk.legend.tokens") + "\n" + self.tr("sk.legend.private")
+        leave = self.tr("sk.help.leave" if self.card is not None else "sk.help.leave_watching")
+        self.section(text, self.tr("sk.help.keys_title"), self.tr("sk.help.keys", leave=leave))
+        legend = "\n".join(line.plain for line in legend_lines(lang, watching=self.card is None))
         self.section(text, self.tr("sk.help.legend_title"), legend)
         self.section(text, self.tr("sk.help.game_title"), self.tr("help.game.sultans"))
         return text

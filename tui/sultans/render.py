@@ -238,8 +238,10 @@ def _centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, n
     return lines
 
 
-def legend_lines(lang: Lang) -> list[Text]:
-    return [Text(t(k, lang), style="dim", end="") for k in ("sk.legend", "sk.legend.tokens", "sk.legend.private")]
+def legend_lines(lang: Lang, *, watching: bool = False) -> list[Text]:
+    """The signs of the ring; a spectator has no private lines, so not their sign."""
+    keys = ("sk.legend", "sk.legend.tokens") if watching else ("sk.legend", "sk.legend.tokens", "sk.legend.private")
+    return [Text(t(k, lang), style="dim", end="") for k in keys]
 
 
 def _seat_key(seat: int | None) -> int:

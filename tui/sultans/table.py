@@ -230,7 +230,7 @@ class Table(GameTableScreen[Picker]):
                 style = "dim"
             boxes.append(SeatBox(lines, style))
         centre = centre_lines(mv, namer, self.lang, keys, notebook=self._notebook, room=room)
-        centre += legend_lines(self.lang)
+        centre += legend_lines(self.lang, watching=namer.viewer is None)
         if self.picker is not None and current == "spare":
             centre[0].stylize("reverse")
         return boxes, centre
