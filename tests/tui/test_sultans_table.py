@@ -878,7 +878,7 @@ async def test_a_face_up_card_s_action_does_not_say_reveal(lang: Lang) -> None:
     async with table(room, 0, lang=lang) as (app, pilot, _client):
         await pilot.press("d", "2")
         await settle(pilot)
-        want = "⏎ Detain carol (2): its next turn" if lang == "en" else "⏎ 拘留 carol（2）：除非對方禁止"
+        want = "⏎ Detain carol (2): their next turn" if lang == "en" else "⏎ 拘留 carol（2）：除非對方禁止"
         assert want in prompt(app), prompt(app)
 
 
@@ -1264,3 +1264,24 @@ def test_detain_says_their_not_its() -> None:
     """A seat is a person: "their next turn is skipped unless they refuse"."""
     namer = Namer(NAMES[:5], 0, "en")
     assert describe("detain 2", namer, "en") == "Reveal and detain carol (2): their next turn is skipped unless they refuse."
+
+
+def test_seat_boxes_keep_the_turn_marker_in_a_window_and_points_before_signs() -> None:
+    """The active seat keeps its ▶ while a reaction window asks the others (it was
+    blank, so nothing showed whose turn it was); a round's points come before the signs
+    (a narrow box cut them), the signs are set apart ("♛ =L", not "♛=L") and the
+    words of a box are separated ("must hide · bot")."""
+    from engine.sultans import Round
+    from tui.client import SeatInfo
+    from tui.sultans.render import seat_box_lines
+
+    r = Round.new(["sultan", "assassin", "slave", "guard", "slave"], "slave", first=1)
+    r.play(1, "assassinate 0")
+    rv = r.view(2)
+    namer = Namer(NAMES[:5], 2, "en")
+    boxes = {s.index: seat_box_lines(s, rv, None, namer, "en", note=None, width=20, height=3) for s in rv.seats}
+    assert boxes[1][0].plain.startswith("▶") and boxes[2][0].plain.startswith("●")
+    bot = SeatInfo(index=3, kind="bot", name="Bot 3", connected=True, ready=True)
+    seat = rv.seats[3].model_copy(update={"must_hide": True, "crown": True, "prediction": "loyalists"})
+    lines = seat_box_lines(seat, rv, bot, namer, "en", note=None, width=20, height=3, points=2)
+    assert " +2 ♛ =L" in lines[1].plain and lines[2].plain == "must hide · bot"

@@ -66,8 +66,8 @@ def seat_box_lines(
         return hit[1]
     short = width < 20
     marker = " "
-    if seat.playing or (rv.playing is None and seat.active and rv.phase != "window"):
-        marker = "▶"
+    if seat.playing or (rv.playing is None and seat.active and not seat.pending):
+        marker = "▶"  # whose turn it is, in a reaction window too (unless it must answer there)
     elif seat.pending:
         marker = "●"
     line1 = Text(end="")
@@ -100,6 +100,8 @@ def seat_box_lines(
         line2.append("??" if note.stale else "?", style="dim")
     else:
         line2.append(BACK[: 4 if short else 6], style="dim")
+    if points is not None:  # a round's points before the signs: a narrow box cuts the end
+        line2.append(f" +{points}", style="bold reverse" if points else "dim")
     signs = ""
     if seat.detained:
         signs += "#"
@@ -110,13 +112,11 @@ def seat_box_lines(
     if seat.crown:
         signs += "♛"
     if seat.declared:
-        signs += "→" + side_letter(seat.declared, lang)
+        signs += (" " if signs else "") + "→" + side_letter(seat.declared, lang)
     if seat.prediction:
-        signs += "=" + side_letter(seat.prediction, lang)
+        signs += (" " if signs else "") + "=" + side_letter(seat.prediction, lang)
     if signs:
         line2.append(" " + signs, style="bold")
-    if points is not None:
-        line2.append(f" +{points}", style="bold reverse" if points else "dim")
     words: list[str] = []
     if seat.detained:
         words.append(t("sk.tok.detained", lang))
@@ -133,7 +133,7 @@ def seat_box_lines(
             line1.append(" " + conn, style="dim")
         lines = [line1, line2]
     else:
-        lines = [line1, line2, Text(" ".join(words), style="dim", end="")]
+        lines = [line1, line2, Text(" · ".join(words), style="dim", end="")]
     if height >= 4:
         extra = Text(end="")
         if seat.declared:
