@@ -236,6 +236,7 @@ class Room:
         self._legal_changed: list[int] = []  # version at which each seat's legal list last changed
         self._pending: set[int] = set()
         self._deadline: float | None = None
+        self._timed_out: tuple[int, tuple[int, ...]] = (-1, ())  # (version, seats) of the last timeout's defaults
         self._decision = 0  # bumps whenever a new decision (turn/window) starts
         self._timer: asyncio.Task[None] | None = None
         self._intermission: asyncio.Task[None] | None = None
@@ -283,7 +284,8 @@ class Room:
             for s in self.seats
         )
         spectators = self.spectator_names()
-        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators), self.match_id)
+        timed_out = self._timed_out[1] if self._timed_out[0] == self.version else ()
+        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators), self.match_id, timed_out)
         made = self._snap
         if made is not None and made[0] == key and made[1] is self.settings:
             return made[2]
@@ -301,6 +303,7 @@ class Room:
             deadline=self._deadline,
             names=[seat[2] for seat in seats],
             match=self.match_id,
+            timed_out=list(timed_out),
         )
         self._snap = (key, self.settings, snap)
         return snap
@@ -857,6 +860,7 @@ class Room:
         except Exception:
             log.exception("room %s: timeout handling failed", self.id)
         if played:  # the game's log shows the action as any other: say who did not choose it
+            self._timed_out = (self.version, tuple(sorted(set(played))))  # (their screens say so too)
             self.system("sys.timed_out", names=NAMES_SEP.join(self.seats[s].display() for s in sorted(set(played))))
         self._changed()
 

@@ -244,6 +244,13 @@ class GameTableScreen(TableScreen, Generic[P]):
             self.message = Text(self.tr(f"{self.PREFIX}.status.sent", what=what), style="dim", end="")
         self._redraw_choice()
 
+    def note_timeout(self) -> None:
+        """The room has just played the default for this seat (its timer ran out):
+        say so where "Sent: …" goes, since the log shows that action as any other."""
+        snap, seat = self.snap, self.room.my_seat
+        if snap is not None and seat is not None and seat in snap.timed_out:
+            self.message = Text(self.tr("table.timed_out"), style="bold", end="")
+
     def on_refused(self, err: ClientError) -> None:
         self.message = Text(self.tr(f"{self.PREFIX}.status.refused", msg=error_text(err, self.lang)), style="bold", end="")
 

@@ -1285,3 +1285,28 @@ def test_seat_boxes_keep_the_turn_marker_in_a_window_and_points_before_signs() -
     seat = rv.seats[3].model_copy(update={"must_hide": True, "crown": True, "prediction": "loyalists"})
     lines = seat_box_lines(seat, rv, bot, namer, "en", note=None, width=20, height=3, points=2)
     assert " +2 ♛ =L" in lines[1].plain and lines[2].plain == "must hide · bot"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_timeout_played_for_you_is_said_in_the_prompt(lang: Lang) -> None:
+    """S-TIME-1: the log says "You answered: pass." of a pass the room played when the
+    time ran out; the prompt says the room played it, until the next decision."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    made = room.snapshot
+    timed_out: list[int] = []
+    room.snapshot = lambda: made().model_copy(update={"timed_out": list(timed_out)})  # type: ignore[method-assign]
+    async with table(room, 0, lang=lang) as (app, pilot, _client):
+        assert t("table.timed_out", lang) not in prompt(app)
+        timed_out.append(0)
+        room.changed()
+        await settle(pilot)
+        assert t("table.timed_out", lang) in prompt(app)
+        timed_out.clear()
+        room.changed()  # another version of the same decision: still said
+        await settle(pilot)
+        assert t("table.timed_out", lang) in prompt(app)
+    async with table(room, None, lang=lang) as (app, pilot, _client):
+        timed_out.append(0)
+        room.changed()
+        await settle(pilot)
+        assert t("table.timed_out", lang) not in screen_text(app)  # a spectator is not told

@@ -138,6 +138,7 @@ class Table(GameTableScreen[Picker]):
         if decision != self._decision:
             self._decision = decision
             self.message = Text("")  # "Sent: ..." belongs to the decision it answered
+        self.note_timeout()
         if view.outcome is not None and not self._result_shown:
             self._result_shown = True
             self.pane = "result"

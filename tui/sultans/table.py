@@ -123,6 +123,7 @@ class Table(GameTableScreen[Picker]):
         if decision != self._decision:
             self._decision = decision
             self.message = Text("")  # "Sent: ..." belongs to the decision it answered
+        self.note_timeout()
         if rv.phase != "over" and self.pane == "result" and self._shown_result_for is not None and self._shown_result_for < view.round_number:
             self._shown_result_for = view.round_number - 1
             self.pane = "log"  # a new round: back to its log (Tab shows the last result again)
