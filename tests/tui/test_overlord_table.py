@@ -1235,6 +1235,12 @@ def test_the_coercion_gold_line_says_who_takes_it_and_from_where() -> None:
     names = ["alice", "bob", "Bot 2", "dave"]
     assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "Bot 2（2）讓打出 [強迫] 的人從國庫拿 2 元。"
     assert event_text(ev, Namer(names, None, "en"), "en").plain == "Bot 2 (2) lets the player of [Coercion] take 2 gold from the treasury."
+    # a receiver with no card (or the Knight) is not asked (H3): the line does not say it chose
+    auto = Event(n=2, round=1, kind="choose-gold", params={"seat": 2, "auto": True})
+    assert event_text(auto, Namer(names, None, "zh"), "zh").plain == "Bot 2（2）不必選擇：打出 [強迫] 的人從國庫拿 2 元。"
+    assert event_text(auto, Namer(names, None, "en"), "en").plain == (
+        "Bot 2 (2) is not asked to choose: the player of [Coercion] takes 2 gold from the treasury."
+    )
 
 
 async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:

@@ -175,7 +175,8 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     if k == "discard-pass":
         return tr("ov.log.discard-pass", who=who(), card=card(), target=who("target"))
     if k == "choose-gold":
-        return tr("ov.log.choose-gold", who=who(), card=card_str("coercion", lang))
+        key = "ov.log.choose-gold.auto" if p.get("auto") else "ov.log.choose-gold"  # auto: a Knight, or no card
+        return tr(key, who=who(), card=card_str("coercion", lang))
     if k == "give-card":
         return tr("ov.log.give-card", src=who("src"), dst=who("dst"))
     if k in ("gave-card", "passed-card"):
