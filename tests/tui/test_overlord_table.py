@@ -1271,3 +1271,19 @@ async def test_help_says_the_rooms_coronation(lang: Lang, said: str) -> None:
         await settle(pilot)
         text = help_text(app)
         assert said in text and said.replace("30", "40") not in text
+
+
+async def test_a_timeout_played_for_you_is_said_in_the_prompt() -> None:
+    """K-TIME-1: the log says "alice (0) chooses to die." of a default the room played;
+    the prompt says the time ran out and the room played it."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    made = room.snapshot
+    timed_out: list[int] = []
+    room.snapshot = lambda: made().model_copy(update={"timed_out": list(timed_out)})  # type: ignore[method-assign]
+    async with table(room, 0, lang="zh") as (app, pilot, _client):
+        assert t("table.timed_out", "zh") not in prompt(app)
+        timed_out.append(0)
+        room.changed()
+        await settle(pilot)
+        assert t("table.timed_out", "zh") in prompt(app)
