@@ -6,6 +6,7 @@ directly too); everything comes from the view and the room's names.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from functools import lru_cache
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -158,7 +159,7 @@ def centre_lines(
     width, rows = room
 
     def used() -> int:
-        return sum(len(wrap_lines([line], width)) for line in lines)
+        return sum(_rows(line.plain, width) for line in lines)
 
     brief = t(f"sk.brief.{mv.round.your_card}", lang)
     if used() > rows:
@@ -168,6 +169,13 @@ def centre_lines(
         rv = mv.round
         lines = [_you_line(rv, lang, short=True) if line.plain.startswith(title) else line for line in lines]
     return lines
+
+
+@lru_cache(maxsize=4096)
+def _rows(plain: str, width: int) -> int:
+    """How many rows the ring's centre wraps ``plain`` to (the style does not
+    change where it breaks): made once per text and width for the process."""
+    return len(wrap_lines([Text(plain)], width))
 
 
 def _you_line(rv: RoundView, lang: Lang, *, short: bool = False) -> Text:
