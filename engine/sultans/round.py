@@ -146,6 +146,9 @@ def _seat_view(*fields: Any) -> SeatView:
     return view
 
 # internal op codes (legal map values)
+_ACTION_EVENTS = frozenset({"execute", "detain", "assassinate", "revolt", "capture", "dance", "manipulate", "foresee"})
+"""The log kinds that say which Action a seat used (the line a forced seat's exhaustion follows)."""
+
 OP_PEEK = 0
 OP_SWAP = 1
 OP_HIDE = 2
@@ -194,6 +197,7 @@ class Round:
     __slots__ = (
         "_cache",
         "_events",
+        "_exhaust_after",
         "_outcome",
         "_seen",
         "active",
@@ -289,6 +293,7 @@ class Round:
         self.notes: list[dict[int, NoteL]] = [{} for _ in range(n + 1)]
         self.notebook = notebook
         self._cache: dict[int, dict[str, Op]] = {}
+        self._exhaust_after = -1  # a forced seat: log its exhaustion after its Action's own line
         self._events: list[Event] = []
         self._seen: dict[int, tuple[int, list[Event]]] = {}
         self._outcome: Outcome | None = None
@@ -642,12 +647,18 @@ class Round:
 
     def _act(self, p: int, op: Op, forced: bool) -> None:
         """Use an Action (S-ACT-1): reveal first, then the effect."""
-        code, t = op[0], op[1]
         if forced:
             self.forced = -1
             self.phase = PH_TURN
-            self.exhausted[p] = True
-            self._ev("exhausted", p)
+            self.exhausted[p] = True  # at once (S-VIZ-2); logged after the Action it plays (_ev)
+            self._exhaust_after = p
+        try:
+            self._act_effect(p, op)
+        finally:
+            self._exhaust_after = -1
+
+    def _act_effect(self, p: int, op: Op) -> None:
+        code, t = op[0], op[1]
         if not self.revealed[p]:
             self._reveal(p, "action")
             self._check_wins()
@@ -1134,6 +1145,9 @@ class Round:
         audience: tuple[int, ...] | None = None,
     ) -> None:
         self.log.append((self.turns_played, kind, seat, target, spare, seats, cards, card, side, cause, extra, audience))
+        if seat == self._exhaust_after and kind in _ACTION_EVENTS:  # S-VIZ-2: "it is then exhausted"
+            self._exhaust_after = -1
+            self._ev("exhausted", seat)
 
     def _event(self, i: int) -> Event:
         ev = self._events

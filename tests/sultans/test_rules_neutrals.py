@@ -144,6 +144,9 @@ def test_s_viz_2_forced_assassin_vizier_is_asked() -> None:
         r.play(2, "peek 3")
     run(r, "2: assassinate 0")
     assert r.pending() == {0, 1, 3, 4, 5, 6}
+    kinds = [(e.kind, e.seat) for e in r.view(None).log]
+    at = kinds.index(("assassinate", 2))  # "…; it is then exhausted": logged after the attack, not before
+    assert kinds[at + 1] == ("exhausted", 2) and kinds.count(("exhausted", 2)) == 1
     assert r.legal(1) == ["pass", "block"]
     answer(r, {1: "block"})
     v = r.view(None)
