@@ -454,13 +454,22 @@ async def test_round_end_and_match_end() -> None:
         assert client.reopened == 1
 
 
+def two_rounds() -> SultansRoom:
+    """alice (0) holds the Sultan in a match of two rounds; bob (1) holds an Assassin and plays first."""
+    return SultansRoom(5, deal=["sultan", "assassin", "slave", "guard", "slave"], first=1, humans=(0,), rounds=2)
+
+
+def kill_the_sultan(room: SultansRoom) -> None:
+    """bob kills alice's Sultan and nobody blocks: the first round is over."""
+    room.play(1, "assassinate 0")
+    for s in (0, 2, 3, 4):
+        room.play(s, "pass")
+
+
 async def test_between_rounds_result_stays_reachable() -> None:
-    deal = ["sultan", "assassin", "slave", "guard", "slave"]
-    room = SultansRoom(5, deal=deal, first=1, humans=(0,), rounds=2)
+    room = two_rounds()
     async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
-        room.play(1, "assassinate 0")
-        for s in (0, 2, 3, 4):
-            room.play(s, "pass")
+        kill_the_sultan(room)
         await settle(pilot)
         assert "The round is over" in screen_text(app)
         assert "Round 1 result" in screen_text(app)
@@ -481,12 +490,9 @@ async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:
     """A language switch (F2) or a return to the table draws the log anew: the
     earlier rounds' lines, private ones too, come back with it (the log held only
     the current round after F2; what one had peeked at in round 1 was gone)."""
-    deal = ["sultan", "assassin", "slave", "guard", "slave"]
-    room = SultansRoom(5, deal=deal, first=1, humans=(0,), rounds=2)
+    room = two_rounds()
     async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
-        room.play(1, "assassinate 0")
-        for s in (0, 2, 3, 4):
-            room.play(s, "pass")
+        kill_the_sultan(room)
         room.next_round()
         room.run_bots()
         await settle(pilot)
@@ -515,8 +521,7 @@ async def test_tab_reaches_the_result_pane_once_a_round_has_a_result(lang: Lang)
     """Before the first round's end Tab went log -> notes -> an empty "Result"
     pane that said "… is playing."; it now skips the result until there is one
     (as the Overlord table does), then shows it in the cycle."""
-    deal = ["sultan", "assassin", "slave", "guard", "slave"]
-    room = SultansRoom(5, deal=deal, first=1, humans=(0,), rounds=2)
+    room = two_rounds()
     async with table(room, 0, size=(120, 40), lang=lang) as (app, pilot, _client):
         seen = []
         for _ in range(4):
@@ -524,9 +529,7 @@ async def test_tab_reaches_the_result_pane_once_a_round_has_a_result(lang: Lang)
             await settle(pilot)
             seen.append(app.screen.pane)
         assert seen == ["notes", "log", "notes", "log"]
-        room.play(1, "assassinate 0")
-        for s in (0, 2, 3, 4):
-            room.play(s, "pass")
+        kill_the_sultan(room)
         await settle(pilot)
         assert app.screen.pane == "result"  # the round's end shows its result
         room.next_round()
