@@ -566,7 +566,9 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
         text = screen_text(app)
         winner = room.names[out.winner]
         if lang == "en":
-            assert f"Game over: {winner} ({out.winner}) wins (round limit, most gold)." in text
+            tied = out.gold.count(out.gold[out.winner]) > 1  # (K-END-2: then the higher rank won)
+            reason = "round limit, tied on gold: the higher rank wins" if tied else "round limit, most gold"
+            assert f"Game over: {winner} ({out.winner}) wins ({reason})." in text
             assert "Result" in text
             assert f"★ {winner} ({out.winner})" in text
             assert "Press p to play again, o to change the settings," in text  # alice hosts

@@ -54,10 +54,10 @@ async def test_table_chat_system_lines_in_the_players_language(game: str) -> Non
         assert app.lang == "zh"
         text = chat(app)
         assert flat("* 《推翻蘇丹》比賽開始") in text and flat("* [i]eve[/i] 暫時離線；由電腦代打他的座位") in text
-        assert flat("bob: hi all") in text  # players' lines are theirs, untranslated
+        assert flat("bob：hi all") in text  # players' lines are theirs, untranslated (the colon the reader's)
         await pilot.press("f2")
         await settle(pilot)
         text = chat(app)
         assert flat("a match of Sultans of Karaya begins") in text
         assert flat("[i]eve[/i] is away; a bot plays their seat") in text
-        assert "推翻蘇丹" not in text and text.count(flat("bob: hi all")) == 1
+        assert "推翻蘇丹" not in text and text.count(flat("bob: hi all")) == 1 and flat("bob：hi all") not in text

@@ -267,9 +267,9 @@ def test_a_round_limit_tie_says_the_rank_decided_it() -> None:
     from engine.overlord.views import Event, Outcome
     from tui.overlord.words import Namer, event_text, outcome_reason
 
-    assert outcome_reason(Outcome(winner=1, reason="round-limit", gold=[5, 14, 14, 3]), "zh") == "回合上限，金錢最多（同額時階級高者勝）"
+    assert outcome_reason(Outcome(winner=1, reason="round-limit", gold=[5, 14, 14, 3]), "zh") == "回合上限，金錢同額時階級高者勝"
     assert outcome_reason(Outcome(winner=1, reason="round-limit", gold=[5, 14, 13, 3]), "en") == "round limit, most gold"
     assert outcome_reason(Outcome(winner=1, reason="coronation", gold=[5, 40, 40, 3]), "en") == "coronation"
     names = ["alice", "bob", "carol", "dave"]
     ev = Event(n=9, round=3, kind="game-over", params={"winner": 1, "why": "round-limit", "tie": True})
-    assert "(tied: the higher rank wins)" in event_text(ev, Namer(names, 0, "en"), "en").plain
+    assert "tied on gold: the higher rank wins" in event_text(ev, Namer(names, 0, "en"), "en").plain
