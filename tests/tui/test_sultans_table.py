@@ -1313,3 +1313,16 @@ async def test_a_timeout_played_for_you_is_said_in_the_prompt(lang: Lang) -> Non
         room.changed()
         await settle(pilot)
         assert t("table.timed_out", lang) not in screen_text(app)  # a spectator is not told
+
+
+async def test_a_small_centre_keeps_the_keys_now_of_a_detained_seat() -> None:
+    """9 seats at 80x24, the viewer in prison: its state line gives way (its seat box
+    shows # and "detained"), the card line and "Now: c Claim throne" stay."""
+    deal = ["slave", "guard", "guard", "assassin", "sultan", "slave", "vizier", "slave-driver", "belly-dancer"]
+    room = SultansRoom(9, deal=deal, first=2, humans=(4,))
+    room.play(2, "detain 4")
+    room.play(4, "pass")
+    async with table(room, 4, size=(80, 24)) as (app, _pilot, _client):
+        text = screen_text(app)
+        assert "Now: c Claim throne" in text and t("sk.own.face_down", "en") in text
+        assert t("sk.tok.detained", "en") in text and t("sk.status.detained", "en") not in text  # the seat box says it

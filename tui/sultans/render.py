@@ -152,7 +152,8 @@ def centre_lines(
     """The ring's centre: the spare and the crown, a round's or match's end, and
     the viewer's card, its brief, its state and its keys now. ``room``: the
     centre's (width, rows); lines that would not fit give way, the brief first,
-    then the long form of the card line (the rows below were cut before)."""
+    then the long form of the card line, then the seat's states (the rows below
+    were cut before)."""
     lines = _centre_lines(mv, namer, lang, legal_keys, notebook=notebook)
     if room is None or mv.round.your_card is None or mv.round.viewer is None:
         return lines
@@ -168,6 +169,9 @@ def centre_lines(
         title = t("sk.own.title", lang) + t("punct.colon", lang)
         rv = mv.round
         lines = [_you_line(rv, lang, short=True) if line.plain.startswith(title) else line for line in lines]
+    if used() > rows:  # the seat's own box says these too (#, &, ~ and its words)
+        states = {t(f"sk.status.{k}", lang) for k in ("detained", "captured", "exhausted")}
+        lines = [line for line in lines if line.plain not in states]
     return lines
 
 
