@@ -236,7 +236,7 @@ class Room:
         self._legal_changed: list[int] = []  # version at which each seat's legal list last changed
         self._pending: set[int] = set()
         self._deadline: float | None = None
-        self._timed_out: tuple[int, tuple[int, ...]] = (-1, ())  # (version, seats) of the last timeout's defaults
+        self._timeouts: dict[int, int] = {}  # seat -> defaults the room played for it when time ran out
         self._decision = 0  # bumps whenever a new decision (turn/window) starts
         self._timer: asyncio.Task[None] | None = None
         self._intermission: asyncio.Task[None] | None = None
@@ -284,8 +284,8 @@ class Room:
             for s in self.seats
         )
         spectators = self.spectator_names()
-        timed_out = self._timed_out[1] if self._timed_out[0] == self.version else ()
-        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators), self.match_id, timed_out)
+        timeouts = tuple(self._timeouts.get(i, 0) for i in range(len(self.seats)))
+        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators), self.match_id, timeouts)
         made = self._snap
         if made is not None and made[0] == key and made[1] is self.settings:
             return made[2]
@@ -303,7 +303,7 @@ class Room:
             deadline=self._deadline,
             names=[seat[2] for seat in seats],
             match=self.match_id,
-            timed_out=list(timed_out),
+            timeouts=list(timeouts),
         )
         self._snap = (key, self.settings, snap)
         return snap
@@ -857,10 +857,10 @@ class Room:
                 if not self._play_default(pending[0], "timed out"):
                     break
                 played.append(pending[0])
+                self._timeouts[pending[0]] = self._timeouts.get(pending[0], 0) + 1  # (its screen says so)
         except Exception:
             log.exception("room %s: timeout handling failed", self.id)
         if played:  # the game's log shows the action as any other: say who did not choose it
-            self._timed_out = (self.version, tuple(sorted(set(played))))  # (their screens say so too)
             self.system("sys.timed_out", names=NAMES_SEP.join(self.seats[s].display() for s in sorted(set(played))))
         self._changed()
 

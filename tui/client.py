@@ -111,7 +111,7 @@ class RoomSnapshot(BaseModel):
     deadline: float | None = None  # unix time when the current decision times out
     names: list[str] = Field(default_factory=list)  # display name per seat, for views
     match: int | None = None  # the match its table shows (a new one after "play again")
-    timed_out: list[int] = Field(default_factory=list)  # seats the room just played the default for
+    timeouts: list[int] = Field(default_factory=list)  # per seat: defaults the room played when time ran out
 
 
 class LeaderRow(BaseModel):

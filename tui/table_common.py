@@ -241,17 +241,29 @@ class GameTableScreen(TableScreen, Generic[P]):
         what = self._describe_sent(text)
         self.picker = None
         if self.play(text):
+            self._timed_out = False
             self.message = Text(self.tr(f"{self.PREFIX}.status.sent", what=what), style="dim", end="")
         self._redraw_choice()
 
+    _timeouts_seen: int | None = None  # the seat's count of timeouts when this screen last looked
+    _timed_out = False  # the room played for this seat since it last sent an action
+
     def note_timeout(self) -> None:
-        """The room has just played the default for this seat (its timer ran out):
-        say so where "Sent: …" goes, since the log shows that action as any other."""
+        """The room played the default for this seat (its timer ran out): say so
+        where "Sent: …" goes, since the log shows that action as any other, until
+        the player sends an action again (timeouts before this screen: not said)."""
         snap, seat = self.snap, self.room.my_seat
-        if snap is not None and seat is not None and seat in snap.timed_out:
+        if snap is None or seat is None:
+            return
+        count = snap.timeouts[seat] if seat < len(snap.timeouts) else 0
+        if self._timeouts_seen is not None and count > self._timeouts_seen:
+            self._timed_out = True
+        self._timeouts_seen = count
+        if self._timed_out:
             self.message = Text(self.tr("table.timed_out"), style="bold", end="")
 
     def on_refused(self, err: ClientError) -> None:
+        self._timed_out = False  # the player is acting again: this says what happened now
         self.message = Text(self.tr(f"{self.PREFIX}.status.refused", msg=error_text(err, self.lang)), style="bold", end="")
 
     # ------------------------------------------------------------ other keys

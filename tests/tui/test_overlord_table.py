@@ -1281,11 +1281,11 @@ async def test_a_timeout_played_for_you_is_said_in_the_prompt() -> None:
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     room = OverlordRoom(g, humans=(0,))
     made = room.snapshot
-    timed_out: list[int] = []
-    room.snapshot = lambda: made().model_copy(update={"timed_out": list(timed_out)})  # type: ignore[method-assign]
+    counts = [0, 0, 0, 0]
+    room.snapshot = lambda: made().model_copy(update={"timeouts": list(counts)})  # type: ignore[method-assign]
     async with table(room, 0, lang="zh") as (app, pilot, _client):
         assert t("table.timed_out", "zh") not in prompt(app)
-        timed_out.append(0)
+        counts[0] = 1
         room.changed()
         await settle(pilot)
         assert t("table.timed_out", "zh") in prompt(app)

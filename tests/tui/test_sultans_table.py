@@ -1293,23 +1293,27 @@ def test_seat_boxes_keep_the_turn_marker_in_a_window_and_points_before_signs() -
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_timeout_played_for_you_is_said_in_the_prompt(lang: Lang) -> None:
     """S-TIME-1: the log says "You answered: pass." of a pass the room played when the
-    time ran out; the prompt says the room played it, until the next decision."""
+    time ran out; the prompt says the room played it, through the others' turns
+    (it was gone at the next seat's turn, before one could read it), until the
+    player sends an action again. Timeouts before the screen opened are not said."""
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
     made = room.snapshot
-    timed_out: list[int] = []
-    room.snapshot = lambda: made().model_copy(update={"timed_out": list(timed_out)})  # type: ignore[method-assign]
+    counts = [2, 0, 0, 0, 0]
+    room.snapshot = lambda: made().model_copy(update={"timeouts": list(counts)})  # type: ignore[method-assign]
     async with table(room, 0, lang=lang) as (app, pilot, _client):
-        assert t("table.timed_out", lang) not in prompt(app)
-        timed_out.append(0)
+        assert t("table.timed_out", lang) not in prompt(app)  # the two before this screen
+        counts[0] = 3
         room.changed()
         await settle(pilot)
         assert t("table.timed_out", lang) in prompt(app)
-        timed_out.clear()
-        room.changed()  # another version of the same decision: still said
+        room.changed()  # later versions, the same count: still said
         await settle(pilot)
         assert t("table.timed_out", lang) in prompt(app)
+        await pilot.press("p", "1", "enter")  # the player acts: what it sent is said instead
+        await settle(pilot)
+        assert t("table.timed_out", lang) not in prompt(app) and room.acts[-1] == (0, "peek 1")
     async with table(room, None, lang=lang) as (app, pilot, _client):
-        timed_out.append(0)
+        counts[0] = 4
         room.changed()
         await settle(pilot)
         assert t("table.timed_out", lang) not in screen_text(app)  # a spectator is not told
