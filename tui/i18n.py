@@ -379,6 +379,8 @@ EN: dict[str, str] = {
     "help.game.title": "{game} ({lo}-{hi} players)",
     "help.game.none": "No summary for this game yet.",
     "table.timed_out": "Time ran out: the room played the default for you (in the log as your move).",
+    "table.help.leave": "Escape leaves the table (your seat stays yours; a bot plays it until you come back).",
+    "table.help.leave_watching": "Escape stops watching.",
     "help.game.crown": "{n} gold",
     "help.game.crown_either": "40 gold (30 where the room chose the shorter game)",
     "help.foot": "Escape or F1 closes help.",
@@ -765,12 +767,14 @@ ZH: dict[str, str] = {
     "help.game.title": "{game}（{lo}-{hi} 人）",
     "help.game.none": "這個遊戲還沒有規則摘要。",
     "table.timed_out": "時間到了：系統替你出了預設動作（紀錄裡記在你名下）。",
+    "table.help.leave": "Esc 離開牌桌（座位仍是你的；你回來之前由電腦代打）。",
+    "table.help.leave_watching": "Esc 停止觀戰。",
     "help.game.crown": "{n} 元",
     "help.game.crown_either": "40 元（房間選了較短的遊戲則是 30 元）",
     "help.foot": "按 Escape 或 F1 關閉說明。",
     "help.close": "按 Escape 關閉。",
     "help.game.sultans": (
-        "每人面前一張蓋著的角色卡，多出的一張放在枱中央作為中央角色卡。保皇黨（蘇丹、守衛）對抗"
+        "每人面前一張蓋著的角色卡，多出的一張放在桌子中央作為中央角色卡。保皇黨（蘇丹、守衛）對抗"
         "革命軍（刺客、奴隸）；中立角色（奴隸販子、肚皮舞孃、大官、占卜師）的陣營隨狀態改變。\n"
         "輪到你時只做一件事：調查一位隱藏玩家的角色；與一位隱藏玩家或中央角色卡交換"
         "（公開的角色會先隱藏，並可秘密交換）；或使用角色的「行動」，使用時角色會公開。\n"

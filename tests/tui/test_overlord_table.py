@@ -965,6 +965,8 @@ async def test_help_shows_your_role_and_hand_with_their_rules_and_every_role_at_
             assert t(f"ov.card.{card}", lang) + t("punct.colon", lang) + t(f"ov.effect.{card}", lang) in text
         assert f"c {t('ov.key.play', lang)}" in text and f"g {t('ov.key.plead', lang)}" in text
         assert ("Keys at this table" if lang == "en" else "牌桌按鍵") in text
+        assert t("table.help.leave", lang) in text  # a bot plays the seat meanwhile
+        assert ("the room plays the default" if lang == "en" else "系統代出預設動作") in text  # K-TIME-1
         bottom = screen_text(app).splitlines()[-1]
         assert ("Close" if lang == "en" else "關閉") in bottom
         await pilot.press("c")  # the table's keys do nothing under the help
@@ -985,6 +987,9 @@ async def test_help_for_a_spectator_names_no_hand_and_follows_a_language_switch(
         await settle(pilot)
         text = help_text(app)
         assert "You are watching" in text and "Your hand" not in text
+        # no keys to play with and no seat to keep (it said "your seat stays yours")
+        assert "Escape stops watching." in text and "your seat" not in text and "Enter sends" not in text
+        assert "p play again" not in text and f"c {t('ov.key.play', 'en')}" not in text
         assert cards_on(text) == set()
         assert t("ov.rolerule.peasant", "en") in text  # roles are public
         await pilot.press("f2")

@@ -768,7 +768,7 @@ async def test_help_lists_break_between_items(size: tuple[int, int], lang: Lang)
         items = [
             item.strip(" .。")
             for key, sep in (("sk.help.keys", " · "), ("sk.legend", "  "), ("sk.legend.tokens", "  "))
-            for line in t(key, lang, leave=t("sk.help.leave", lang)).split("\n")
+            for line in t(key, lang, leave=t("table.help.leave", lang)).split("\n")
             if sep in line
             for item in line.split(sep)
         ]
@@ -1256,6 +1256,7 @@ async def test_a_spectator_is_not_told_of_private_lines_or_a_seat_of_its_own() -
         await settle(pilot)
         text = screen_text(app)
         assert "Escape stops watching." in text and "your seat stays yours" not in text
+        assert "Nothing is played for you" not in text and "p play again" not in text  # no keys to play
     async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
         assert t("sk.legend.private", "en") in screen_text(app)
         await pilot.press("f1")

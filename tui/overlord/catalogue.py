@@ -180,10 +180,12 @@ OVERLORD_EN: dict[str, str] = {
     "ov.help.keys_title": "Keys at this table",
     "ov.help.keys": (
         "After a key: a card or a seat by its number or the arrows, Enter sends, Escape backs out. "
-        "Clicking a seat or a card works too. Only what you confirm is sent.\n"
+        "Clicking a seat or a card works too. Only what you confirm is sent, unless the room's timer "
+        "runs out: then the room plays the default (a pass; a Coercion target takes the gold; a discard "
+        "or a gift the first card; the ruler's order the first seat clockwise; die only when nothing else "
+        "is legal).\n"
         "t chat · Tab switches the log / the last role exchange / the result · PageUp/PageDown scroll it · "
-        "F1 help · F2 English/中文 · p play again, o change the settings first (host, after the match) · Escape leaves the table (your seat "
-        "stays yours)."
+        "F1 help · F2 English/中文 · p play again, o change the settings first (host, after the match) · {leave}"
     ),
     "ov.help.legend_title": "Signs",
     "ov.help.legend": (
@@ -478,9 +480,10 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.help.keys_title": "牌桌按鍵",
     "ov.help.keys": (
         "按鍵之後：用號碼或方向鍵選牌或座位，Enter 送出，Esc 返回。也可以用滑鼠點座位或牌。"
-        "只有你確認的動作才會送出。\n"
+        "只有你確認的動作才會送出，除非房間的計時到了：這時系統代出預設動作（不回應；強迫的對象拿錢；"
+        "棄牌或送牌時第一張；領主的指示物給順時針第一位；沒有其他合法動作時才死亡）。\n"
         "t 聊天 · Tab 切換紀錄／上次角色交換／結果 · PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
-        "p 再玩一局、o 先更改設定（房主，比賽結束後）· Esc 離開牌桌（座位仍是你的）。"
+        "p 再玩一局、o 先更改設定（房主，比賽結束後）· {leave}"
     ),
     "ov.help.legend_title": "符號",
     "ov.help.legend": (

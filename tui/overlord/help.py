@@ -43,8 +43,10 @@ class OverlordHelp(HelpDialog):
         if ov is not None:
             self.section(text, self.tr("ov.help.roles_title"), self._roles(ov.seats))
         self.section(text, self.tr("ov.help.cards_title"), self._cards())
-        keys = " · ".join(f"{key} {self.tr(f'ov.key.{kind}')}" for kind, key in KIND_KEYS.items())
-        self.section(text, self.tr("ov.help.keys_title"), keys + "\n" + self.tr("ov.help.keys"))
+        keys = self.table_keys("ov.help.keys", watching=me is None)
+        if me is not None:
+            keys = " · ".join(f"{key} {self.tr(f'ov.key.{kind}')}" for kind, key in KIND_KEYS.items()) + "\n" + keys
+        self.section(text, self.tr("ov.help.keys_title"), keys)
         self.section(text, self.tr("ov.help.legend_title"), self.tr("ov.help.legend"))
         crown = self.tr("help.game.crown", n=ov.coronation) if ov is not None else self.tr("help.game.crown_either")
         self.section(text, self.tr("ov.help.game_title"), self.tr("help.game.overlord", crown=crown))

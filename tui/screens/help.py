@@ -75,6 +75,15 @@ class HelpDialog(HostModal[None]):
         else:
             text.append(body + "\n\n")
 
+    def table_keys(self, key: str, *, watching: bool) -> str:
+        """A table's keys (catalogue ``key``, its last line the keys of every
+        screen). A spectator gets that line alone, without the host's p/o and
+        with Escape that stops watching: it plays nothing and keeps no seat."""
+        if not watching:
+            return self.tr(key, leave=self.tr("table.help.leave"))
+        general = self.tr(key, leave=self.tr("table.help.leave_watching")).split("\n")[-1]
+        return " · ".join(item for item in general.split(" · ") if not item.startswith("p "))
+
     def action_page_down(self) -> None:
         body = self.query_one("#help-body", VerticalScroll)
         if body.scroll_y >= body.max_scroll_y:

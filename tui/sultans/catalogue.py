@@ -300,8 +300,6 @@ SULTANS_EN: dict[str, str] = {
     "sk.help.your_card": "Your card: {card}",
     "sk.help.no_card": "You hold no card (watching).",
     "sk.help.keys_title": "Keys at this table",
-    "sk.help.leave": "Escape leaves the table (your seat stays yours; a bot plays it until you come back).",
-    "sk.help.leave_watching": "Escape stops watching.",
     "sk.help.keys": (
         "p peek · s swap (hidden) / hide (revealed) · x execute · d detain · a assassinate · "
         "r revolt · g capture · n dance · m manipulate · f foresee · l/r predict side · "
@@ -637,8 +635,6 @@ SULTANS_ZH: dict[str, str] = {
     "sk.help.your_card": "你的角色：{card}",
     "sk.help.no_card": "你沒有角色（觀戰中）。",
     "sk.help.keys_title": "牌桌按鍵",
-    "sk.help.leave": "Esc 離開牌桌（座位仍是你的；你回來之前由電腦代打）。",
-    "sk.help.leave_watching": "Esc 停止觀戰。",
     "sk.help.keys": (
         "p 調查 · s 交換（隱藏時）/ 隱藏（公開時）· x 處決 · d 拘留 · a 行刺 · r 登高一呼 · "
         "g 捕捉 · n 肚皮舞 · m 操弄 · f 預言 · l/r 預測陣營 · b 阻止 · j 投身革命 · u 禁止拘留 · "

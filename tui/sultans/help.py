@@ -30,8 +30,7 @@ class SultansHelp(HelpDialog):
             text.append("\n" + card_rules(self.card, lang) + "\n\n")
         else:
             text.append(self.tr("sk.help.no_card") + "\n\n", style="italic")
-        leave = self.tr("sk.help.leave" if self.card is not None else "sk.help.leave_watching")
-        self.section(text, self.tr("sk.help.keys_title"), self.tr("sk.help.keys", leave=leave))
+        self.section(text, self.tr("sk.help.keys_title"), self.table_keys("sk.help.keys", watching=self.card is None))
         legend = "\n".join(line.plain for line in legend_lines(lang, watching=self.card is None))
         self.section(text, self.tr("sk.help.legend_title"), legend)
         self.section(text, self.tr("sk.help.game_title"), self.tr("help.game.sultans"))
