@@ -1294,3 +1294,21 @@ async def test_a_timeout_played_for_you_is_said_in_the_prompt() -> None:
         room.changed()
         await settle(pilot)
         assert t("table.timed_out", "zh") in prompt(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_number_that_is_no_choice_says_so_and_enter_does_not_send_another(lang: Lang) -> None:
+    """The ruler types 0 (itself) for the order: nothing happened on screen, and
+    Enter then gave the order to the seat highlighted (1)."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, lang=lang) as (app, pilot, client):
+        await pilot.press("o", "0")
+        await settle(pilot)
+        assert t("ov.pick.not_a_choice", lang, n="0") in prompt(app), prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent == [] and t("ov.pick.enter_again", lang) in prompt(app), prompt(app)
+        await pilot.press("2", "enter")  # a choice: sent as ever
+        await settle(pilot)
+        assert [text for text, _ in client.sent] == ["order 2"]

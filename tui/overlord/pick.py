@@ -99,6 +99,8 @@ class Picker:
     step: str = "confirm"
     cursor: int = 0
     hand: tuple[str, ...] = ()  # the player's hand when a key started it: cards go by its numbers
+    note: str = ""  # the screen's word on the last key (a number that picked nothing), shown until the next
+    refused: bool = False  # the last key was a number that is no choice: Enter then says so once, not sends
 
     @classmethod
     def start(cls, kind: str, actions: list[Action], hand: tuple[str, ...] = ()) -> Picker:

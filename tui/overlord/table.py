@@ -491,7 +491,8 @@ class Table(GameTableScreen[Picker]):
         p = self.picker
         assert p is not None
         if p.step != "confirm":
-            head = picker_head(self.tr(self._kind_label(p.kind)), self.tr(f"ov.pick.what.{p.step}"), self.tr("ov.pick.keys"), self.lang)
+            what = p.note or self.tr(f"ov.pick.what.{p.step}")
+            head = picker_head(self.tr(self._kind_label(p.kind)), what, self.tr("ov.pick.keys"), self.lang)
         else:
             head = picker_head(self.tr(self._kind_label(p.kind)), "", self.tr("ov.pick.confirm"), self.lang)
         lines = [head]
@@ -633,7 +634,11 @@ class Table(GameTableScreen[Picker]):
                 return
             self._start(kind, self.by_kind[kind], by_key=True)
             return
-        if key == "enter":
+        p.note = ""
+        refused, p.refused = p.refused, False
+        if key == "enter" and refused:  # meant for the number typed: it would send the highlighted one
+            p.note = self.tr("ov.pick.enter_again")
+        elif key == "enter":
             text = p.advance()
             if text is not None:
                 self._send(text)
@@ -643,7 +648,9 @@ class Table(GameTableScreen[Picker]):
         elif key == "down":
             p.move(1)
         elif key.isdigit():
-            p.type_digit(key)
+            if not p.type_digit(key) and p.step != "confirm":  # a number that is no choice now
+                p.note = self.tr("ov.pick.not_a_choice", n=key)
+                p.refused = True
         else:
             kind = kind_for_key(key, self.by_kind)
             if kind is not None and kind != p.kind:  # another kind: start over with it

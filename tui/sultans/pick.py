@@ -95,6 +95,7 @@ class Picker:
     need: int = 0  # foresee: how many seats
     digits: str = ""
     note: str = ""  # the screen's word on the last key (a number that picked nothing), shown until the next
+    refused: bool = False  # the last key was a number that is no choice: Enter then says so once, not sends
 
     @classmethod
     def start(cls, kind: str, actions: list[Action]) -> Picker:

@@ -481,7 +481,10 @@ class Table(GameTableScreen[Picker]):
             return
         seats = self.mv.players if self.mv is not None else 0
         p.note = ""
-        if key == "enter":
+        refused, p.refused = p.refused, False
+        if key == "enter" and refused:  # meant for the number typed: it would send the highlighted one
+            p.note = self.tr("sk.pick.enter_again")
+        elif key == "enter":
             text = p.advance()
             if text is not None:
                 self._send(text)
@@ -501,6 +504,7 @@ class Table(GameTableScreen[Picker]):
                 p.note = self.tr("sk.pick.more_digit", d=p.digits)
             elif not picked:  # a number that is no choice now did nothing, silently
                 p.note = self.tr("sk.pick.not_a_choice", n=typed)
+                p.refused = p.step != "confirm"  # (a choice is highlighted: Enter would send it)
         elif p.step == "side" and key in ("l", "r"):
             p.select("loyalists" if key == "l" else "rebels")
         elif p.step == "target" and key == "s" and "spare" in p.candidates():
