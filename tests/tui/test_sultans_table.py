@@ -1334,3 +1334,25 @@ async def test_a_small_centre_keeps_the_keys_now_of_a_detained_seat() -> None:
         text = screen_text(app)
         assert "Now: c Claim throne" in text and t("sk.own.face_down", "en") in text
         assert t("sk.tok.detained", "en") in text and t("sk.status.detained", "en") not in text  # the seat box says it
+
+
+async def test_the_notebook_at_round_end_says_its_notes_are_as_they_stood() -> None:
+    """At round end every card is shown; a stale note beside it read as a mistake.
+    The notebook says the notes are what one knew, and where the cards are shown."""
+    room = two_rounds()
+    async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
+        await pilot.press("p", "1", "enter")
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert t("sk.notes.round_over", "en") not in sheet_of(app, "#sk-log")
+        while room.match.round.view(None).phase != "over":
+            pending = sorted(room.match.pending())
+            room.play(pending[0], room.match.timeout_action(pending[0]))
+        room.run_bots()
+        await settle(pilot)
+        while app.screen.pane != "notes":
+            await pilot.press("tab")
+            await settle(pilot)
+        notes = sheet_of(app, "#sk-log")
+        assert notes.startswith(t("sk.notes.round_over", "en")) and "bob (1) = <Assassin>" in notes

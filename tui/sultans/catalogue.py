@@ -173,6 +173,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.pick.options": "Your options:",
     # notebook
     "sk.notes.empty": "Nothing learned yet.",
+    "sk.notes.round_over": "The round is over: these are your notes as they stood; the result (Tab) shows every card.",
     "sk.notes.line": "{where} = {card}  ({how}, turn {turn})",
     "sk.notes.not": "not {card}",
     "sk.notes.fresh": "fresh",
@@ -512,6 +513,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.pick.side_then_seat": "宣告加入{side}，接著選要操弄的座位。",
     "sk.pick.options": "你的選擇：",
     "sk.notes.empty": "還沒有得知任何事。",
+    "sk.notes.round_over": "這局已結束：以下是你當時的筆記；結果（Tab）列出每張牌。",
     "sk.notes.line": "{where} = {card}（{how}，回合 {turn}）",
     "sk.notes.not": "不是{card}",
     "sk.notes.fresh": "仍然有效",

@@ -401,6 +401,8 @@ class Table(GameTableScreen[Picker]):
                 body = Text(self.tr("sk.notes.empty"), style="dim")
             else:
                 body = Text("\n", end="").join(note_text(n, namer, self.lang) for n in rv.notes)
+            if rv.phase == "over":  # what one knew, kept; the truth is in the result
+                body = Text.assemble((self.tr("sk.notes.round_over") + "\n", "italic"), body)
             self._show_sheet(pane, body)
         elif pane == "result":
             body = Text(end="")
