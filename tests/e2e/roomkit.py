@@ -23,6 +23,7 @@ from harness import Client, HarnessError, ServerProcess
 from engine.api import GameTable
 from engine.registry import games
 from server.storage import LogEntry, Storage
+from tui.i18n import t
 
 CLEAR_FIELD = ("\x01", "\x0b")
 """ctrl+a (start of the input) then ctrl+k (delete to the end): empties an Input."""
@@ -219,6 +220,9 @@ _SPLIT = re.compile(r"[│┃║|]+|\s{2,}")
 
 
 _BOXED = re.compile(r"^\s*[│┃║╭╰]")
+# what a screen says of its own session (the room played a timeout for it before the
+# restart: a new session has no such past), not of the match
+_SESSION_NOTES = {t("table.timed_out", lang) for lang in ("en", "zh")}
 
 
 def screen_cells(client: Client) -> set[str]:
@@ -232,7 +236,7 @@ def screen_cells(client: Client) -> set[str]:
             continue
         for piece in _SPLIT.split(line):
             piece = piece.strip(" ╭╮╰╯─━═▀▄█▁▔")
-            if not piece or _CLOCK.search(piece) or re.search(r"\d+\s*s\b|⏱", piece):
+            if not piece or _CLOCK.search(piece) or re.search(r"\d+\s*s\b|⏱", piece) or piece in _SESSION_NOTES:
                 continue
             cells.add(piece)
     return cells

@@ -359,6 +359,7 @@ async def test_a_dialog_that_shrinks_leaves_the_wide_characters_it_uncovers_whol
         term.feed(b"c")
         await until(lambda: isinstance(app.screen, RoomSettingsDialog))
         await _quiet(writes)
+        await until(lambda: app.screen.query_one("#settings-dialog").region.height > 0)  # laid out (a busy machine)
         before = app.screen.query_one("#settings-dialog").region.height
         app.screen.query_one("#game", Select).value = "overlord"
         await _quiet(writes)
