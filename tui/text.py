@@ -170,7 +170,7 @@ def name_rows(names: Sequence[str], sep: str, width: int, rows: int, more: Calla
     width = max(1, width)
     lines: list[list[str]] = [[]]
     for name in names:
-        name = clip(name, width - cell_len(sep.rstrip()))
+        name = clip(name, max(2, width - cell_len(sep.rstrip())))
         line = lines[-1]
         if line and cell_len(sep.join([*line, name]) + sep.rstrip()) > width:
             lines.append([name])
