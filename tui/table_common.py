@@ -19,7 +19,7 @@ Picking an action, rendering the view and the log stay in the game's package.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -34,6 +34,13 @@ from tui.tables import HOST_KEYS, TableScreen
 from tui.widgets import ChatPanel, KeyBar, KeySpec, TailLog
 
 P = TypeVar("P")  # the game's picker (a choice of one action in progress)
+
+
+class NotedPicker(Protocol):
+    """What the screens keep on a picker about the last key (both games' pickers)."""
+
+    note: str  # the screen's word on the last key, shown until the next
+    refused: bool  # the last key was a number that is no choice now
 E = TypeVar("E")  # a game's log event
 
 _LOG_LINES: LRUCache[tuple[object, ...], tuple[object, Text, object]] = LRUCache(1024)
@@ -247,6 +254,22 @@ class GameTableScreen(TableScreen, Generic[P]):
 
     _timeouts_seen: int | None = None  # the seat's count of timeouts when this screen last looked
     _timed_out = False  # the room played for this seat since it last sent an action
+
+    def refuse_number(self, p: NotedPicker, typed: str, step: str) -> None:
+        """A number typed that is no choice now: say so, and (a choice is highlighted
+        unless only confirming is left) hold the next Enter, meant for that number."""
+        p.note = self.tr("pick.not_a_choice", n=typed)
+        p.refused = step != "confirm"
+
+    def enter_after_refusal(self, p: NotedPicker, key: str) -> bool:
+        """At each key in a picker: its note goes. True for an Enter right after a
+        refused number: said, not sent (it would send the highlighted choice)."""
+        p.note = ""
+        refused, p.refused = p.refused, False
+        if key == "enter" and refused:
+            p.note = self.tr("pick.enter_again")
+            return True
+        return False
 
     def note_timeout(self) -> None:
         """The room played the default for this seat (its timer ran out): say so

@@ -1305,10 +1305,10 @@ async def test_a_number_that_is_no_choice_says_so_and_enter_does_not_send_anothe
     async with table(room, 0, lang=lang) as (app, pilot, client):
         await pilot.press("o", "0")
         await settle(pilot)
-        assert t("ov.pick.not_a_choice", lang, n="0") in prompt(app), prompt(app)
+        assert t("pick.not_a_choice", lang, n="0") in prompt(app), prompt(app)
         await pilot.press("enter")
         await settle(pilot)
-        assert client.sent == [] and t("ov.pick.enter_again", lang) in prompt(app), prompt(app)
+        assert client.sent == [] and t("pick.enter_again", lang) in prompt(app), prompt(app)
         await pilot.press("2", "enter")  # a choice: sent as ever
         await settle(pilot)
         assert [text for text, _ in client.sent] == ["order 2"]

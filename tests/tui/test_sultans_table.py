@@ -947,10 +947,10 @@ async def test_a_number_that_picks_nothing_or_waits_for_a_second_digit_says_so(l
         assert "⏎ " + describe("peek 13", Namer(room.names, 0, lang), lang) in prompt(app), prompt(app)
         await pilot.press("0")  # her own seat
         await settle(pilot)
-        assert t("sk.pick.not_a_choice", lang, n="0") in prompt(app), prompt(app)
+        assert t("pick.not_a_choice", lang, n="0") in prompt(app), prompt(app)
         await pilot.press("enter")  # meant for the 0: it would have sent the highlighted 13
         await settle(pilot)
-        assert client.sent == [] and t("sk.pick.enter_again", lang) in prompt(app), prompt(app)
+        assert client.sent == [] and t("pick.enter_again", lang) in prompt(app), prompt(app)
         await pilot.press("enter")  # again: the highlighted one, knowingly
         await settle(pilot)
         assert client.sent == [("peek 13", 1)]

@@ -314,8 +314,6 @@ OVERLORD_EN: dict[str, str] = {
     # picking
     "ov.pick.options": "Your options:",
     "ov.pick.keys": "number/arrows pick · Enter sends · Esc back",
-    "ov.pick.not_a_choice": "{n} is not a choice now.",
-    "ov.pick.enter_again": "That number was no choice: Enter again sends the highlighted one.",
     "ov.pick.what.card": "which card?",
     "ov.pick.what.seat": "to whom?",
     "ov.pick.what.direction": "which way?",
@@ -606,8 +604,6 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.win.your_call": "請選擇：",
     "ov.pick.options": "你的選項：",
     "ov.pick.keys": "數字/方向鍵選擇 · Enter 送出 · Esc 返回",
-    "ov.pick.not_a_choice": "現在不能選 {n}。",
-    "ov.pick.enter_again": "剛才的數字不能選：再按 Enter 會送出反白的選項。",
     "ov.pick.what.card": "哪張牌？",
     "ov.pick.what.seat": "給誰？",
     "ov.pick.what.direction": "哪個方向？",

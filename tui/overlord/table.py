@@ -634,10 +634,8 @@ class Table(GameTableScreen[Picker]):
                 return
             self._start(kind, self.by_kind[kind], by_key=True)
             return
-        p.note = ""
-        refused, p.refused = p.refused, False
-        if key == "enter" and refused:  # meant for the number typed: it would send the highlighted one
-            p.note = self.tr("ov.pick.enter_again")
+        if self.enter_after_refusal(p, key):
+            pass
         elif key == "enter":
             text = p.advance()
             if text is not None:
@@ -648,9 +646,8 @@ class Table(GameTableScreen[Picker]):
         elif key == "down":
             p.move(1)
         elif key.isdigit():
-            if not p.type_digit(key) and p.step != "confirm":  # a number that is no choice now
-                p.note = self.tr("ov.pick.not_a_choice", n=key)
-                p.refused = True
+            if not p.type_digit(key):  # a number that is no choice now
+                self.refuse_number(p, key, p.step)
         else:
             kind = kind_for_key(key, self.by_kind)
             if kind is not None and kind != p.kind:  # another kind: start over with it

@@ -482,10 +482,8 @@ class Table(GameTableScreen[Picker]):
             self._redraw_choice()
             return
         seats = self.mv.players if self.mv is not None else 0
-        p.note = ""
-        refused, p.refused = p.refused, False
-        if key == "enter" and refused:  # meant for the number typed: it would send the highlighted one
-            p.note = self.tr("sk.pick.enter_again")
+        if self.enter_after_refusal(p, key):
+            pass
         elif key == "enter":
             text = p.advance()
             if text is not None:
@@ -505,8 +503,7 @@ class Table(GameTableScreen[Picker]):
             if p.digits:  # waiting for a second digit (seats 10-14): say so
                 p.note = self.tr("sk.pick.more_digit", d=p.digits)
             elif not picked:  # a number that is no choice now did nothing, silently
-                p.note = self.tr("sk.pick.not_a_choice", n=typed)
-                p.refused = p.step != "confirm"  # (a choice is highlighted: Enter would send it)
+                self.refuse_number(p, typed, p.step)
         elif p.step == "side" and key in ("l", "r"):
             p.select("loyalists" if key == "l" else "rebels")
         elif p.step == "target" and key == "s" and "spare" in p.candidates():
