@@ -45,7 +45,7 @@ from server.room import (
     validate_settings,
 )
 from server.sanitize import clean_text
-from server.storage import Storage, name_key
+from server.storage import LOBBY_CHAT, Storage, name_key
 from tui.client import (
     ChatLine,
     ClientError,
@@ -90,7 +90,7 @@ class Hub:
         self._games = dict(games) if games is not None else None
         self.rooms: dict[str, Room] = {}
         self.sessions: list[LobbySession] = []
-        self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
+        self.chat: deque[ChatLine] = deque(storage.chat_lines(LOBBY_CHAT), maxlen=CHAT_HISTORY)
         self._env: RoomEnv | None = None
         self._online: list[str] | None = None  # online(), until a session comes or goes
         self.drawing: Callable[[], bool] = lambda: False
@@ -259,7 +259,9 @@ class Hub:
     def say(self, name: str, text: str) -> None:
         clean = clean_text(text, CHAT_MAX)
         if clean:
-            self.chat.append(ChatLine(at=self._clock(), name=name, text=clean))
+            line = ChatLine(at=self._clock(), name=name, text=clean)
+            self.chat.append(line)
+            self.storage.keep_chat(LOBBY_CHAT, line)
             self._lobby_changed()
 
     def room(self, room_id: str) -> Room:

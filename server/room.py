@@ -45,7 +45,16 @@ from pydantic import BaseModel, ValidationError
 
 from engine.api import Bot, GameSpec, GameTable, IllegalAction
 from server.sanitize import clean_text
-from server.storage import LogEntry, SeatRecord, SeatResult, Storage, StoredMatch, name_key
+from server.storage import (
+    CHAT_HISTORY,
+    LogEntry,
+    SeatRecord,
+    SeatResult,
+    Storage,
+    StoredMatch,
+    name_key,
+    room_scope,
+)
 from tui.client import (
     ChatLine,
     ClientError,
@@ -60,9 +69,6 @@ from tui.client import (
 from tui.i18n import NAMES_SEP, said_names, t
 
 log = logging.getLogger("throneroom.room")
-
-CHAT_HISTORY = 200
-"""Chat lines a room (and the lobby) keeps."""
 
 CHAT_MAX = 300
 ROOM_NAME_MAX = 40
@@ -495,15 +501,20 @@ class Room:
         if "names" in params:
             english["names"] = said_names(params["names"], "en")
         text = t(key, "en", **english)
-        self.chat.append(ChatLine(at=self.env.clock(), name="", text=text, system=True, key=key, params=params))
+        self._add_chat(ChatLine(at=self.env.clock(), name="", text=text, system=True, key=key, params=params))
         self._changed()
 
     def say(self, name: str, text: str) -> None:
         clean = clean_text(text, CHAT_MAX)
         if not clean:
             return
-        self.chat.append(ChatLine(at=self.env.clock(), name=name, text=clean))
+        self._add_chat(ChatLine(at=self.env.clock(), name=name, text=clean))
         self._changed()
+
+    def _add_chat(self, line: ChatLine) -> None:
+        """Show a chat line and keep it in the database (a restored match has its chat back)."""
+        self.chat.append(line)
+        self.env.storage.keep_chat(room_scope(self.id), line)
 
     # ----------------------------------------------------- waiting-room ops
 
@@ -738,6 +749,7 @@ class Room:
         self._legal_changed = [0 for _ in self.seats]
         for seat in self.humans():
             self._start_grace(seat)
+        self.chat.extend(self.env.storage.chat_lines(room_scope(self.id)))
         self.system("sys.restarted")
         self._ensure_bot_loop()
         self._after_change(actor=None)

@@ -15,6 +15,7 @@ thread only (the connection is not shared between threads).
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -22,12 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tui.client import LeaderRow
+from tui.client import ChatLine, LeaderRow
 from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
+
+log = logging.getLogger("throneroom.storage")
 
 _SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -78,6 +82,17 @@ CREATE TABLE IF NOT EXISTS results (
 );
 CREATE INDEX IF NOT EXISTS results_name ON results(name);
 CREATE INDEX IF NOT EXISTS matches_open ON matches(finished);
+"""
+
+# v3: the lobby's and each open room's chat (scope "lobby" or "room:<id>"), the
+# newest lines only; a room's lines go when the room closes.
+_SCHEMA_V3 = """
+CREATE TABLE IF NOT EXISTS chat (
+    id    INTEGER PRIMARY KEY AUTOINCREMENT,
+    scope TEXT NOT NULL,
+    line  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_scope ON chat(scope, id);
 """
 
 NEXT_ROUND = "next-round"
@@ -190,6 +205,12 @@ class Storage:
             with self._tx():
                 self._db.execute("ALTER TABLE identities ADD COLUMN bell INTEGER")
                 self._set_version(2)
+        if version < 3:
+            with self._tx():
+                for stmt in _SCHEMA_V3.split(";"):
+                    if stmt.strip():
+                        self._db.execute(stmt)
+                self._set_version(3)
 
     def _set_version(self, version: int) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(version),))
@@ -291,9 +312,12 @@ class Storage:
         )
 
     def close_room(self, room_id: str) -> None:
-        self._db.execute(
-            "UPDATE rooms SET closed=? WHERE id=? AND closed IS NULL", (self._clock(), int(room_id))
-        )
+        """Mark the room closed and forget its chat."""
+        with self._tx():
+            self._db.execute(
+                "UPDATE rooms SET closed=? WHERE id=? AND closed IS NULL", (self._clock(), int(room_id))
+            )
+            self._db.execute("DELETE FROM chat WHERE scope=?", (room_scope(room_id),))
 
     def room(self, room_id: str) -> StoredRoom | None:
         row = self._db.execute("SELECT * FROM rooms WHERE id=?", (int(room_id),)).fetchone()
@@ -302,6 +326,40 @@ class Storage:
     def open_rooms(self) -> list[StoredRoom]:
         rows = self._db.execute("SELECT * FROM rooms WHERE closed IS NULL ORDER BY id").fetchall()
         return [_room(r) for r in rows]
+
+    # -------------------------------------------------------------------- chat
+
+    def keep_chat(self, scope: str, line: ChatLine) -> None:
+        """:meth:`append_chat` that only logs a failed write: the line is still shown, only not kept."""
+        try:
+            self.append_chat(scope, line)
+        except StorageError as err:
+            log.warning("%s", err)
+
+    def append_chat(self, scope: str, line: ChatLine, keep: int = CHAT_HISTORY) -> None:
+        """Add a chat line to ``scope`` ("lobby" or :func:`room_scope`), keeping its newest ``keep``;
+        raises StorageError if the write fails."""
+        try:
+            with self._tx():
+                self._db.execute("INSERT INTO chat(scope, line) VALUES (?, ?)", (scope, line.model_dump_json()))
+                self._db.execute(
+                    "DELETE FROM chat WHERE scope=? AND id < "
+                    "(SELECT id FROM chat WHERE scope=? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                    (scope, scope, max(keep - 1, 0)),
+                )
+        except sqlite3.Error as err:
+            raise StorageError(f"cannot keep a chat line of {scope}: {err}") from err
+
+    def chat_lines(self, scope: str) -> list[ChatLine]:
+        """The stored lines of ``scope``, oldest first (a line that no longer reads is skipped)."""
+        rows = self._db.execute("SELECT line FROM chat WHERE scope=? ORDER BY id", (scope,)).fetchall()
+        lines: list[ChatLine] = []
+        for row in rows:
+            try:
+                lines.append(ChatLine.model_validate_json(row["line"]))
+            except ValueError:
+                continue
+        return lines
 
     # ----------------------------------------------------------------- matches
 
@@ -444,6 +502,14 @@ class Storage:
         else:
             board.sort(key=lambda row: (-row.wins, -row.points, row.matches, name_key(row.name)))
         return board
+
+
+LOBBY_CHAT = "lobby"  # the lobby's chat scope
+
+
+def room_scope(room_id: str) -> str:
+    """The chat scope of a room."""
+    return f"room:{int(room_id)}"
 
 
 def _room(row: sqlite3.Row) -> StoredRoom:

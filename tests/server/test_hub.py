@@ -13,7 +13,7 @@ from hubs import new_hub
 from server import hub as hub_module
 from server.hub import Hub, LobbySession
 from server.room import RoomSession
-from server.storage import Storage
+from server.storage import Storage, room_scope
 from tui.client import ClientError, Identity, RoomSettings
 
 
@@ -269,6 +269,43 @@ async def test_restart_restores_the_match_from_the_log(tmp_path: Path) -> None:
     finally:
         await h3.stop()
         st3.close()
+
+
+async def test_a_restart_keeps_the_lobby_chat_and_a_restored_room_s_chat(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    st1 = Storage(db)
+    h1 = new_hub(st1, bot_delay=3600.0)
+    await h1.start()
+    la, lb = h1.connect(Identity(name="alice")), h1.connect(Identity(name="bob"))
+    la.chat("good evening [b]all[/b]")
+    a = la.create_room(settings(seats=3, bot_delay=3600.0))
+    b = lb.join(a.room_id)
+    b.chat("I bluff, you know")
+    b.set_ready(True)
+    a.start()
+    a.chat("we will see")
+    waiting = h1.connect(Identity(name="carol")).create_room(settings(seats=3))
+    waiting.chat("anyone?")  # a room still waiting closes at the restart, its chat with it
+    before = [(line.name, line.text, line.key) for line in a.chat_lines()]
+    await h1.stop()
+    st1.close()
+
+    st2 = Storage(db)
+    h2 = new_hub(st2, bot_delay=3600.0)
+    await h2.start()
+    try:
+        assert list(h2.rooms) == [a.room_id]
+        lobby = h2.connect(Identity(name="dave"))
+        assert [(line.name, line.text) for line in lobby.chat_lines()] == [("alice", "good evening [b]all[/b]")]
+        a2 = h2.connect(Identity(name="alice")).current_room()
+        assert a2 is not None
+        after = [(line.name, line.text, line.key) for line in a2.chat_lines()]
+        assert after[: len(before)] == before and ("bob", "I bluff, you know", None) in before
+        assert after[len(before)][2] == "sys.restarted"
+        assert st2.chat_lines(room_scope(waiting.room_id)) == []
+    finally:
+        await h2.stop()
+        st2.close()
 
 
 async def test_restore_with_only_bots_plays_to_the_end(tmp_path: Path) -> None:

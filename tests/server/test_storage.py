@@ -9,6 +9,8 @@ import pytest
 from pydantic import ValidationError
 
 from server.storage import (
+    CHAT_HISTORY,
+    LOBBY_CHAT,
     SCHEMA_VERSION,
     LogEntry,
     SeatRecord,
@@ -16,7 +18,9 @@ from server.storage import (
     Storage,
     StorageError,
     name_key,
+    room_scope,
 )
+from tui.client import ChatLine
 
 
 def test_claim_name_first_key_keeps_it() -> None:
@@ -201,7 +205,7 @@ def test_the_bell_setting_is_kept_and_rings_when_never_set() -> None:
     assert st.get_bell("dave") is None and st.get_lang("dave") == "zh"
 
 
-def test_a_version_1_database_gains_the_bell_and_keeps_everything(tmp_path: Path) -> None:
+def test_a_version_1_database_gains_the_bell_and_the_chat_and_keeps_everything(tmp_path: Path) -> None:
     from server.storage import _SCHEMA_V1
 
     path = tmp_path / "v1.sqlite"
@@ -210,14 +214,48 @@ def test_a_version_1_database_gains_the_bell_and_keeps_everything(tmp_path: Path
         raw.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '1')")
         raw.execute("INSERT INTO identities(name, key_fingerprint, lang, created) VALUES ('alice', 'SHA256:aaa', 'zh', 1.0)")
     st = Storage(path)
-    assert st.schema_version == SCHEMA_VERSION == 2
+    assert st.schema_version == SCHEMA_VERSION == 3
     assert st.key_owner("alice") == "SHA256:aaa" and st.get_lang("alice") == "zh"
     assert st.get_bell("alice") is None
     st.set_bell("alice", False)
+    st.keep_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))  # and the chat table (v3)
     st.close()
     again = Storage(path)  # opened again: nothing to migrate
-    assert again.get_bell("alice") is False and again.schema_version == 2
+    assert again.get_bell("alice") is False and again.schema_version == 3
+    assert [line.text for line in again.chat_lines(LOBBY_CHAT)] == ["hi"]
     again.close()
+
+
+def test_chat_is_kept_per_scope_newest_lines_only_and_goes_with_its_room(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite"
+    st = Storage(path)
+    room, _ = _match(st)
+    other, _ = _match(st)
+    said = ChatLine(at=5.0, name="[b]bob", text="hello [/b] 你好")
+    system = ChatLine(at=6.0, name="", text="bob sat down", system=True, key="sys.sat_down", params={"name": "bob"})
+    st.keep_chat(room_scope(room), said)
+    st.keep_chat(room_scope(room), system)
+    st.keep_chat(room_scope(other), ChatLine(at=7.0, name="carol", text="other room"))
+    for i in range(CHAT_HISTORY + 5):
+        st.keep_chat(LOBBY_CHAT, ChatLine(at=float(i), name="dave", text=f"line {i}"))
+    st.close()
+    st = Storage(path)
+    assert st.chat_lines(room_scope(room)) == [said, system]  # every field, markup-like text literal
+    lobby = st.chat_lines(LOBBY_CHAT)
+    assert len(lobby) == CHAT_HISTORY and lobby[0].text == "line 5" and lobby[-1].text == f"line {CHAT_HISTORY + 4}"
+    st.close_room(room)
+    assert st.chat_lines(room_scope(room)) == []
+    assert [line.text for line in st.chat_lines(room_scope(other))] == ["other room"]
+    st.close()
+
+
+def test_a_chat_line_that_cannot_be_kept_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    st = Storage(":memory:")
+    st._db.execute("DROP TABLE chat")  # as a failing disk would refuse the write
+    st.keep_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))
+    assert "cannot keep a chat line of lobby" in caplog.text
+    with pytest.raises(StorageError):
+        st.append_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))
 
 
 def test_the_leaderboard_is_read_from_the_results_once_until_a_match_finishes() -> None:
