@@ -2,7 +2,7 @@
 server on the same database and keys gives every player the same match back
 (issue 3: Persistence -- "a server restarted mid-match restores every
 unfinished match by replaying its log; players reconnect to their seats.
-Nothing already played is lost").
+Nothing already played is lost"), the room's chat too.
 
 The match is driven to a resting point first: a turn timer makes the
 player's turns time out (so bots and timeouts play several turns and rounds),
@@ -39,6 +39,7 @@ grace_period = 60
 """
 
 COLS, ROWS = 160, 50
+CHAT = "mind the vizier"
 
 
 def _match_waiting_on_alice(
@@ -59,6 +60,10 @@ def _match_waiting_on_alice(
         play_again=True,  # whether a reaction asks alice depends on the deal
     )
     wait_table(alice, server, seat=0)
+    alice.press("t")  # a word at the table, to find again after the restart
+    alice.type_text(CHAT)
+    alice.press("enter", "escape")
+    alice.wait_for(CHAT)
     settle_screen(alice)
     rested = read_truth(server)  # at rest: only alice is asked, nothing moves without her
     assert rested is not None and rested.asks_only(0)
@@ -80,6 +85,7 @@ def _after_restart(server: ServerProcess, key: Path, before: Truth, cells: set[s
     assert truth.own_card(0) == before.own_card(0)
     assert truth.round_number() == before.round_number()
     assert truth.asks_only(0), "the reaction that waited for alice is gone"
+    alice.wait_for(CHAT)  # the room's chat came back with the match
     settle_screen(alice)
     missing = cells - screen_cells(alice)
     assert not missing, f"pieces of the table missing after the restart: {sorted(missing)}\n{alice.dump()}"
