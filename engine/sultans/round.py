@@ -32,6 +32,11 @@ Rulings this module makes where the rules are silent (each has a test in
 * A card that turns face up (revealed or dead) replaces the notes anyone
   kept on its seat with what all now see (S-VIEW-1): a stale note, or a
   failed capture's "not a Slave", is not shown beside the face-up card.
+* A failed capture's public "not a Slave" (S-VIEW-2) is noted on the seat
+  only where it adds to the note kept there (one note a seat): a card noted
+  there that is not the Slave stays, fresh (it says more) or stale (stale
+  notes are kept); a note of a Slave there (refuted) or an older "not a
+  Slave" gives way to it. The log has the failed capture either way.
 * A seat forced by the Vizier is exhausted as soon as it plays its forced
   Action (so a manipulated Slave Driver's extra turns are played exhausted).
   Exhaustion and the Fortune Teller's forced hide end only with the seat's
@@ -698,6 +703,9 @@ class Round:
             else:
                 self._ev("not-slave", p, target=t)
                 for v in range(self.n + 1):
+                    kept = self.notes[v].get(t)
+                    if kept is not None and not kept[1] and kept[0] != SLAVE:
+                        continue  # a card noted there that is not the Slave says more (fresh) or is kept (stale)
                     self._note(v, t, SLAVE, "not-slave", negated=True)
             self._end_step()
         elif code == OP_DANCE:

@@ -72,13 +72,38 @@ def test_s_view_2_failed_capture_note_goes_stale() -> None:
     assert r.turn == 1  # seat 0 skipped
     idle(r, 1, 2, 3, 4, 5)
     run(r, "0: capture 4")
-    for s in (None, 1, 5):
+    for s in (None, 1):
         assert _notes(r, s)[4] == ("slave", False, "not-slave")
         assert next(n for n in r.view(s).notes if n.seat == 4).negated
+    for s in (2, 3, 5):  # they peeked seat 4: knowing the Sultan there says more than "not a Slave"
+        assert _notes(r, s)[4] == ("sultan", False, "peek")
     idle(r, 1, 2, 3, 4, 5)
     run(r, "0: hide swap spare")
-    assert _notes(r, 5)[4] == ("slave", True, "not-slave")
+    assert _notes(r, 1)[4] == ("slave", True, "not-slave")
+    assert _notes(r, 5)[4] == ("sultan", True, "peek")
     assert _notes(r, 5)[0] == ("slave-driver", True, "revealed")
+
+
+def test_s_view_2_a_failed_capture_keeps_a_stale_note_and_replaces_a_refuted_one() -> None:
+    """S-VIEW-2 "stale notes are kept, marked, never silently dropped": a failed
+    capture on a seat with a stale note of another card leaves that note; a note
+    of a Slave there (now known false) gives way to "not a Slave"."""
+    # 0 slave-driver, 1 guard, 2 slave, 3 assassin, 4 sultan, 5 slave; spare slave
+    r = deal("slave-driver guard slave assassin sultan slave", "slave", first=1)
+    run(r, "1: detain 0", "0: pass")  # the Guard is face up
+    run(r, "2: peek 4", "3: peek 5", "4: peek 3", "5: peek 4")
+    assert r.turn == 1  # seat 0 skipped
+    run(r, "1: hide swap 5")  # in secret: seat 5 holds the Guard now, seat 1 the Slave
+    assert _notes(r, 2)[4] == ("sultan", True, "peek") and _notes(r, 3)[5] == ("slave", True, "peek")
+    assert _notes(r, 5)[4] == ("sultan", False, "peek")  # the partner knows exactly
+    run(r, "2: peek 3", "3: peek 2", "4: peek 2", "5: peek 2")
+    run(r, "0: capture 4")  # fails: the Sultan
+    assert _notes(r, 2)[4] == ("sultan", True, "peek")  # a stale note: kept, still marked
+    assert _notes(r, 5)[4] == ("sultan", False, "peek")  # a fresh one says more: kept
+    assert _notes(r, 3)[4] == ("slave", False, "not-slave")  # no note there: the new fact
+    run(r, "1: peek 2", "2: peek 3", "3: peek 2", "4: peek 2", "5: peek 2")
+    run(r, "0: capture 5")  # fails: the Guard, since the hide
+    assert _notes(r, 3)[5] == ("slave", False, "not-slave")  # its stale "Slave" is refuted
 
 
 def test_s_view_2_a_public_swap_back_ban_is_not_a_legal_partner() -> None:
