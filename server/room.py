@@ -243,6 +243,8 @@ class Room:
         self._pending: set[int] = set()
         self._deadline: float | None = None
         self._timeouts: dict[int, int] = {}  # seat -> defaults the room played for it when time ran out
+        self._idle: set[int] = set()  # seats the chat said ran out of time, until their player acts again
+        self._unsaid: list[int] = []  # of those, the seats the chat has still to name
         self._decision = 0  # bumps whenever a new decision (turn/window) starts
         self._timer: asyncio.Task[None] | None = None
         self._intermission: asyncio.Task[None] | None = None
@@ -497,6 +499,8 @@ class Room:
         """A system line in the room's chat: a catalogue key (``tui.i18n``,
         ``"sys.*"``) and its params, which screens show in each player's
         language; ``text`` is its English rendering. A ``game`` param is a game id."""
+        if self._unsaid and key != "sys.timed_out":
+            self._say_timeouts()  # what a timeout's default brought comes after it
         english = {**params, "game": self.spec.title} if "game" in params else dict(params)
         if "names" in params:
             english["names"] = said_names(params["names"], "en")
@@ -725,6 +729,7 @@ class Room:
         self.table, self.match_id, self.seed, self.seq, self._options = table, match_id, seed, 0, options
         self.state = "playing"
         self._pending = set()
+        self._idle.clear()
         self._legal = [[] for _ in self.seats]
         self._legal_changed = [self.version for _ in self.seats]
         self.system("sys.match_begins", game=self.spec.id)
@@ -772,6 +777,7 @@ class Room:
         if version > self.version or (version < self.version and self._legal_changed[seat] > version):
             raise ClientError("stale", "the table changed; look again")
         self.apply(seat, text[:ACTION_MAX].strip())
+        self._idle.discard(seat)  # its player is back: a next timeout is said again
 
     def apply(self, seat: int, text: str) -> None:
         """Validate, log, then publish one action (humans, bots and timeouts alike)."""
@@ -859,22 +865,36 @@ class Room:
         await self.env.sleep(seconds)
         self._timer = None
         self._deadline = None
-        played: list[int] = []
         try:
             # play the default for every seat still owing an answer in this decision
             while self.state == "playing" and self.table is not None and self._decision == decision:
                 pending = sorted(self.table.pending())
                 if not pending:
                     break
-                if not self._play_default(pending[0], "timed out"):
+                seat = pending[0]
+                # the game's log shows the action as any other: the chat says who did not choose it,
+                # once until that player acts again (an idle player's every window would flood it),
+                # and before any line the default brings (the end of the match)
+                said = seat not in self._idle
+                if said:
+                    self._idle.add(seat)
+                    self._unsaid.append(seat)
+                if not self._play_default(seat, "timed out"):
+                    if said and seat in self._unsaid:
+                        self._idle.discard(seat)
+                        self._unsaid.remove(seat)
                     break
-                played.append(pending[0])
-                self._timeouts[pending[0]] = self._timeouts.get(pending[0], 0) + 1  # (its screen says so)
+                self._timeouts[seat] = self._timeouts.get(seat, 0) + 1  # (its screen says so)
         except Exception:
             log.exception("room %s: timeout handling failed", self.id)
-        if played:  # the game's log shows the action as any other: say who did not choose it
-            self.system("sys.timed_out", names=NAMES_SEP.join(self.seats[s].display() for s in sorted(set(played))))
+        self._say_timeouts()
         self._changed()
+
+    def _say_timeouts(self) -> None:
+        """The chat's line for the seats whose time ran out that it has not named yet."""
+        seats, self._unsaid = sorted(set(self._unsaid)), []
+        if seats:
+            self.system("sys.timed_out", names=NAMES_SEP.join(self.seats[s].display() for s in seats))
 
     def _play_default(self, seat: int, why: str) -> bool:
         """Play the table's timeout action for ``seat`` (else its first legal one)."""

@@ -208,6 +208,44 @@ async def test_turn_timer_plays_the_default_action(hub: Hub) -> None:
     assert system_line(line.key, line.params, "zh") == f"{who} 時間到了：系統代出預設動作"
 
 
+def _named(rc: RoomSession, key: str = "sys.timed_out") -> list[str]:
+    return [line.params.get("names", "") for line in rc.chat_lines() if line.key == key]
+
+
+async def test_an_idle_player_is_named_once_until_they_act_again(hub: Hub) -> None:
+    """C-TIME with S-TIME-1/K-TIME-1's chat line: a player who lets every turn and
+    window run out is named once, not at every timeout (it flooded the chat); once
+    they act, their next timeout is said again."""
+    _, a, _, b = await two_players(hub, turn_timer=5, window_timer=5, options={"rounds": 5, "target": 40})
+    await until(lambda: log_len(a) >= 6)  # both idle: six defaults played
+    assert sorted(_named(a)) == ["alice", "bob"]
+    mover, _ = on_turn(a, b)
+    name = "alice" if mover is a else "bob"
+    mover.act(mover.legal()[0], mover.snapshot().version)
+    await until(lambda: _named(a).count(name) == 2)
+    await until(lambda: log_len(a) >= 14)
+    assert sorted(_named(a)) == sorted(["alice", "bob", name])
+
+
+async def test_the_timeout_line_comes_before_the_end_of_match_it_brought(hub: Hub) -> None:
+    """The chat names whose time ran out before what their default brought (here the
+    end of the match), not after it."""
+    _, a, _, b = await two_players(hub, turn_timer=3600, options={"rounds": 1, "target": 5})
+    mover, _ = on_turn(a, b)
+    mover.act("add 2", mover.snapshot().version)
+    mover, _ = on_turn(a, b)
+    mover.act("add 2", mover.snapshot().version)  # 4: a window (no timer) for the other seat
+    answer = next(c for c in (a, b) if c.pending())
+    answer.act("pass", answer.snapshot().version)
+    room = room_of(a)
+    assert cview(a).total == 4 and room.state == "playing"
+    room.settings.turn_timer = 1  # the running timer is for an hour: restart it short
+    room._new_decision(room._pending)
+    await until(lambda: room.state == "finished")  # the default "add 1" reaches the target
+    keys = [line.key for line in a.chat_lines()]
+    assert keys.index("sys.timed_out") < keys.index("sys.match_over"), keys
+
+
 async def test_window_timer_passes_every_seat_still_asked(hub: Hub) -> None:
     a, clients = window_open(hub, ("bob", "carol"), window_timer=3600)
     asked = [c for c in clients if c.pending()]
