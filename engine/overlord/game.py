@@ -1018,7 +1018,7 @@ class Game:
         self.rng.shuffle(pool)
         for s, r in zip(seats, pool, strict=True):
             self.roles[s] = r
-        self._emit("revolution", seat=h, roles=list(self.roles))
+        self._emit("revolution", seat=h, roles=list(self.roles), dealt=seats)
         self.table.pop()
         self._to_discard("revolution")
         raise _PhaseOver("revolution")

@@ -196,6 +196,8 @@ def test_k_card_revolution_reshuffles_living_roles_phase_ends() -> None:
     close(g)
     rev = last(g, "revolution")
     assert rev.params["seat"] == 1
+    assert rev.params["dealt"] == [0, 1, 2, 4]  # who was dealt again, public (K-VIEW-1: roles)
+    assert rev.params["roles"][3] == "knight" and sorted(rev.params["roles"]) == sorted(roles5)
     assert last(g, "order-phase-end").params["why"] == "revolution"
     # the executed Knight kept his role through the revolution; the exchange then ran
     assert sorted(g.roles) == sorted(roles5)

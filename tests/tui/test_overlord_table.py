@@ -1250,6 +1250,21 @@ def test_the_coercion_gold_line_says_who_takes_it_and_from_where() -> None:
     )
 
 
+def test_the_revolution_line_says_who_was_dealt_which_role() -> None:
+    """K-CARD-REVOLUTION, K-VIEW-1 (roles are public): "Roles are dealt again" alone left
+    the exchange lines that follow it impossible to follow from the log."""
+    from engine.overlord.views import Event
+    from tui.overlord.words import Namer, event_text
+
+    names = ["alice", "bob", "Bot 2", "dave"]
+    roles = ["peasant", "overlord", "knight", "squire"]
+    ev = Event(n=1, round=2, kind="revolution", params={"seat": 1, "roles": roles, "dealt": [0, 1, 3]})
+    assert event_text(ev, Namer(names, None, "en"), "en").plain == (
+        "Revolution! Roles are dealt again: alice (0) gets Peasant, bob (1) gets Overlord, dave (3) gets Squire."
+    )
+    assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "革命！角色重新分配：alice（0）成為農夫、bob（1）成為領主、dave（3）成為護衛。"
+
+
 async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:
     """The view holds the last two rounds' events; a log drawn anew (F2, a return
     to the table) fetches the rounds before them, so nothing seen is lost."""

@@ -188,7 +188,14 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
     if k == "advisor-ignores":
         return tr("ov.log.advisor-ignores", who=who(), card=card())
     if k == "revolution":
-        return Text(t("ov.log.revolution", lang), style="bold", end="")
+        roles, dealt = p.get("roles"), p.get("dealt")
+        if not isinstance(roles, list) or not isinstance(dealt, list) or not dealt:
+            return Text(t("ov.log.revolution", lang), style="bold", end="")
+        got = t("punct.list", lang).join(
+            t("ov.log.revolution_got", lang, who=namer.seat(s), role=role_str(str(roles[s]), lang))
+            for s in dealt if isinstance(s, int) and 0 <= s < len(roles)
+        )  # roles are public: who now holds which, for the exchange that follows
+        return Text(t("ov.log.revolution_dealt", lang, got=got), style="bold", end="")
     if k == "uprising-resolves":
         victim = _int(p.get("victim"))
         if victim is None:
