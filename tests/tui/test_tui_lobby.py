@@ -631,6 +631,27 @@ async def test_key_bar_works_with_the_mouse(hub: FakeHub) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_key_bar_says_how_to_send_and_stop_while_typing_in_the_chat(hub: FakeHub, lang: Lang) -> None:
+    """While the chat line has the cursor the lobby's letter keys type there: the bar
+    shows Send and Esc to stop typing instead of keys that would only type letters."""
+    from tui.widgets import KeyBar
+
+    app = ThroneApp(hub.lobby("alice", lang=lang))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert t("key.leaders", lang) in app.screen.query_one(KeyBar).plain()
+        await pilot.press("t", *"hi", "enter")
+        await settle(pilot)
+        bar = app.screen.query_one(KeyBar).plain()
+        assert f"⏎  {t('key.chat_send', lang)}" in bar and f"Esc  {t('key.chat_done', lang)}" in bar
+        assert t("key.leaders", lang) not in bar and t("key.create", lang) not in bar
+        await pilot.press("b")  # types
+        await pilot.press("escape")
+        await settle(pilot)
+        assert t("key.leaders", lang) in app.screen.query_one(KeyBar).plain()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_narrow_key_bar_keeps_the_labels_that_say_what_a_key_does(hub: FakeHub, lang: Lang) -> None:
     """At 80 columns with a room to join the lobby's keys do not all fit: the
     settings key (F2 does the same) goes first, then q's label (English); chat, the

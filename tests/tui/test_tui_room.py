@@ -125,14 +125,23 @@ async def test_room_chat(hub: FakeHub) -> None:
         await settle(pilot)
         app.enter_room(lobby.create_room(RoomSettings()), watching=False)
         await settle(pilot)
+        assert "Start" in key_bar(app)
         await pilot.press("t", *"[b]ready?", "enter")
         await settle(pilot)
         room = only_room(hub)
         assert [c.text for c in room.chat] == ["[b]ready?"]
         assert "alice: [b]ready?" in screen_text(app)
+        # the cursor stays in the chat line: the bar says so (its letters type there)
+        bar = key_bar(app)
+        assert "Send" in bar and "Stop typing" in bar and "Start" not in bar and "Leave" not in bar
         await pilot.press("escape")  # leaves the chat line, not the room
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
+        assert "Start" in key_bar(app) and "Leave" in key_bar(app)
+        await pilot.press("t", *"go")
+        await pilot.click("KeyBar", offset=(key_bar(app).index("Send"), 0))  # the bar's ⏎ sends
+        await settle(pilot)
+        assert [c.text for c in room.chat] == ["[b]ready?", "go"]
 
 
 async def test_kick_asks_first_and_the_kicked_player_goes_back_to_the_lobby(hub: FakeHub) -> None:

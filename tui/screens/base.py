@@ -300,6 +300,37 @@ _APP_FILE = sys.modules["textual.app"].__file__
 R = TypeVar("R")
 
 
+class ChatKeys:
+    """The lobby's and a waiting room's key bar while the chat line has the cursor:
+    their letter keys type there then, so the bar says how to send and how to
+    stop typing (it kept showing Start, Remove... which only typed letters).
+    Mixed into a :class:`HostScreen` with a :class:`~tui.widgets.ChatPanel`."""
+
+    CHAT_KEYS: ClassVar[list[KeySpec]] = [
+        ("⏎", "chat_send", "key.chat_send"),
+        ("Esc", "back", "key.chat_done"),
+        ("F1", "app.help", "key.help"),
+        ("F2", "app.toggle_lang", "key.lang"),
+    ]
+
+    def typing(self) -> bool:
+        from tui.widgets import ChatInput
+
+        return isinstance(cast(Screen[None], self).focused, ChatInput)
+
+    async def action_chat_send(self) -> None:
+        """The key bar's ⏎ while typing: as Enter in the chat line."""
+        from tui.widgets import ChatPanel
+
+        await cast(Screen[None], self).query_one(ChatPanel).input.action_submit()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        cast(HostScreen, self).refresh_keys()  # into the chat line or out of it
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        cast(HostScreen, self).refresh_keys()
+
+
 class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
     """A modal dialog that follows the player's language.
 

@@ -18,7 +18,7 @@ from textual.widgets import Input, Static
 
 from tui.client import ClientError, LeaderRow, RoomClient, RoomSettings, RoomSummary
 from tui.i18n import Lang, game_title, room_title
-from tui.screens.base import HostScreen
+from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import (
     CodeDialog,
     LeaderboardDialog,
@@ -33,7 +33,7 @@ BOTTOM_ROWS = 10  # the chat and who is online: half of a short terminal (the ro
 BOTTOM_SHARE = 0.4  # ... or two fifths of a tall one (at 60 rows the chat had 8 lines under 46 of rooms)
 
 
-class LobbyScreen(HostScreen):
+class LobbyScreen(ChatKeys, HostScreen):
     """The first screen of every session."""
 
     FIXED_LAYOUT = True  # lines and panes of fixed or fractional size (a tenth of a login's CPU less)
@@ -288,6 +288,10 @@ class LobbyScreen(HostScreen):
                 self.throne.set_lang(lang)
 
         self.app.push_screen(PlayerSettingsDialog(), chosen)
+
+    def refresh_keys(self) -> None:
+        if self.live:
+            self.keybar().show(self, self.CHAT_KEYS if self.typing() else self.KEYS, self.lang)
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).input.focus()

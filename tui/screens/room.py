@@ -13,7 +13,7 @@ from textual.widgets import Input, Static
 
 from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
 from tui.i18n import game_title, room_title, settings_summary, shown_name
-from tui.screens.base import HostScreen
+from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.text import Packed, clip
 from tui.widgets import ChatPanel, KeyBar, KeySpec, PaneBox, RowList
@@ -34,7 +34,7 @@ def seat_status(seat: SeatInfo, f: Callable[..., str]) -> str:
     return " · ".join(parts)
 
 
-class RoomScreen(HostScreen):
+class RoomScreen(ChatKeys, HostScreen):
     """A room before its match starts (players and spectators alike)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -187,7 +187,7 @@ class RoomScreen(HostScreen):
             me = self.my_seat()
             ready = me is not None and me.ready and not self.throne.watching
             keys = [(k, a, "key.unready" if a == "ready" and ready else label) for k, a, label in self.KEYS]
-            self.keybar().show(self, keys, self.lang)
+            self.keybar().show(self, self.CHAT_KEYS if self.typing() else keys, self.lang)
 
     def _show_status(self) -> None:
         if self.throne.watching:
