@@ -244,6 +244,7 @@ class Room:
         self._deadline: float | None = None
         self._timeouts: dict[int, int] = {}  # seat -> defaults the room played for it when time ran out
         self._idle: set[int] = set()  # seats the chat said ran out of time, until their player acts again
+        self._played_by: list[str] = []  # each seat's name when the match began (a seat freed after it keeps it at the table)
         self._unsaid: list[int] = []  # of those, the seats the chat has still to name
         self._decision = 0  # bumps whenever a new decision (turn/window) starts
         self._timer: asyncio.Task[None] | None = None
@@ -309,7 +310,7 @@ class Room:
             spectators=spectators,
             version=self.version,
             deadline=self._deadline,
-            names=[seat[2] for seat in seats],
+            names=[self._table_name(seat[0], seat[2]) for seat in seats],
             match=self.match_id,
             timeouts=list(timeouts),
         )
@@ -698,6 +699,13 @@ class Room:
         self.system("sys.reopened")
         self._changed(lobby=True)
 
+    def _table_name(self, index: int, name: str) -> str:
+        """A seat's name at the table: a seat given up after the match (its player
+        left) is still theirs in the result, not a blank "#2"."""
+        if name or self.state not in ("playing", "finished") or index >= len(self._played_by):
+            return name
+        return self._played_by[index]
+
     def _release_absent(self) -> None:
         """After a finished match, the seats of players not at its table (they
         left it, or their connection did) are given up before the next match or
@@ -723,6 +731,7 @@ class Room:
             log.exception("room %s: cannot create a %s table", self.id, self.spec.id)
             raise ClientError("engine", f"cannot start {self.spec.title}: {err}") from err
         records = [SeatRecord(kind=s.kind, name=s.display(), guest=s.guest) for s in self.seats]
+        self._played_by = [s.display() for s in self.seats]
         match_id = self.env.storage.start_match(
             self.id, self.spec.id, seed, options.model_dump(mode="json"), records
         )
@@ -743,6 +752,7 @@ class Room:
         for seat, rec in zip(self.seats, match.seats, strict=True):
             seat.kind, seat.guest = rec.kind, rec.guest
             seat.name = rec.name if rec.kind == "human" else ""
+        self._played_by = [s.display() for s in self.seats]
         options = self.spec.options_model.model_validate(match.options, context={"stored": True})  # as it was started
         table = self.spec.new_table(len(self.seats), match.seed, options)
         _replay(table, match.log)

@@ -563,6 +563,27 @@ async def test_after_a_match_the_seats_of_players_not_at_the_table_are_given_up(
     lb.create_room(settings())  # free to play elsewhere
 
 
+async def test_a_seat_given_up_after_the_match_keeps_its_name_at_the_finished_table(hub: Hub) -> None:
+    """A player whose connection went during the match loses the seat once the grace
+    period ends after it; the result at the table still names them (it read "#1")."""
+    la, lb = hub.connect(Identity(name="alice")), hub.connect(Identity(name="bob"))
+    a = la.create_room(settings(seats=3))
+    b = lb.join(a.room_id)
+    b.set_ready(True)
+    a.start()
+    room = room_of(a)
+    hub.disconnect(lb)
+    while room.state == "playing":  # alice plays on; a bot plays bob's seat once his grace runs out
+        if a.pending():
+            a.act(a.legal()[0], a.snapshot().version)
+        await ticks()
+    await until(lambda: room.seats[1].kind == "empty")  # and then the seat is free
+    snap = a.snapshot()
+    assert snap.seats[1].name == "" and snap.names[:2] == ["alice", "bob"]
+    a.reopen()  # back in the waiting room the free seat has no name
+    assert room.state == "waiting" and a.snapshot().names[1] == ""
+
+
 async def test_private_room_needs_its_code(hub: Hub) -> None:
     a = hub.connect(Identity(name="alice")).create_room(settings(private=True))
     code = a.snapshot().settings.code
