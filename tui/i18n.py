@@ -239,7 +239,9 @@ EN: dict[str, str] = {
     # settings summary
     "summary.seats": "{n} seats",
     "summary.rounds": "{n} rounds",
+    "summary.rounds_one": "1 round",
     "summary.first_to": "first to {n} points (at most {cap} rounds)",
+    "summary.first_to_one": "first to 1 point (at most {cap} rounds)",
     "summary.turn_limit": "turn limit {n}",
     "summary.notebook_on": "notebook on",
     "summary.notebook_off": "notebook off",
@@ -636,7 +638,9 @@ ZH: dict[str, str] = {
     "err.other": "被拒絕：{msg}",
     "summary.seats": "{n} 個座位",
     "summary.rounds": "{n} 局",
+    "summary.rounds_one": "1 局",
     "summary.first_to": "先到 {n} 分（最多 {cap} 局）",
+    "summary.first_to_one": "先到 1 分（最多 {cap} 局）",
     "summary.turn_limit": "回合上限 {n}",
     "summary.notebook_on": "筆記本開啟",
     "summary.notebook_off": "筆記本關閉",
@@ -986,9 +990,9 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
     parts = [t("summary.seats", lang, n=settings.seats)]
     rounds, first_to = settings.options.get("rounds"), settings.options.get("first_to")
     if settings.game == "sultans" and isinstance(first_to, int):
-        parts.append(t("summary.first_to", lang, n=first_to, cap=SULTANS_FIRST_TO_CAP))
+        parts.append(t("summary.first_to_one" if first_to == 1 else "summary.first_to", lang, n=first_to, cap=SULTANS_FIRST_TO_CAP))
     elif isinstance(rounds, int):
-        parts.append(t("summary.rounds", lang, n=rounds))
+        parts.append(t("summary.rounds_one" if rounds == 1 else "summary.rounds", lang, n=rounds))
     if settings.game == "overlord":  # Kill the Overlord's options (keys in tui/overlord/catalogue.py)
         limit, crown = settings.options.get("round_limit"), settings.options.get("coronation")
         ranks = settings.options.get("expansion_ranks")

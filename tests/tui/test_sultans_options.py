@@ -193,6 +193,11 @@ def test_summary_names_the_sultans_options() -> None:
     other = RoomSettings(game="tokens", seats=3, options={"rounds": 2, "first_to": 4, "notebook": False})
     text = settings_summary(other, "en")
     assert "2 rounds" in text and "first to" not in text and "notebook" not in text
+    # one of each reads in the singular ("1 rounds" in the room's header)
+    one = RoomSettings(seats=5, options=SultansOptions(rounds=1).model_dump(mode="json"))
+    assert settings_summary(one, "en").startswith("5 seats · 1 round · ")
+    first = RoomSettings(seats=5, options=SultansOptions(first_to=1).model_dump(mode="json"))
+    assert " · first to 1 point (at most 15 rounds) · " in settings_summary(first, "en")
 
 
 async def test_the_table_follows_the_views_notebook_not_the_settings() -> None:
