@@ -41,9 +41,10 @@ from rich._wrap import divide_line as _rich_divide_line
 from rich._wrap import words
 from rich.cells import cell_len, chop_cells, get_character_cell_size
 
-NO_LINE_START = frozenset("，。、；：！？）」』》〉】〕﹞…‥·・～")
-"""Closing marks and pauses: never the first character of a line."""
-NO_LINE_END = frozenset("（「『《〈【〔﹝")
+NO_LINE_START = frozenset("，。、；：！？）」』》〉】〕﹞…‥·・～)]>")
+"""Closing marks and pauses: never the first character of a line (the ASCII
+ones too: a Sultans card is ``<刺客>``, ``[守衛]``, ``(占卜師)``)."""
+NO_LINE_END = frozenset("（「『《〈【〔﹝([<")
 """Opening marks: never the last character of a line."""
 SEAT_TAG = re.compile(r"(?:(?<=\s)[0-9]{1,2} ?)?[(（][0-9]{1,2}(?:, you|，你)?[)）]")
 """A seat's number after its name (``{name} ({n})``, ``{name}（{n}）``), with a

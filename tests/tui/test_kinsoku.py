@@ -89,6 +89,17 @@ def test_a_chinese_sentence_after_a_space_fills_the_line_it_starts_on() -> None:
     assert parts(mixed, divide_line(mixed, 12)) == ["Bot 2（2） ", "付給 ", "Bot 3（3） 1 ", "元來傳遞指示", "物。"]
 
 
+@pytest.mark.parametrize("width", range(8, 30))
+def test_a_card_name_in_ascii_brackets_is_never_split_from_its_brackets(width: int) -> None:
+    """A Sultans card in a Chinese line (``<刺客>``, ``[守衛]``, ``(占卜師)``): at 80
+    columns a log line ended "角色是 <刺客" and the next began with ">"."""
+    text = "回11 電腦 9（9）死亡（行刺被阻止）；角色是 <刺客>，他身邊的 [守衛] 與 (占卜師) 都看見了。"
+    lines = parts(text, divide_line(text, width))
+    assert "".join(lines) == text
+    assert not any(line[0] in ")]>" for line in lines), lines
+    assert not any(line.rstrip()[-1:] in "([<" for line in lines), lines
+
+
 def test_a_seat_number_stays_with_its_name() -> None:
     """Rich broke "付給 Bot 3" / "（3） 1 元來" and "attacks bob" / "(1)."; a
     line never starts in a seat's tag, nor between a bot's name and its number."""
