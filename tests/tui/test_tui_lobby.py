@@ -92,6 +92,8 @@ async def test_create_room_dialog_checks_fields_and_creates(hub: FakeHub) -> Non
         assert "Seats: a number from 5 to 15" in screen_text(app)
         assert not hub.rooms
         seats.value = "6"  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert "Seats: a number" not in screen_text(app)  # corrected: the refusal goes
         await pilot.click("#private")
         dialog.query_one("#code").value = "sesame"  # type: ignore[attr-defined]
         await pilot.click("#ok")
@@ -191,7 +193,10 @@ async def test_private_room_asks_for_its_code(hub: FakeHub) -> None:
         assert app.screen is dialog  # a wrong code is said in the dialog, the code kept to correct
         assert "Wrong code" in screen_text(app)
         assert dialog.query_one("#code", Input).value == "999"
-        await pilot.press("backspace", "backspace", "backspace", *"1234", "enter")
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert "Wrong code" not in screen_text(app)  # being corrected: the refusal goes
+        await pilot.press("backspace", "backspace", *"1234", "enter")
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
         room = next(iter(hub.rooms.values()))

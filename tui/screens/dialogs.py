@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, DataTable, Input, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui.client import ClientError, LeaderRow, RoomSettings
@@ -69,8 +69,34 @@ class ConfirmDialog(HostModal[bool]):
         self.dismiss(False)
 
 
-class CodeDialog(HostModal[str | None]):
+class _ErrorLine:
+    """A dialog's line for what was refused (``#ERROR_ID``), cleared as soon as
+    the player changes a field: it stayed after the field was corrected
+    ("Seats: a number from 5 to 15" beside a good number)."""
+
+    ERROR_ID: ClassVar[str]
+    _error_shown = False
+
+    def show_error(self, text: Text) -> None:
+        cast(HostModal[Any], self).query_one(f"#{self.ERROR_ID}", Static).update(text)
+        self._error_shown = True
+
+    def clear_error(self) -> None:
+        if self._error_shown:
+            self._error_shown = False
+            cast(HostModal[Any], self).query_one(f"#{self.ERROR_ID}", Static).update("")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.clear_error()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self.clear_error()
+
+
+class CodeDialog(_ErrorLine, HostModal[str | None]):
     """Ask for a private room's code; Escape cancels."""
+
+    ERROR_ID = "code-error"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
@@ -122,7 +148,7 @@ class CodeDialog(HostModal[str | None]):
             try:
                 self._apply(code)
             except ClientError as err:
-                self.query_one("#code-error", Static).update(literal(error_text(err, self.lang), "bold"))
+                self.show_error(literal(error_text(err, self.lang), "bold"))
                 return
         self.dismiss(code)
 
@@ -130,12 +156,14 @@ class CodeDialog(HostModal[str | None]):
         self.dismiss(None)
 
 
-class RoomSettingsDialog(HostModal[RoomSettings | None]):
+class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
     """Create a room (``initial`` None) or change a waiting room's settings,
     its game included.
 
     Checks every field before it returns; the host checks again.
     """
+
+    ERROR_ID = "form-error"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
@@ -299,6 +327,7 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()  # the game or the match mode: both change which rows show
+        self.clear_error()
         self._game_changed()
 
     # ------------------------------------------------------------ submitting
@@ -391,10 +420,10 @@ class RoomSettingsDialog(HostModal[RoomSettings | None]):
             if self._apply is not None:
                 self._apply(settings)
         except _FormError as err:
-            self.query_one("#form-error", Static).update(literal(str(err), "bold"))
+            self.show_error(literal(str(err), "bold"))
             return
         except ClientError as err:  # the host said no: nothing typed is lost
-            self.query_one("#form-error", Static).update(literal(error_text(err, self.lang), "bold"))
+            self.show_error(literal(error_text(err, self.lang), "bold"))
             return
         self.dismiss(settings)
 
