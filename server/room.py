@@ -964,10 +964,15 @@ class Room:
             self.system("sys.match_over", names=NAMES_SEP.join(self.seats[w].display() for w in sorted(winners)))
         else:
             self.system("sys.match_over_nobody")
+        away = {seat.index for seat in self.humans() if seat.autoplay and seat.sessions == 0}
         for seat in self.humans():
             seat.autoplay = False
             if seat.sessions == 0 and seat.grace is None:
                 self._start_grace(seat)
+        host = next((seat for seat in self.humans() if name_key(seat.name) == name_key(self.host)), None)
+        if host is not None and host.index in away and any(seat.sessions > 0 for seat in self.humans()):
+            # a host gone past the grace period would hold the next match back for another one
+            self._pass_host()
         self.env.on_lobby_change()
 
     # ------------------------------------------------------------------ bots

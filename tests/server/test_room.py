@@ -584,6 +584,42 @@ async def test_a_seat_given_up_after_the_match_keeps_its_name_at_the_finished_ta
     assert room.state == "waiting" and a.snapshot().names[1] == ""
 
 
+async def test_a_host_away_past_the_grace_period_hands_over_when_the_match_ends(hub: Hub) -> None:
+    """The host's connection went mid-match and a bot played the seat: at the end the
+    players still there could not play again or change the settings for another
+    whole grace period. A player at the table is the host at once."""
+    la, lb = hub.connect(Identity(name="alice")), hub.connect(Identity(name="bob"))
+    a = la.create_room(settings(seats=3))
+    b = lb.join(a.room_id)
+    b.set_ready(True)
+    a.start()
+    room = room_of(a)
+    hub.disconnect(la)
+    await until(lambda: room.seats[0].autoplay)  # alice's grace ran out: a bot plays her seat
+    while room.state == "playing":
+        if b.pending():
+            b.act(b.legal()[0], b.snapshot().version)
+        await ticks()
+    assert room.host == "bob"
+    assert [line.params.get("name") for line in b.chat_lines() if line.key == "sys.new_host"] == ["bob"]
+    b.play_again()  # the new host's key works at once
+
+
+async def test_a_host_who_is_back_keeps_the_room_when_the_match_ends(hub: Hub) -> None:
+    la, lb = hub.connect(Identity(name="alice")), hub.connect(Identity(name="bob"))
+    a = la.create_room(settings(seats=3))
+    b = lb.join(a.room_id)
+    b.set_ready(True)
+    a.start()
+    room = room_of(a)
+    while room.state == "playing":
+        for rc in (a, b):
+            if rc.pending():
+                rc.act(rc.legal()[0], rc.snapshot().version)
+        await ticks()
+    assert room.host == "alice"
+
+
 async def test_private_room_needs_its_code(hub: Hub) -> None:
     a = hub.connect(Identity(name="alice")).create_room(settings(private=True))
     code = a.snapshot().settings.code
