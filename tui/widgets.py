@@ -957,6 +957,7 @@ class RowList(DirectLines, can_focus=True):
     CURSOR_BLURRED = Style(underline=True)
     HEADER = Style(bold=True)
     TITLE = Style(bold=True, underline=True)
+    NARROWEST = 10  # cells a column keeps when the row is too wide for the line
 
     class Highlighted(Message):
         def __init__(self, row_list: RowList, row: int) -> None:
@@ -976,6 +977,7 @@ class RowList(DirectLines, can_focus=True):
         self._labels: list[str] = []
         self._rows: list[tuple[str, ...]] = []
         self._widths: list[int] = []
+        self._fit: tuple[int, list[int], list[int]] | None = None  # (width, of _widths, fitted widths)
         self.cursor_row = 0
         self._top = 0  # the first row in view
         self._strips: dict[int, Strip] = {}
@@ -1081,8 +1083,28 @@ class RowList(DirectLines, can_focus=True):
     def on_resize(self) -> None:
         self._follow()
 
+    def _fitted(self, width: int) -> list[int]:
+        """The columns' widths in ``width`` cells: when the widest cells do not all
+        fit, the widest column but the last gives a cell at a time (down to a
+        few cells), then the last, so a long name no longer pushes the last
+        column (a seat's ready state, a room's state) off the line."""
+        if self._fit is not None and self._fit[0] == width and self._fit[1] is self._widths:
+            return self._fit[2]
+        widths = list(self._widths)
+        over = 1 + sum(widths) + 2 * max(0, len(widths) - 1) - width
+        while over > 0 and widths:
+            widest = max(range(len(widths) - 1), key=widths.__getitem__, default=0)
+            if widths[widest] <= self.NARROWEST:
+                widest = len(widths) - 1
+                if widths[widest] <= self.NARROWEST:
+                    break
+            widths[widest] -= 1
+            over -= 1
+        self._fit = (width, self._widths, widths)
+        return widths
+
     def _line(self, cells: tuple[str, ...], width: int, style: Style) -> Strip:
-        text = " " + "  ".join(fit(cell, w) for cell, w in zip(cells, self._widths, strict=False))
+        text = " " + "  ".join(fit(cell, w) for cell, w in zip(cells, self._fitted(width), strict=False))
         return Strip([Segment(fit(text, width), style)], width)
 
     def render_line(self, y: int) -> Strip:
