@@ -1292,6 +1292,10 @@ def test_seat_boxes_keep_the_turn_marker_in_a_window_and_points_before_signs() -
     seat = rv.seats[3].model_copy(update={"must_hide": True, "crown": True, "prediction": "loyalists"})
     lines = seat_box_lines(seat, rv, bot, namer, "en", note=None, width=20, height=3, points=2)
     assert " +2 ♛ =L" in lines[1].plain and lines[2].plain == "must hide · bot"
+    for lang in ("en", "zh"):  # a bot named as the host names bots says so once ("2 電腦 2 電腦")
+        named = Namer([*NAMES[:3], t("table.bot_name", lang, n=3), *NAMES[4:5]], 2, lang)  # as the table shows it
+        first = seat_box_lines(rv.seats[3], rv, bot, named, lang, note=None, width=20, height=3)
+        assert t("sk.tok.bot", lang) not in " ".join(line.plain for line in first).replace(t("table.bot_name", lang, n=3), "")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -78,8 +78,8 @@ def seat_box_lines(
     line1.append(name, style="bold underline" if i == namer.viewer else "bold")
     conn = ""
     if info is not None:
-        if info.kind == "bot":
-            conn = t("sk.tok.bot", lang)
+        if info.kind == "bot":  # "電腦 2" says it already ("2 電腦 2 電腦")
+            conn = "" if name == t("table.bot_name", lang, n=i) else t("sk.tok.bot", lang)
         elif info.autoplay:
             conn = t("sk.tok.autoplay", lang)
         elif not info.connected:
