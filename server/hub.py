@@ -46,6 +46,7 @@ from server.room import (
 )
 from server.sanitize import clean_text
 from server.storage import LOBBY_CHAT, Storage, name_key
+from server.throttle import Throttle
 from tui.client import (
     ChatLine,
     ClientError,
@@ -57,6 +58,9 @@ from tui.client import (
 )
 
 log = logging.getLogger("throneroom.hub")
+
+CODE_TRIES = 5  # wrong private-room codes a player may type at once...
+CODE_EVERY = 12.0  # ...then one more every this many seconds
 
 
 PRESENCE_WAIT_MAX = 2.0
@@ -91,6 +95,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.sessions: list[LobbySession] = []
         self.chat: deque[ChatLine] = deque(storage.chat_lines(LOBBY_CHAT), maxlen=CHAT_HISTORY)
+        self.code_tries = Throttle(CODE_TRIES, CODE_EVERY, clock)  # wrong private-room codes per player
         self._env: RoomEnv | None = None
         self._online: list[str] | None = None  # online(), until a session comes or goes
         self.drawing: Callable[[], bool] = lambda: False
@@ -306,6 +311,7 @@ class LobbySession:
         return self._hub.storage.leaderboard(game=game)
 
     def chat(self, text: str) -> None:
+        self._hub.env.count_chat(self._identity.name)
         self._hub.say(self._identity.name, text)
 
     def chat_lines(self) -> list[ChatLine]:
@@ -372,7 +378,13 @@ class LobbySession:
 
     # -- internals
     def _check_code(self, room: Room, code: str) -> None:
-        if room.settings.private and code.strip() != room.settings.code:
+        if not room.settings.private:
+            return
+        tries = self._hub.code_tries
+        if tries.full(self._identity.name):  # a right code too: guessing goes no faster
+            raise ClientError("code-tries", "too many wrong codes; wait a minute")
+        if code.strip() != room.settings.code:
+            tries.hit(self._identity.name)
             raise ClientError("bad-code", "that room is private; ask its host for the code")
 
     def _release_seat(self, except_room: Room | None) -> None:

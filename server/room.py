@@ -55,6 +55,7 @@ from server.storage import (
     name_key,
     room_scope,
 )
+from server.throttle import Throttle
 from tui.client import (
     ChatLine,
     ClientError,
@@ -71,6 +72,8 @@ from tui.i18n import NAMES_SEP, said_names, t
 log = logging.getLogger("throneroom.room")
 
 CHAT_MAX = 300
+CHAT_BURST = 8  # chat lines a player may send at once (lobby and rooms together)...
+CHAT_EVERY = 1.5  # ...then one every this many seconds
 ROOM_NAME_MAX = 40
 CODE_MAX = 16
 TIMER_MAX = 600
@@ -133,10 +136,19 @@ class RoomEnv:
     notifier: Notifier | None = None  # made from loop/context when not given
     on_lobby_change: Callable[[], None] = lambda: None
     on_closed: Callable[[Room], None] = lambda room: None
+    chat_throttle: Throttle | None = None  # a player's chat lines, lobby and rooms together (made when not given)
 
     def __post_init__(self) -> None:
         if self.notifier is None:
             self.notifier = Notifier(self.loop, self.context)
+        if self.chat_throttle is None:
+            self.chat_throttle = Throttle(CHAT_BURST, CHAT_EVERY, self.clock)
+
+    def count_chat(self, name: str) -> None:
+        """Count a chat line by ``name``; refused when they send lines faster than anyone reads."""
+        assert self.chat_throttle is not None
+        if not self.chat_throttle.take(name):
+            raise ClientError("chat-fast", "too many chat lines at once; wait a moment")
 
     def notify(self, targets: Iterable[Any]) -> None:
         assert self.notifier is not None
@@ -1158,7 +1170,9 @@ class RoomSession:
         self._live().act(self.my_seat, text, version)
 
     def chat(self, text: str) -> None:
-        self._live().say(self.identity.name, text)
+        room = self._live()
+        room.env.count_chat(self.identity.name)
+        room.say(self.identity.name, text)
 
     def set_ready(self, ready: bool) -> None:
         self._live().set_ready(self.identity, ready)

@@ -38,7 +38,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.tables import TableScreen, table_screen_for
 from tui.turns import Turns
-from tui.widgets import guard_option_lists, guard_widget_mounts
+from tui.widgets import ChatPanel, guard_option_lists, guard_widget_mounts
 
 T = TypeVar("T")
 
@@ -416,6 +416,15 @@ class ThroneApp(App[None]):
 
     def show_error(self, err: ClientError) -> None:
         self.notify(error_text(err, self.lang), severity="error", markup=False)
+
+    def send_chat(self, call: Callable[[str], object], sent: ChatPanel.Send) -> None:
+        """A chat line to the host; a refused one (too many at once) is said and
+        put back in the chat line, not lost."""
+        try:
+            call(sent.text)
+        except ClientError as err:
+            self.show_error(err)
+            sent.panel.keep(sent.text)
 
     def guard(self, call: Callable[..., T], *args: Any) -> T | None:
         """Run a host call; a refusal is shown (translated) and gives None."""

@@ -218,7 +218,7 @@ class TableScreen(HostScreen):
             return False
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
-        self.throne.guard(self.room.chat, event.text)
+        self.throne.send_chat(self.room.chat, event)
         self.throne.host_changed()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -1397,11 +1397,19 @@ class ChatPanel(PaneBox):
     MAX_LINES = 300
 
     class Send(Message):
-        """The player submitted a chat line."""
+        """The player submitted a chat line (the chat line is empty again:
+        :meth:`ChatPanel.keep` puts a refused one back)."""
 
-        def __init__(self, text: str) -> None:
+        def __init__(self, panel: ChatPanel, text: str) -> None:
             super().__init__()
+            self.panel = panel
             self.text = text
+
+    def keep(self, text: str) -> None:
+        """A line the host refused goes back into the chat line, unless the player typed on."""
+        if not self._input.value:
+            self._input.value = text
+            self._input.cursor_position = len(text)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -1456,7 +1464,7 @@ class ChatPanel(PaneBox):
         text = event.value.strip()
         event.input.value = ""
         if text:
-            self.post_message(self.Send(text))
+            self.post_message(self.Send(self, text))
 
 
 class TickBox(Checkbox):

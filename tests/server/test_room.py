@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from engine.api import Bot
 from server.hub import Hub, LobbySession
-from server.room import CHAT_HISTORY, Room, RoomSession
+from server.room import CHAT_BURST, CHAT_EVERY, CHAT_HISTORY, Room, RoomSession
 from server.storage import StorageError
 from tui.client import ClientError, Identity, RoomSettings
 from tui.i18n import system_line
@@ -326,9 +326,61 @@ async def test_chat_is_sanitised_and_capped(hub: Hub) -> None:
     a.chat("x" * 5000)
     assert len(b.chat_lines()[-1].text) <= 300
     for i in range(CHAT_HISTORY + 10):
-        a.chat(f"line {i}")
+        room_of(a).say("alice", f"line {i}")  # (a player's own lines are throttled: see below)
     assert len(a.chat_lines()) == CHAT_HISTORY
     assert a.chat_lines()[-1].text == f"line {CHAT_HISTORY + 9}"
+
+
+async def test_a_player_sending_chat_lines_faster_than_anyone_reads_is_held_back() -> None:
+    """A flood (15 lines in a second pushed the lobby's history away): a player may
+    send CHAT_BURST lines at once, lobby and room together, then one every
+    CHAT_EVERY seconds; the others are not held back by it."""
+    now = [1000.0]
+    h = new_hub(clock=lambda: now[0])
+    await h.start()
+    try:
+        la, a, _, b = await two_players(h)
+        for i in range(CHAT_BURST - 1):
+            a.chat(f"line {i}")
+        la.chat("and one in the lobby")  # the lobby counts too
+        with pytest.raises(ClientError) as err:
+            a.chat("one too many")
+        assert err.value.code == "chat-fast"
+        assert a.chat_lines()[-1].text == f"line {CHAT_BURST - 2}"
+        b.chat("bob is not held back")
+        now[0] += CHAT_EVERY
+        a.chat("after a moment")
+        with pytest.raises(ClientError):
+            a.chat("but not two")
+        assert [line.text for line in a.chat_lines()[-2:]] == ["bob is not held back", "after a moment"]
+    finally:
+        await h.stop()
+
+
+async def test_wrong_codes_for_a_private_room_are_limited_per_player() -> None:
+    """Guessing a 4-digit code: CODE_TRIES wrong codes at once, then one every
+    CODE_EVERY seconds; while held back even the right code is refused."""
+    from server.hub import CODE_EVERY, CODE_TRIES
+
+    now = [1000.0]
+    h = new_hub(clock=lambda: now[0])
+    await h.start()
+    try:
+        a = h.connect(Identity(name="alice")).create_room(settings(seats=3, private=True))
+        code = a.snapshot().settings.code
+        lb = h.connect(Identity(name="bob"))
+        for _ in range(CODE_TRIES):
+            with pytest.raises(ClientError) as err:
+                lb.join(a.room_id, "wrong")
+            assert err.value.code == "bad-code"
+        with pytest.raises(ClientError) as err:
+            lb.join(a.room_id, code)
+        assert err.value.code == "code-tries"
+        h.connect(Identity(name="carol")).join(a.room_id, code)  # another player is not held back
+        now[0] += CODE_EVERY
+        assert lb.join(a.room_id, code).my_seat is not None
+    finally:
+        await h.stop()
 
 
 async def test_notifications_are_coalesced(hub: Hub) -> None:

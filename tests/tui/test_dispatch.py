@@ -61,7 +61,7 @@ def test_the_plans_find_textual_s_handlers_in_its_order() -> None:
     ]
     messages: list[Message] = [
         events.Key("a", "a"), events.Mount(), events.Focus(), events.Resize(Size(1, 1), Size(1, 1)),
-        events.Click(None, 0, 0, 0, 0, 1, False, False, False), ChatPanel.Send("hi"), TableRing.SeatClicked(1),
+        events.Click(None, 0, 0, 0, 0, 1, False, False, False), ChatPanel.Send(ChatPanel(), "hi"), TableRing.SeatClicked(1),
     ]
     compared = 0
     for node in nodes:

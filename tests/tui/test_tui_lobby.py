@@ -635,6 +635,31 @@ async def test_key_bar_works_with_the_mouse(hub: FakeHub) -> None:
         assert isinstance(app.screen, RoomSettingsDialog)
 
 
+async def test_a_chat_line_the_host_holds_back_stays_in_the_chat_line(hub: FakeHub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Too many lines at once: the refusal is said and the line is put back to
+    send again (the chat line was emptied before the host answered)."""
+    from tui.widgets import ChatPanel
+
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+
+    def too_fast(text: str) -> None:
+        raise ClientError("chat-fast", "too many chat lines at once; wait a moment")
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(lobby, "chat", too_fast)
+        await pilot.press("t", *"hello again", "enter")
+        await settle(pilot)
+        assert app.screen.query_one(ChatPanel).input.value == "hello again"
+        assert "Too many chat lines at once" in screen_text(app)
+        monkeypatch.undo()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [line.text for line in hub.chat] == ["hello again"]
+        assert app.screen.query_one(ChatPanel).input.value == ""
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_the_key_bar_says_how_to_send_and_stop_while_typing_in_the_chat(hub: FakeHub, lang: Lang) -> None:
     """While the chat line has the cursor the lobby's letter keys type there: the bar

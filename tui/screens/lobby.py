@@ -301,5 +301,5 @@ class LobbyScreen(ChatKeys, HostScreen):
             self.query_one("#rooms", RowList).focus()
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
-        self.throne.guard(self.throne.lobby.chat, event.text)
+        self.throne.send_chat(self.throne.lobby.chat, event)
         self.throne.host_changed()

@@ -302,5 +302,5 @@ class RoomScreen(ChatKeys, HostScreen):
         self.app.push_screen(ConfirmDialog(self.tr("confirm.leave_room")), leave)
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
-        self.throne.guard(self.room.chat, event.text)
+        self.throne.send_chat(self.room.chat, event)
         self._after()
