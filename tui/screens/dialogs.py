@@ -354,9 +354,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         if not 0.0 <= bot_delay <= 30.0:
             raise _FormError(self.tr("form.range", field=self.tr("field.bot_delay"), lo=0, hi=30))
         private = self.query_one("#private", TickBox).value
-        code = self.query_one("#code", Input).value.strip()
-        if private and not code:
-            raise _FormError(self.tr("form.code_needed"))
+        code = self.query_one("#code", Input).value.strip()  # none: the host makes a 4-digit one
         options: dict[str, object] = {}
         if self._initial is not None and self._initial.game == gid:  # another game's options are not this one's
             options = dict(self._initial.options)
