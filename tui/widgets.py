@@ -41,8 +41,9 @@ from tui.text import Packed, clip, clock, cut_lines, fit
 KeySpec = tuple[str, str, str]
 
 
-SPARE_ACTIONS = {"language"}
-"""Keys the key bar leaves out first when it is too narrow: another key does the same (F2)."""
+SPARE_ACTIONS = {"language", "online"}
+"""Keys the key bar leaves out first when it is too narrow: another key does the
+same (F2), or the screen says it (the lobby's "+8 more (o)")."""
 ACTION_KEYS = "key(…)"
 """In :data:`UNLABELLED_FIRST`: every ``key('x')`` action (a table's game actions)."""
 ALL_BUT_LEAVE = "*"

@@ -634,6 +634,29 @@ async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: L
         assert app.screen is board
 
 
+async def test_o_shows_everyone_online_that_the_side_pane_cuts(hub: FakeHub) -> None:
+    """The side pane has two lines of names and "+8 more (o)": o lists them all."""
+    from tui.screens.dialogs import OnlineDialog
+
+    names = [f"player{i:02d}" for i in range(30)]
+    for name in names:
+        hub.lobby(name)
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert re.search(r"\+\d+ more \(o\)", screen_text(app))
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, OnlineDialog)
+        assert "Online (31)" in screen_text(app) and "player00" in screen_text(app)
+        await pilot.press("end")
+        await settle(pilot)
+        assert "player29" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
 async def test_key_bar_works_with_the_mouse(hub: FakeHub) -> None:
     from tui.widgets import KeyBar
 

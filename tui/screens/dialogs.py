@@ -16,7 +16,7 @@ from tui.client import ClientError, LeaderRow, RoomSettings
 from tui.i18n import LANGS, Lang, error_text, game_title, t
 from tui.screens.base import HostModal
 from tui.text import literal
-from tui.widgets import KeySpec, SteadyInput, TickBox
+from tui.widgets import KeySpec, RowList, SteadyInput, TickBox
 
 GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max players)
 
@@ -550,6 +550,40 @@ class LeaderboardDialog(HostModal[None]):
         for i, row in enumerate(self._rows, 1):
             cells = [Text(str(i)), literal(row.name), Text(str(row.wins)), Text(str(row.matches))]
             table.add_row(*cells, *((Text(str(row.points)),) if points else ()))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class OnlineDialog(HostModal[None]):
+    """Everyone online, one name a row (the lobby's side pane shows two lines of
+    them and "+8 more"); ``o`` or Escape closes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("o", "close", show=False),
+    ]
+    KEYS: ClassVar[list[KeySpec]] = [("Esc", "close", "key.close")]
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(classes="dialog-screen")
+        self._names = list(names)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="online-dialog"):
+            yield Static("", id="online-title", classes="dialog-title", markup=False)
+            yield RowList(id="online-names")
+
+    def on_mount(self) -> None:
+        self.live = True
+        names = self.query_one("#online-names", RowList)
+        names.set_rows([(name,) for name in self._names])
+        self.apply_lang()
+        names.focus()
+
+    def apply_lang(self) -> None:
+        self.query_one("#online-title", Static).update(self.tr("lobby.online", n=len(self._names)))
+        self.query_one("#online-names", RowList).set_columns([self.tr("col.player")])
 
     def action_close(self) -> None:
         self.dismiss(None)

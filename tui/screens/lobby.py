@@ -22,6 +22,7 @@ from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import (
     CodeDialog,
     LeaderboardDialog,
+    OnlineDialog,
     PlayerSettingsDialog,
     RoomSettingsDialog,
 )
@@ -44,6 +45,7 @@ class LobbyScreen(ChatKeys, HostScreen):
         Binding("c", "create", show=False),
         Binding("t", "chat", show=False),
         Binding("b", "leaders", show=False),
+        Binding("o", "online", show=False),
         Binding("l", "language", show=False),
         Binding("escape", "back", show=False),
         Binding("q", "app.quit_app", show=False),
@@ -54,6 +56,7 @@ class LobbyScreen(ChatKeys, HostScreen):
         ("c", "create", "key.create"),
         ("t", "chat", "key.chat"),
         ("b", "leaders", "key.leaders"),
+        ("o", "online", "key.online"),
         ("F1", "app.help", "key.help"),
         ("F2", "app.toggle_lang", "key.lang"),
         ("l", "language", "key.settings"),
@@ -281,6 +284,9 @@ class LobbyScreen(ChatKeys, HostScreen):
 
     def action_leaders(self) -> None:
         self.app.push_screen(LeaderboardDialog(self.throne.lobby.leaderboard, self.throne.lobby.games()))
+
+    def action_online(self) -> None:
+        self.app.push_screen(OnlineDialog(self.throne.lobby.online()))
 
     def action_language(self) -> None:
         def chosen(lang: Lang | None) -> None:
