@@ -256,8 +256,8 @@ class Room:
         self._deadline: float | None = None
         self._timeouts: dict[int, int] = {}  # seat -> defaults the room played for it when time ran out
         self._idle: set[int] = set()  # seats the chat said ran out of time, until their player acts again
-        self._played_by: list[str] = []  # each seat's name when the match began (a seat freed after it keeps it at the table)
         self._unsaid: list[int] = []  # of those, the seats the chat has still to name
+        self._played_by: list[str] = []  # each seat's name when the match began (a seat freed after it keeps it at the table)
         self._decision = 0  # bumps whenever a new decision (turn/window) starts
         self._timer: asyncio.Task[None] | None = None
         self._intermission: asyncio.Task[None] | None = None

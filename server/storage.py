@@ -197,9 +197,7 @@ class Storage:
             )
         if version < 1:
             with self._tx():
-                for stmt in _SCHEMA_V1.split(";"):
-                    if stmt.strip():
-                        self._db.execute(stmt)
+                self._run(_SCHEMA_V1)
                 self._set_version(1)
         if version < 2:  # the bell setting: NULL (never set) rings
             with self._tx():
@@ -207,10 +205,14 @@ class Storage:
                 self._set_version(2)
         if version < 3:
             with self._tx():
-                for stmt in _SCHEMA_V3.split(";"):
-                    if stmt.strip():
-                        self._db.execute(stmt)
+                self._run(_SCHEMA_V3)
                 self._set_version(3)
+
+    def _run(self, script: str) -> None:
+        """Each statement of a schema script, in the open transaction (``executescript`` would commit it)."""
+        for stmt in script.split(";"):
+            if stmt.strip():
+                self._db.execute(stmt)
 
     def _set_version(self, version: int) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(version),))

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 from rich.text import Text
-from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.widget import Widget
@@ -30,6 +29,7 @@ from textual.widgets import Input
 
 from tui.client import ClientError, RoomClient
 from tui.i18n import Lang, error_text, t
+from tui.screens.base import ChatKeys
 from tui.tables import HOST_KEYS, TableScreen
 from tui.widgets import ChatPanel, KeyBar, KeySpec, TailLog
 
@@ -69,7 +69,7 @@ CHOICE_GAP = "  "
 "1=bob (1) 1 2=bob (1) 2" read as one."""
 
 
-class GameTableScreen(TableScreen, Generic[P]):
+class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
     """Base of a game's own table screen (see the module docstring)."""
 
     PREFIX: ClassVar[str]
@@ -305,24 +305,6 @@ class GameTableScreen(TableScreen, Generic[P]):
         """Escape in a choice of several steps: back one step if the game has
         one to go back to (True), else the choice is dropped."""
         return False
-
-    def action_chat(self) -> None:
-        self.query_one(ChatPanel).input.focus()
-
-    async def action_chat_send(self) -> None:
-        """The key bar's ⏎ while typing: as Enter in the chat line."""
-        await self.query_one(ChatPanel).input.action_submit()
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """The game's keys leave the bar while the chat line has the cursor
-        (they type there) and come back with it. Redrawn once the focus has
-        moved: Textual moves it a moment after ``focus()``, so a bar drawn
-        beside that call showed the keys of the focus before (and a click
-        into the chat line moves it too)."""
-        self.refresh_keys()
-
-    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        self.refresh_keys()  # the focus gone from the chat line to nothing: the game's keys again
 
     def action_pane(self) -> None:
         if isinstance(self.focused, Input):

@@ -301,10 +301,12 @@ R = TypeVar("R")
 
 
 class ChatKeys:
-    """The lobby's and a waiting room's key bar while the chat line has the cursor:
-    their letter keys type there then, so the bar says how to send and how to
-    stop typing (it kept showing Start, Remove... which only typed letters).
-    Mixed into a :class:`HostScreen` with a :class:`~tui.widgets.ChatPanel`."""
+    """A screen's chat line and its key bar: ``t`` puts the cursor in the chat
+    line, where the screen's letter keys type, so the bar then shows how to
+    send and how to stop typing (:attr:`CHAT_KEYS` in the lobby and a waiting
+    room, which kept showing Start, Remove... keys that only typed letters;
+    a table builds its own). Mixed into a :class:`HostScreen` with a
+    :class:`~tui.widgets.ChatPanel`."""
 
     CHAT_KEYS: ClassVar[list[KeySpec]] = [
         ("⏎", "chat_send", "key.chat_send"),
@@ -318,6 +320,11 @@ class ChatKeys:
 
         return isinstance(cast(Screen[None], self).focused, ChatInput)
 
+    def action_chat(self) -> None:
+        from tui.widgets import ChatPanel
+
+        cast(Screen[None], self).query_one(ChatPanel).input.focus()
+
     async def action_chat_send(self) -> None:
         """The key bar's ⏎ while typing: as Enter in the chat line."""
         from tui.widgets import ChatPanel
@@ -325,10 +332,14 @@ class ChatKeys:
         await cast(Screen[None], self).query_one(ChatPanel).input.action_submit()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        cast(HostScreen, self).refresh_keys()  # into the chat line or out of it
+        """The bar changes once the focus has moved into the chat line or out of
+        it: Textual moves it a moment after ``focus()``, so a bar drawn beside
+        that call showed the keys of the focus before (and a click into the
+        chat line moves it too)."""
+        cast(HostScreen, self).refresh_keys()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        cast(HostScreen, self).refresh_keys()
+        cast(HostScreen, self).refresh_keys()  # the focus gone to nothing: the screen's keys again
 
 
 class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):

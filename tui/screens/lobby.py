@@ -299,9 +299,6 @@ class LobbyScreen(ChatKeys, HostScreen):
         if self.live:
             self.keybar().show(self, self.CHAT_KEYS if self.typing() else self.KEYS, self.lang)
 
-    def action_chat(self) -> None:
-        self.query_one(ChatPanel).input.focus()
-
     def action_back(self) -> None:
         if isinstance(self.focused, Input):
             self.query_one("#rooms", RowList).focus()

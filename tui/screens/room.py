@@ -284,9 +284,6 @@ class RoomScreen(ChatKeys, HostScreen):
         self.throne.guard(self.room.start)
         self._after()
 
-    def action_chat(self) -> None:
-        self.query_one(ChatPanel).input.focus()
-
     def action_back(self) -> None:
         if isinstance(self.focused, Input):
             self.query_one("#seats", RowList).focus()
