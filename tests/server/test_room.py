@@ -68,6 +68,15 @@ def window_open(hub: Hub, others: Sequence[str], **kw: Any) -> tuple[RoomSession
     return a, clients
 
 
+async def play_out(room: Room, *players: RoomSession) -> None:
+    """``players`` play their first legal action whenever asked until the match ends."""
+    while room.state == "playing":
+        for rc in players:
+            if rc.pending():
+                rc.act(rc.legal()[0], rc.snapshot().version)
+        await ticks()
+
+
 def on_turn(a: RoomSession, b: RoomSession) -> tuple[RoomSession, RoomSession]:
     return (a, b) if a.pending() else (b, a)
 
@@ -618,17 +627,10 @@ async def test_after_a_match_the_seats_of_players_not_at_the_table_are_given_up(
 async def test_a_seat_given_up_after_the_match_keeps_its_name_at_the_finished_table(hub: Hub) -> None:
     """A player whose connection went during the match loses the seat once the grace
     period ends after it; the result at the table still names them (it read "#1")."""
-    la, lb = hub.connect(Identity(name="alice")), hub.connect(Identity(name="bob"))
-    a = la.create_room(settings(seats=3))
-    b = lb.join(a.room_id)
-    b.set_ready(True)
-    a.start()
+    _, a, lb, _ = await two_players(hub, seats=3)
     room = room_of(a)
     hub.disconnect(lb)
-    while room.state == "playing":  # alice plays on; a bot plays bob's seat once his grace runs out
-        if a.pending():
-            a.act(a.legal()[0], a.snapshot().version)
-        await ticks()
+    await play_out(room, a)  # alice plays on; a bot plays bob's seat once his grace runs out
     await until(lambda: room.seats[1].kind == "empty")  # and then the seat is free
     snap = a.snapshot()
     assert snap.seats[1].name == "" and snap.names[:2] == ["alice", "bob"]
@@ -640,35 +642,20 @@ async def test_a_host_away_past_the_grace_period_hands_over_when_the_match_ends(
     """The host's connection went mid-match and a bot played the seat: at the end the
     players still there could not play again or change the settings for another
     whole grace period. A player at the table is the host at once."""
-    la, lb = hub.connect(Identity(name="alice")), hub.connect(Identity(name="bob"))
-    a = la.create_room(settings(seats=3))
-    b = lb.join(a.room_id)
-    b.set_ready(True)
-    a.start()
+    la, a, _, b = await two_players(hub, seats=3)
     room = room_of(a)
     hub.disconnect(la)
     await until(lambda: room.seats[0].autoplay)  # alice's grace ran out: a bot plays her seat
-    while room.state == "playing":
-        if b.pending():
-            b.act(b.legal()[0], b.snapshot().version)
-        await ticks()
+    await play_out(room, b)
     assert room.host == "bob"
     assert [line.params.get("name") for line in b.chat_lines() if line.key == "sys.new_host"] == ["bob"]
     b.play_again()  # the new host's key works at once
 
 
 async def test_a_host_who_is_back_keeps_the_room_when_the_match_ends(hub: Hub) -> None:
-    la, lb = hub.connect(Identity(name="alice")), hub.connect(Identity(name="bob"))
-    a = la.create_room(settings(seats=3))
-    b = lb.join(a.room_id)
-    b.set_ready(True)
-    a.start()
+    _, a, _, b = await two_players(hub, seats=3)
     room = room_of(a)
-    while room.state == "playing":
-        for rc in (a, b):
-            if rc.pending():
-                rc.act(rc.legal()[0], rc.snapshot().version)
-        await ticks()
+    await play_out(room, a, b)
     assert room.host == "alice"
 
 
