@@ -282,7 +282,10 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         if self._timeouts_seen is not None and count > self._timeouts_seen:
             self._timed_out = True
         self._timeouts_seen = count
-        if self._timed_out:
+        if self._timed_out and snap.state != "playing":  # the match is over: nothing more is played for anyone
+            self._timed_out = False
+            self.message = Text("")
+        elif self._timed_out:
             self.message = Text(self.tr("table.timed_out"), style="bold", end="")
 
     def on_refused(self, err: ClientError) -> None:

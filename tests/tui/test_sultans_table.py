@@ -1320,6 +1320,16 @@ async def test_a_timeout_played_for_you_is_said_in_the_prompt(lang: Lang) -> Non
         await pilot.press("p", "1", "enter")  # the player acts: what it sent is said instead
         await settle(pilot)
         assert t("table.timed_out", lang) not in prompt(app) and room.acts[-1] == (0, "peek 1")
+        counts[0] = 5
+        room.changed()
+        await settle(pilot)
+        assert t("table.timed_out", lang) in prompt(app)
+        over = room.snapshot
+        room.snapshot = lambda: over().model_copy(update={"state": "finished"})  # type: ignore[method-assign]
+        room.changed()  # the match ended (the default may have ended it): nothing more to say
+        await settle(pilot)
+        assert t("table.timed_out", lang) not in screen_text(app)
+        room.snapshot = over  # type: ignore[method-assign]
     async with table(room, None, lang=lang) as (app, pilot, _client):
         counts[0] = 4
         room.changed()
