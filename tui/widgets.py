@@ -1086,9 +1086,9 @@ class RowList(DirectLines, can_focus=True):
 
     def _fitted(self, width: int) -> list[int]:
         """The columns' widths in ``width`` cells: when the widest cells do not all
-        fit, the widest column but the last gives a cell at a time (down to a
-        few cells), then the last, so a long name no longer pushes the last
-        column (a seat's ready state, a room's state) off the line."""
+        fit, the widest column but the last gives a cell at a time (down to
+        :attr:`NARROWEST`), then the last, so a long name no longer pushes the
+        last column (a seat's ready state, a room's state) off the line."""
         if self._fit is not None and self._fit[0] == width and self._fit[1] is self._widths:
             return self._fit[2]
         widths = list(self._widths)
