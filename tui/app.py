@@ -415,7 +415,12 @@ class ThroneApp(App[None]):
         return t(key, self.lang, **params)
 
     def show_error(self, err: ClientError) -> None:
-        self.notify(error_text(err, self.lang), severity="error", markup=False)
+        """A refusal as a notice; one already on the screen is not stacked again
+        (a chat line refused a few times piled its notice over the screen)."""
+        text = error_text(err, self.lang)
+        if any(shown.message == text for shown in self._notifications):
+            return
+        self.notify(text, severity="error", markup=False)
 
     def send_chat(self, call: Callable[[str], object], sent: ChatPanel.Send) -> None:
         """A chat line to the host; a refused one (too many at once) is said and

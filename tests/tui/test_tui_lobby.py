@@ -688,6 +688,9 @@ async def test_a_chat_line_the_host_holds_back_stays_in_the_chat_line(hub: FakeH
         await settle(pilot)
         assert app.screen.query_one(ChatPanel).input.value == "hello again"
         assert "Too many chat lines at once" in screen_text(app)
+        await pilot.press("enter", "enter")  # refused again: the notice on the screen is not stacked
+        await settle(pilot)
+        assert len(app._notifications) == 1
         monkeypatch.undo()
         await pilot.press("enter")
         await settle(pilot)
