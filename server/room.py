@@ -894,10 +894,12 @@ class Room:
                 if not pending:
                     break
                 seat = pending[0]
-                # the game's log shows the action as any other: the chat says who did not choose it,
-                # once until that player acts again (an idle player's every window would flood it),
-                # and before any line the default brings (the end of the match)
-                said = seat not in self._idle
+                # a reaction or an option let go ("pass" the default) is no news: nothing is said.
+                # Else the game's log shows the default as any other action: the chat says who
+                # did not choose it, once until that player acts again (it was every timeout,
+                # a flood), and before any line the default brings (the end of the match)
+                news = "pass" not in self.table.legal(seat)
+                said = news and seat not in self._idle
                 if said:
                     self._idle.add(seat)
                     self._unsaid.append(seat)
@@ -906,7 +908,8 @@ class Room:
                         self._idle.discard(seat)
                         self._unsaid.remove(seat)
                     break
-                self._timeouts[seat] = self._timeouts.get(seat, 0) + 1  # (its screen says so)
+                if news:
+                    self._timeouts[seat] = self._timeouts.get(seat, 0) + 1  # (its screen says so)
         except Exception:
             log.exception("room %s: timeout handling failed", self.id)
         self._say_timeouts()
