@@ -331,15 +331,24 @@ class ChatKeys:
 
         await cast(Screen[None], self).query_one(ChatPanel).input.action_submit()
 
+    _bar_typing = False  # the bar was drawn for the chat line
+
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The bar changes once the focus has moved into the chat line or out of
         it: Textual moves it a moment after ``focus()``, so a bar drawn beside
         that call showed the keys of the focus before (and a click into the
-        chat line moves it too)."""
-        cast(HostScreen, self).refresh_keys()
+        chat line moves it too). Other moves leave it (a screen's first focus
+        at every login drew it again)."""
+        self._typing_changed()
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        cast(HostScreen, self).refresh_keys()  # the focus gone to nothing: the screen's keys again
+        self._typing_changed()  # the focus gone to nothing: the screen's keys again
+
+    def _typing_changed(self) -> None:
+        typing = self.typing()
+        if typing != self._bar_typing:
+            self._bar_typing = typing
+            cast(HostScreen, self).refresh_keys()
 
 
 class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
