@@ -132,6 +132,27 @@ async def test_a_long_name_leaves_room_for_the_ready_state_at_80_columns(hub: Fa
         await settle(pilot)
         row = next(line for line in screen_text(app).splitlines() if "avery" in line)
         assert t("seat.ready", lang) in row, row
+        own = next(line for line in screen_text(app).splitlines() if "alice" in line and "▶" in line)
+        assert t("seat.not_ready", lang) in own, own  # the host's own state was cut to "not rea…"
+
+
+async def test_a_seat_whose_player_left_says_away_and_online_goes_unsaid(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        rc = lobby.create_room(RoomSettings())
+        hub.lobby("bob").join(rc.room_id)
+        app.enter_room(rc, watching=False)
+        await settle(pilot)
+        room = only_room(hub)
+        room.seats[1] = room.seats[1].model_copy(update={"connected": False})
+        room.version += 1
+        hub.changed()
+        await settle(pilot)
+        rows = {name: next(line for line in screen_text(app).splitlines() if name in line) for name in ("alice", "bob")}
+        assert "not ready · away" in rows["bob"], rows["bob"]
+        assert "away" not in rows["alice"] and "online" not in rows["alice"], rows["alice"]
 
 
 async def test_room_chat(hub: FakeHub) -> None:

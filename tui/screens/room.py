@@ -27,10 +27,13 @@ def seat_status(seat: SeatInfo, f: Callable[..., str]) -> str:
         return ""
     if seat.kind == "bot":
         return f("seat.ready_bot")
-    parts = [f("seat.online") if seat.connected else f("seat.away")]
+    # Ready or not comes first and whole; being online is the usual case and
+    # goes unsaid, so "not ready" fits beside a long name at 80 columns.
+    parts = [f("seat.ready") if seat.ready else f("seat.not_ready")]
+    if not seat.connected:
+        parts.append(f("seat.away"))
     if seat.autoplay:
         parts.append(f("seat.autoplay"))
-    parts.append(f("seat.ready") if seat.ready else f("seat.not_ready"))
     return " · ".join(parts)
 
 
