@@ -383,7 +383,7 @@ class LobbySession:
         tries = self._hub.code_tries
         if tries.full(self._identity.name):  # a right code too: guessing goes no faster
             raise ClientError("code-tries", "too many wrong codes; wait a minute")
-        if code.strip() != room.settings.code:
+        if code.strip().casefold() != room.settings.code.casefold():  # read aloud, typed in any case
             tries.hit(self._identity.name)
             raise ClientError("bad-code", "that room is private; ask its host for the code")
 

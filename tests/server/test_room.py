@@ -673,6 +673,18 @@ async def test_private_room_needs_its_code(hub: Hub) -> None:
     assert lb.join(a.room_id, code).my_seat == 1
 
 
+async def test_a_private_room_s_code_is_read_in_any_case(hub: Hub) -> None:
+    """A code the host chose, told aloud, is typed back in whatever case:
+    "Swan" and " SWAN " open the room; "swam" does not."""
+    a = hub.connect(Identity(name="alice")).create_room(settings(private=True, code="Swan"))
+    assert a.snapshot().settings.code == "Swan"
+    with pytest.raises(ClientError) as err:
+        hub.connect(Identity(name="bob")).join(a.room_id, "swam")
+    assert err.value.code == "bad-code"
+    assert hub.connect(Identity(name="bob")).join(a.room_id, " SWAN ").my_seat == 1
+    assert hub.connect(Identity(name="carol")).watch(a.room_id, "swan").my_seat is None
+
+
 MARKER: contextvars.ContextVar[str] = contextvars.ContextVar("marker", default="hub")
 
 
