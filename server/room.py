@@ -394,6 +394,11 @@ class Room:
                 if seat.autoplay:
                     seat.autoplay = False
                     self.system("sys.back", name=seat.name)
+        elif self.state == "playing" and not any(
+            s is not session and s.role == "spectator" and s.identity.name == session.identity.name
+            for s in self.sessions
+        ):  # the players see no list of watchers at the table: they are told who came to watch
+            self.system("sys.watching", name=session.identity.name)
         self._changed(lobby=True)
 
     def detach(self, session: RoomSession, *, leaving: bool = False) -> None:
