@@ -1,6 +1,6 @@
 """Cleaning of text that players type and other players will see.
 
-Two functions, both pure:
+Pure functions:
 
 * :func:`clean_text` -- chat lines, room names and other free text: terminal
   escape sequences (CSI, OSC, DCS/SOS/PM/APC, two-byte ESC sequences, their
@@ -14,6 +14,9 @@ Two functions, both pure:
   (full-width Latin becomes ASCII), spaces become ``_``, then only letters,
   digits, combining marks and ``- _ .`` are kept, and the result is cut to :data:`NAME_MAX`. An empty
   result means "no usable name"; callers refuse it.
+* :func:`lookalike_name` -- a clean name that could pass for another's at a
+  glance (two alphabets mixed, or Latin look-alikes of another alphabet);
+  callers refuse it.
 
 Neither function makes text safe for Textual *markup*: screens must render
 player text as plain text (``rich.text.Text`` / ``markup=False``). Names are
@@ -119,6 +122,40 @@ def clean_name(text: str) -> str:
             break
         name = again
     return name
+
+
+# Letters of other alphabets drawn like Latin ones in common terminal fonts
+# (after Unicode's confusables.txt, the letters that matter at a glance).
+_LATIN_LOOKALIKES = frozenset(
+    "АВЕКМНОРСТХУІЈЅҮԚԜаеорсухіјѕһԁԛԝӏү"  # Cyrillic
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορυ"  # Greek
+)
+_EAST_ASIAN = frozenset({"CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC"})
+
+
+def _script(ch: str) -> str:
+    """The writing system of one name character, from its Unicode name: ``""``
+    for what every script shares (ASCII digits, ``- _ .``, marks), ``"CJK"`` for
+    the East Asian scripts that mix with each other and with one alphabet."""
+    if ch in _NAME_PUNCT or "0" <= ch <= "9" or unicodedata.category(ch)[0] == "M":
+        return ""
+    word = unicodedata.name(ch, "?").split(" ", 1)[0]
+    return "CJK" if word in _EAST_ASIAN else word
+
+
+def lookalike_name(name: str) -> bool:
+    """True when ``name`` could pass for another player's at a glance: it mixes
+    two alphabets (``bellа`` with a Cyrillic ``а``; Latin with Han and kana is
+    fine, as Chinese and Japanese names are written), or it is written all in
+    letters of another alphabet that look Latin (Cyrillic ``рор`` for ``pop``).
+    Such names are refused, like a name another key owns."""
+    scripts = {_script(ch) for ch in name} - {"", "CJK"}
+    if len(scripts) > 1:
+        return True
+    if scripts and scripts != {"LATIN"}:
+        letters = [ch for ch in name if _script(ch) not in ("", "CJK")]
+        return all(ch in _LATIN_LOOKALIKES for ch in letters)
+    return False
 
 
 def is_valid_name(text: str) -> bool:

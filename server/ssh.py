@@ -36,7 +36,7 @@ import rich.traceback
 from rich.console import Console
 
 from server.config import Config
-from server.sanitize import clean_name, clean_text
+from server.sanitize import clean_name, clean_text, lookalike_name
 from server.sshdriver import SessionTerminal
 from tui import retire
 from tui.client import Identity, LobbyClient
@@ -170,6 +170,16 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "bad-name": {
         "en": "'{raw}' cannot be used as a player name: use letters and digits.\r\nConnect as: {hint}",
         "zh": "「{raw}」不能當玩家名稱：請用字母或數字。\r\n請這樣連線：{hint}",
+    },
+    "lookalike": {
+        "en": (
+            "'{name}' cannot be used as a player name: it mixes alphabets, or its letters only look Latin,\r\n"
+            "so it could pass for another player's name. Use one alphabet.\r\nConnect as: {hint}"
+        ),
+        "zh": (
+            "「{name}」不能當玩家名稱：它混用了不同的字母，或只是長得像拉丁字母，\r\n"
+            "可能被誤認成別的玩家。請只用一種文字。\r\n請這樣連線：{hint}"
+        ),
     },
     "owned": {
         "en": (
@@ -459,6 +469,7 @@ class Connection(asyncssh.SSHServer):
         self.peer = "?"
         self.raw_user = ""
         self.name = ""
+        self.lookalike = False  # the name could pass for another's: refused, and never claimed
         self.key_fingerprint: str | None = None
         self.guest_auth = False
         self.refused_key = False
@@ -500,6 +511,7 @@ class Connection(asyncssh.SSHServer):
     def begin_auth(self, username: str) -> bool:
         self.raw_user = username
         self.name = clean_name(username)
+        self.lookalike = bool(self.name) and lookalike_name(self.name)
         if self.over_limit and self.conn is not None:
             limit = self.server.config.limits.max_per_address
             asyncio.get_running_loop().call_soon(
@@ -515,6 +527,8 @@ class Connection(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if not self.name or self.over_limit:
             return False
+        if self.lookalike:
+            return True  # in, to be told why the name will not do (nothing is claimed)
         fp = key.get_fingerprint("sha256")
         try:
             owner = self.server.storage.key_owner(self.name)
@@ -552,7 +566,7 @@ class Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         fp = self.key_fingerprint
-        if fp is None or self.guest_auth or not self.name:
+        if fp is None or self.guest_auth or not self.name or self.lookalike:
             return
         storage = self.server.storage
         try:
@@ -617,6 +631,8 @@ class Connection(asyncssh.SSHServer):
         other = server.connect_hint(self._conn(), "othername")
         if not self.name:
             return message("bad-name", lang, raw=_printable(self.raw_user), hint=hint)
+        if self.lookalike:
+            return message("lookalike", lang, name=self.name, hint=hint)
         if self.key_fingerprint is not None and not self.guest_auth:
             if self.claim_failed:
                 return message("owned", lang, name=self.name, other=other)

@@ -79,6 +79,10 @@ def test_hostile_names_render_cleaned_and_crash_nothing(
     with server.client("~!", key=client_key("h4")) as empty:
         empty.wait_closed()
         assert "cannot be used as a player name" in empty.text()
+    # nor a name that could pass for another's (a Cyrillic а in "after")
+    with server.client("\u0430fter", key=client_key("h6")) as lookalike:
+        lookalike.wait_closed()
+        assert "could pass for another player's name" in lookalike.text()
     with server.client("after", key=client_key("h5")) as c:
         c.wait_for(server.fingerprint)
     assert server.alive()

@@ -9,7 +9,14 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.sanitize import NAME_MAX, clean_name, clean_text, is_valid_name, strip_escapes
+from server.sanitize import (
+    NAME_MAX,
+    clean_name,
+    clean_text,
+    is_valid_name,
+    lookalike_name,
+    strip_escapes,
+)
 
 
 def _no_controls(text: str) -> bool:
@@ -79,6 +86,19 @@ def test_empty_and_punctuation_only_names_are_unusable() -> None:
         assert not is_valid_name(bad)
     assert is_valid_name("alice")
     assert not is_valid_name("al ice")
+
+
+def test_names_that_could_pass_for_another_s_are_lookalikes() -> None:
+    """Issue 3, Identities: a Cyrillic "а" in "bellа" made a second "bella" in
+    the online list and the chat. Two alphabets mixed, or a name of another
+    alphabet written only in letters that look Latin, could pass for someone
+    else; Chinese, Japanese and Korean mix with one alphabet, as names do."""
+    for bad in ["bell\u0430", "\u0440\u043e\u0440", "\u0410\u0412\u0415", "\u039f\u03bf", "bob\u0661", "p\u03bfp", "\u0430\u03b1"]:
+        assert is_valid_name(bad) and lookalike_name(bad), bad
+    for good in ["bella", "\u0421\u0430\u0448\u0430", "\u041e\u043b\u044f", "\u039f\u03bb\u03b3\u03b1", "alice\u738b",
+                 "\u738b\u5c0f\u660e", "\u3072\u308d\u3057_\u30ab\u30fc", "\ud55c\uad6d\uc5b4", "\u00e9mile",
+                 "b\u00e9\u738b", "x_y.z-1", "\u05e9\u05dc\u05d5\u05dd"]:
+        assert not lookalike_name(good), good
 
 
 @given(st.text())

@@ -409,6 +409,23 @@ async def test_hostile_and_empty_names(harness: Harness) -> None:
     assert "'[]!!' cannot be used as a player name" in out
 
 
+async def test_a_name_that_could_pass_for_another_s_is_refused_and_never_claimed(harness: Harness) -> None:
+    """Issue 3, Identities: "bellа" (a Cyrillic а) was let in beside "bella"
+    and looked like her in the online list and the chat."""
+    harness.storage.claim_name("bella", KEY_A.get_fingerprint("sha256"))
+    for key in (KEY_B, None):  # with a key (told, not just denied), and as a guest
+        conn, _ = await connect(harness.port, "bell\u0430", key)
+        async with conn:
+            out = (await (await open_tty(conn)).drain()).decode()
+        assert "could pass for another player's name" in out, out
+        assert f"ssh -p {harness.port} yourname@127.0.0.1" in out
+    assert harness.storage.key_owner("bell\u0430") is None  # nothing was claimed
+    assert harness.hub.connected == []
+    conn, _ = await connect(harness.port, "\u0421\u0430\u0448\u0430", KEY_B)  # a Russian name is a name
+    async with conn:
+        await (await open_tty(conn)).wait_for("hello \u0421\u0430\u0448\u0430 guest=False")
+
+
 async def test_language_from_client_env_and_stored_choice(harness: Harness) -> None:
     conn, _ = await connect(harness.port, "lin", KEY_A)
     async with conn:
