@@ -38,15 +38,16 @@ class SultansRoom(FakeTableRoom):
         humans: Sequence[int] = (0,),
         seed: int = 1,
         rounds: int = 2,
+        first_to: int | None = None,
         notebook: bool = True,
         names: Sequence[str] | None = None,
         deadline_in: float | None = None,
         host: str = "alice",
     ) -> None:
-        self.match = Match(players, seed, SultansOptions(rounds=rounds, notebook=notebook))
+        self.match = Match(players, seed, SultansOptions(rounds=rounds, first_to=first_to, notebook=notebook))
         if deal is not None:
             self.match.round = Round.new(list(deal), spare, first=first, notebook=notebook)
-        settings = RoomSettings(seats=players, name="test table", bot_delay=0, options={"rounds": rounds, "notebook": notebook})
+        settings = RoomSettings(seats=players, name="test table", bot_delay=0, options={"rounds": rounds, "notebook": notebook} | ({"first_to": first_to} if first_to else {}))
         super().__init__(players, settings, humans=humans, names=names if names is not None else NAMES[:players], deadline_in=deadline_in, host=host)
         self.bots = {i: make_bot(i, "heuristic", 7 + i) for i in range(players) if i not in humans}
 

@@ -1370,3 +1370,18 @@ async def test_the_notebook_at_round_end_says_its_notes_are_as_they_stood() -> N
             await settle(pilot)
         notes = sheet_of(app, "#sk-log")
         assert notes.startswith(t("sk.notes.round_over", "en")) and "bob (1) = <Assassin>" in notes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_first_to_match_s_log_counts_rounds_without_a_planned_number(lang: Lang) -> None:
+    """The top line of a first-to-4 match said "Round 1 · first to 4" while the
+    log's rule said "Round 1/15": 15 is only the cap. A match of fixed rounds
+    keeps "Round 1/2" in both."""
+    first_to = SultansRoom(5, deal=DEAL_A, humans=(0,), first_to=4)
+    async with table(first_to, 0, size=(120, 40), lang=lang) as (app, _pilot, _client):
+        text = screen_text(app)
+        assert f"── {t('sk.log.round', lang, n=1)} ──" in text, text
+        assert "/15" not in text
+    fixed = SultansRoom(5, deal=DEAL_A, humans=(0,), rounds=2)
+    async with table(fixed, 0, size=(120, 40), lang=lang) as (app, _pilot, _client):
+        assert f"── {t('sk.head.round', lang, n=1, of=2)} ──" in screen_text(app)

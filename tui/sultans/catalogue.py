@@ -51,6 +51,7 @@ SULTANS_EN: dict[str, str] = {
     ),
     # header
     "sk.head.round": "Round {n}/{of}",
+    "sk.log.round": "Round {n}",
     "sk.head.round_first_to": "Round {n} · first to {to}",
     "sk.head.turn": "turn {n}/{limit}",
     "sk.head.you": "you are {seat}",
@@ -398,6 +399,7 @@ SULTANS_ZH: dict[str, str] = {
         "▶ 回合  ● 等待回應  ▒ 蓋牌  [ ] 保皇黨角色  < > 革命軍角色  ( ) 中立角色  ? 筆記  ¬ 不是那張  ?? 筆記可能已過時"
     ),
     "sk.head.round": "第 {n}/{of} 局",
+    "sk.log.round": "第 {n} 局",
     "sk.head.round_first_to": "第 {n} 局 · 先到 {to} 分",
     "sk.head.turn": "回合 {n}/{limit}",
     "sk.head.you": "你是 {seat}",

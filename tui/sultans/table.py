@@ -449,6 +449,8 @@ class Table(GameTableScreen[Picker]):
         return [ev for ev in self.room.round_log(number) if isinstance(ev, Event)]
 
     def _round_rule(self, mv: MatchView, number: int) -> Text:
+        if mv.first_to is not None:  # no count of rounds to give: the cap of 15 is no plan
+            return Text(f"── {self.tr('sk.log.round', n=number)} ──", style="bold")
         return Text(f"── {self.tr('sk.head.round', n=number, of=mv.rounds or mv.max_rounds)} ──", style="bold")
 
     def _log_line(self, ev: Event, namer: Namer) -> Text:
