@@ -901,6 +901,8 @@ class Round:
 
     def _answer(self, seat: int, code: int) -> None:
         word = {OP_PASS: "pass", OP_BLOCK: "block", OP_JOIN: "join", OP_REFUSE: "refuse"}[code]
+        if code == OP_PASS and self.w_kind == W_DETAIN:
+            word = "accept"  # a detention's target who does not refuse accepts it (S-GRD-3)
         self.answers[seat] = code
         self.waiting.discard(seat)
         self._ev("answer", seat, cause=word, audience=(seat,))

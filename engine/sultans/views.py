@@ -49,7 +49,8 @@ kind               fields
                    ``"detention"``; ``seat`` = actor, ``target`` = its target,
                    ``seats`` = the seats asked
 ``answer``         private: you (``seat``) answered the open window with
-                   ``cause`` (``"pass"``, ``"block"``, ``"join"``, ``"refuse"``)
+                   ``cause`` (``"pass"``, ``"block"``, ``"join"``, ``"refuse"``;
+                   ``"accept"``: passed on a detention of one's own)
 ``block``          ``seat`` (Guard) blocked the Assassin ``target``
 ``revolt``         ``seat`` (Slave) called to revolt
 ``join``           ``seats`` joined the revolt (possibly none); public result

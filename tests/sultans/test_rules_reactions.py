@@ -60,6 +60,9 @@ def test_s_react_2_detention_asks_its_target_alone() -> None:
     assert r.legal(2) == ["pass"]
     w = r.view(4).window
     assert w is not None and w.kind == "detention" and w.asked == (2,) and w.target == 2
+    run(r, "2: pass")  # the target's pass accepts the detention: its private answer says so
+    assert [e.cause for e in r.view(2).log if e.kind == "answer"] == ["accept"]
+    assert not any(e.kind == "answer" for e in r.view(1).log)
 
 
 def test_s_react_3_detained_guard_cannot_block_dead_seats_never_asked() -> None:

@@ -26,7 +26,7 @@ from tui.i18n import t
 from tui.sultans.help import SultansHelp
 from tui.sultans.ring import TableRing, ring_layout
 from tui.sultans.table import Table
-from tui.sultans.words import Namer, card_str, describe
+from tui.sultans.words import Namer, card_str, describe, event_text
 from tui.widgets import TailLog
 
 SIZES = [(80, 24), (120, 40)]
@@ -1385,3 +1385,15 @@ async def test_a_first_to_match_s_log_counts_rounds_without_a_planned_number(lan
     fixed = SultansRoom(5, deal=DEAL_A, humans=(0,), rounds=2)
     async with table(fixed, 0, size=(120, 40), lang=lang) as (app, _pilot, _client):
         assert f"── {t('sk.head.round', lang, n=1, of=2)} ──" in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_accepted_detention_is_logged_with_the_key_s_word(lang: Lang) -> None:
+    """The detained player pressed "o Accept" and read "You answered: pass.";
+    the log now uses the word of the key (S-GRD-3)."""
+    room = SultansRoom(5, deal=["guard", "slave", "assassin", "sultan", "slave"], first=0, humans=(1,))
+    room.play(0, "detain 1")
+    room.play(1, "pass")
+    (answer,) = [ev for ev in room.view(1).round.log if ev.kind == "answer"]
+    line = event_text(answer, Namer(room.names, 1, lang), lang).plain
+    assert t("sk.answer.accept", lang) in line and t("sk.answer.pass", lang) not in line, line
