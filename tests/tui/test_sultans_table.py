@@ -1397,3 +1397,21 @@ def test_an_accepted_detention_is_logged_with_the_key_s_word(lang: Lang) -> None
     (answer,) = [ev for ev in room.view(1).round.log if ev.kind == "answer"]
     line = event_text(answer, Namer(room.names, 1, lang), lang).plain
     assert t("sk.answer.accept", lang) in line and t("sk.answer.pass", lang) not in line, line
+
+
+async def test_a_round_s_end_leaves_no_prison_line_on_the_detained_player_s_screen() -> None:
+    """The round (and match) ended with bob detained; under "The match is over"
+    his screen still said he would skip his next turn (S-GRD-3: the mark is the
+    round's)."""
+    room = SultansRoom(5, deal=["assassin", "slave", "guard", "sultan", "slave"], first=2, humans=(1,), rounds=1)
+    room.play(2, "detain 1")
+    room.play(1, "pass")
+    async with table(room, 1, size=(120, 40)) as (app, pilot, _client):
+        assert t("sk.status.detained", "en") in screen_text(app)  # said while it holds
+        for seat, act in [(3, "peek 4"), (4, "peek 3"), (0, "assassinate 3")]:
+            room.play(seat, act)
+        while room.match.pending():
+            room.play(min(room.match.pending()), "pass")  # nobody blocks: the Sultan dies
+        await settle(pilot)
+        text = screen_text(app)
+        assert room.match.is_over() and t("sk.status.detained", "en") not in text, text

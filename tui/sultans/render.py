@@ -236,7 +236,7 @@ def _centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, n
     lines.append(Text(t(f"sk.brief.{rv.your_card}", lang), style="italic", end=""))
     if not me.alive:
         lines.append(Text(t("sk.own.dead", lang), style="bold", end=""))
-    else:
+    elif rv.phase != "over":  # a round's marks end with it: no prison or tiredness is left to say
         if me.detained:
             lines.append(Text(t("sk.status.detained", lang), style="bold", end=""))
         if me.captured:
@@ -245,7 +245,7 @@ def _centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, n
             lines.append(Text(t("sk.status.exhausted", lang), style="bold", end=""))
         if legal_keys:
             lines.append(Text(t("sk.own.now_keys", lang, keys=legal_keys), end=""))
-        elif rv.phase != "over":
+        else:
             lines.append(Text(t("sk.own.nothing", lang), style="dim", end=""))
     return lines
 
