@@ -351,11 +351,12 @@ class LobbySession:
         if room.seat_of(self._identity.name) is not None:
             return self._open(room, "player")
         room.require_not_banned(self._identity.name)
-        self._check_code(room, code)
+        # what the lobby's list shows anyway is said before a code is asked for
         if room.state == "playing":
             raise ClientError("in-progress", "that match has started; watch it instead")
         if not any(s.kind == "empty" for s in room.seats):
             raise ClientError("room-full", "every seat is taken")
+        self._check_code(room, code)
         self._release_seat(except_room=room)
         room.seat_human(self._identity)
         return self._open(room, "player")
@@ -380,6 +381,8 @@ class LobbySession:
     def _check_code(self, room: Room, code: str) -> None:
         if not room.settings.private:
             return
+        if not code.strip():  # asked for, so that a screen knows to ask the player: no guess, not counted
+            raise ClientError("code-needed", "that room is private; type its code")
         tries = self._hub.code_tries
         if tries.full(self._identity.name):  # a right code too: guessing goes no faster
             raise ClientError("code-tries", "too many wrong codes; wait a minute")

@@ -665,12 +665,35 @@ async def test_private_room_needs_its_code(hub: Hub) -> None:
     code = a.snapshot().settings.code
     assert code
     lb = hub.connect(Identity(name="bob"))
-    calls: list[Callable[[], object]] = [lambda: lb.join(a.room_id), lambda: lb.watch(a.room_id, "nope")]
+    calls: list[Callable[[], object]] = [lambda: lb.join(a.room_id, "nope"), lambda: lb.watch(a.room_id, "nope")]
     for call in calls:
         with pytest.raises(ClientError) as err:
             call()
         assert err.value.code == "bad-code"
+    for _ in range(10):  # no code at all is asked for (a screen then asks the player), not a guess counted
+        for empty in (lambda: lb.join(a.room_id), lambda: lb.watch(a.room_id, " ")):
+            with pytest.raises(ClientError) as err:
+                empty()
+            assert err.value.code == "code-needed"
     assert lb.join(a.room_id, code).my_seat == 1
+
+
+async def test_a_kicked_player_or_a_full_room_is_told_before_any_code_is_asked(hub: Hub) -> None:
+    """bruno, kicked from a private room, was asked for its code and only then
+    told he may not come back; the same for a room full or playing."""
+    a = hub.connect(Identity(name="alice")).create_room(settings(private=True, seats=2))
+    code = a.snapshot().settings.code
+    lb = hub.connect(Identity(name="bruno"))
+    lb.join(a.room_id, code)
+    a.kick(1)
+    for call in (lambda: lb.join(a.room_id), lambda: lb.watch(a.room_id)):
+        with pytest.raises(ClientError) as err:
+            call()
+        assert err.value.code == "banned"
+    hub.connect(Identity(name="carol")).join(a.room_id, code)
+    with pytest.raises(ClientError) as err:
+        hub.connect(Identity(name="dave")).join(a.room_id)
+    assert err.value.code == "room-full"
 
 
 async def test_a_private_room_s_code_is_read_in_any_case(hub: Hub) -> None:

@@ -159,6 +159,7 @@ class FakeRoom:
         self.state: Literal["waiting", "playing", "finished"] = "waiting"
         self.seats = [SeatInfo(index=i, kind="empty") for i in range(settings.seats)]
         self.spectators: list[str] = []
+        self.banned: set[str] = set()  # names the host kicked
         self.chat: list[ChatLine] = []
         self.version = 0
         self.game: TokensGame | None = None
@@ -397,6 +398,7 @@ class FakeRoomClient:
         if self.room.seats[index].kind != "human":
             raise ClientError("bad-seat", "no player in that seat")
         name = self.room.seats[index].name
+        self.room.banned.add(name)
         for client in self.lobby.hub.clients:  # like the real host: the player's handles are detached
             if client.room is self.room and client._seat == index and client.name == name:
                 client.closed = client.kicked = True
@@ -497,8 +499,10 @@ class FakeLobby:
         room = self.hub.rooms.get(room_id)
         if room is None:
             raise ClientError("no-room", "no such room")
+        if self.identity.name in room.banned:  # like the real host: said before a code is asked for
+            raise ClientError("banned", "the host removed you from this room")
         if room.settings.private and code != room.settings.code and room.seat_of(self.identity.name) is None:
-            raise ClientError("bad-code", "wrong code")
+            raise ClientError("bad-code" if code else "code-needed", "wrong code")
         return room
 
     def join(self, room_id: str, code: str = "") -> FakeRoomClient:

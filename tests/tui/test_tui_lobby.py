@@ -215,6 +215,23 @@ async def test_private_room_asks_for_its_code(hub: FakeHub) -> None:
         assert room.seat_of("alice") == 1
 
 
+@pytest.mark.parametrize("key", ["enter", "w"])
+async def test_a_kicked_player_is_told_so_before_being_asked_for_the_code(hub: FakeHub, key: str) -> None:
+    """bruno, kicked from a private room, was asked for its code and told he was
+    not welcome only after typing it right."""
+    host = hub.lobby("bob").create_room(RoomSettings(name="secret", private=True, code="1234"))
+    lobby = hub.lobby("bruno")
+    lobby.join(host.room_id, "1234")
+    host.kick(1)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)  # no code dialog
+        assert [n.message for n in app._notifications] == [t("err.banned", "en")]
+
+
 async def test_back_to_one_s_own_seat_in_a_private_room_asks_no_code(hub: FakeHub) -> None:
     # the lobby said "your seat is kept: select it and press Enter", then asked
     # for the code (any code, even none, let the player back in)

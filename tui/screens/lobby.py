@@ -247,10 +247,14 @@ class LobbyScreen(ChatKeys, HostScreen):
             return
         lobby = self.throne.lobby
         call = lobby.watch if watch else lobby.join
-        if not room.private or (not watch and self._seated_in(room)):  # back to one's own seat: no code asked
-            client = self.throne.guard(call, room.id, "")
-            if client is not None:
-                self.throne.enter_room(client, watching=watch, code="")
+        try:  # a room needing no code (public, or back to one's own seat) is entered at once
+            client = call(room.id, "")
+        except ClientError as err:
+            if err.code != "code-needed":  # a ban, a full room...: said before any code is asked for
+                self.throne.show_error(err)
+                return
+        else:
+            self.throne.enter_room(client, watching=watch, code="")
             return
         entered: list[RoomClient] = []
 
