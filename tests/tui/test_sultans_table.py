@@ -715,6 +715,10 @@ async def test_foresee_picks_three_seats_then_predicts() -> None:
         await pilot.press("f", "1", "2")
         await settle(pilot)
         assert "Chosen 2/3" in prompt(app)
+        sent = len(client.sent)
+        await pilot.press("enter")  # on seat 2, chosen already: nothing to send, and it says why
+        await settle(pilot)
+        assert len(client.sent) == sent and t("sk.pick.seats_left", "en", n=1, k=3) in prompt(app)
         await pilot.press("4", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "foresee 1 2 4"

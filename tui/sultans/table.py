@@ -491,6 +491,8 @@ class Table(GameTableScreen[Picker]):
             if text is not None:
                 self._send(text)
                 return
+            if p.step == "seats" and len(p.chosen) < p.need:  # Enter on a seat already chosen: say what is missing
+                p.note = self.tr("sk.pick.seats_left", n=p.need - len(p.chosen), k=p.need)
         elif key == "space" and p.step == "seats":
             cur = p.current()
             if isinstance(cur, int):
