@@ -98,6 +98,7 @@ class Hub:
         self.code_tries = Throttle(CODE_TRIES, CODE_EVERY, clock)  # wrong private-room codes per player
         self._env: RoomEnv | None = None
         self._online: list[str] | None = None  # online(), until a session comes or goes
+        self._guests: frozenset[str] = frozenset()  # online_guests(), made with online()
         self.drawing: Callable[[], bool] = lambda: False
         """True while sessions are drawing their first screen (the server sets it).
         Meanwhile the lobby screens are not told who came and went: in a burst of
@@ -218,7 +219,13 @@ class Hub:
             for s in self.sessions:
                 seen.setdefault(name_key(s.identity.name), s.identity.name)
             self._online = sorted(seen.values(), key=name_key)
+            self._guests = frozenset(s.identity.name for s in self.sessions if s.identity.guest)
         return list(self._online)
+
+    def online_guests(self) -> frozenset[str]:
+        """The names of :meth:`online` that play as guests."""
+        self.online()
+        return self._guests
 
     def guest_seated(self, name: str) -> bool:
         """A guest holds a seat as ``name`` in an open room (a key may not claim
@@ -302,6 +309,9 @@ class LobbySession:
 
     def online(self) -> list[str]:
         return self._hub.online()
+
+    def online_guests(self) -> frozenset[str]:
+        return self._hub.online_guests()
 
     def rooms(self) -> list[RoomSummary]:
         rooms = sorted(self._hub.rooms.values(), key=lambda r: int(r.id) if r.id.isdigit() else 0)

@@ -301,7 +301,8 @@ class Room:
         pydantic snapshots per action at a full table), so they share one,
         which they only read."""
         seats = tuple(
-            (s.index, s.kind, s.display(), s.kind == "human" and s.sessions > 0, s.ready, s.kind == "human" and s.autoplay)
+            (s.index, s.kind, s.display(), s.kind == "human" and s.sessions > 0, s.ready, s.kind == "human" and s.autoplay,
+             s.kind == "human" and s.guest)
             for s in self.seats
         )
         spectators = self.spectator_names()
@@ -316,8 +317,8 @@ class Room:
             host=self.host,
             state=self.state,
             seats=[
-                SeatInfo(index=index, kind=kind, name=name, connected=connected, ready=ready, autoplay=autoplay)
-                for index, kind, name, connected, ready, autoplay in seats
+                SeatInfo(index=index, kind=kind, name=name, connected=connected, ready=ready, autoplay=autoplay, guest=guest)
+                for index, kind, name, connected, ready, autoplay, guest in seats
             ],
             spectators=spectators,
             version=self.version,

@@ -84,6 +84,7 @@ class SeatInfo(BaseModel):
     connected: bool = False  # humans: a live session is attached
     ready: bool = False
     autoplay: bool = False  # a human seat currently played by a bot (owner away)
+    guest: bool = False  # a human seat held by a guest (no key owns the name)
 
 
 class RoomSummary(BaseModel):
@@ -210,6 +211,10 @@ class LobbyClient(Protocol):
         ...
 
     def online(self) -> list[str]: ...
+
+    def online_guests(self) -> frozenset[str]:
+        """The names in :meth:`online` that play as guests (no key owns them)."""
+        ...
 
     def rooms(self) -> list[RoomSummary]: ...
 

@@ -182,6 +182,7 @@ EN: dict[str, str] = {
     "kind.empty": "empty",
     "kind.human": "player",
     "kind.bot": "bot",
+    "kind.guest": "guest",
     # table
     "table.seat_you": "you are seat {seat}",
     "table.spectator": "watching",
@@ -588,6 +589,7 @@ ZH: dict[str, str] = {
     "kind.empty": "空位",
     "kind.human": "玩家",
     "kind.bot": "電腦",
+    "kind.guest": "訪客",
     "table.seat_you": "你是 {seat} 號座位",
     "table.spectator": "觀戰中",
     "table.bot_name": "電腦 {n}",

@@ -55,6 +55,20 @@ async def test_lobby_basics(hub: Hub) -> None:
     assert la.online() == ["alice"]
 
 
+async def test_guests_are_told_apart_online_and_in_their_seats(hub: Hub) -> None:
+    """Issue 3, Identities: keyless clients play "shown as guests": in the list
+    of who is online and in the seat they take, not only on their own screen."""
+    la = hub.connect(Identity(name="alice"))
+    lg = hub.connect(Identity(name="visitor", guest=True))
+    assert la.online() == ["alice", "visitor"] and la.online_guests() == frozenset({"visitor"})
+    rc = la.create_room(settings())
+    lg.join(rc.room_id)
+    seats = {s.name: s.guest for s in rc.snapshot().seats if s.kind == "human"}
+    assert seats == {"alice": False, "visitor": True}
+    hub.disconnect(lg)
+    assert la.online_guests() == frozenset()
+
+
 async def test_who_came_and_went_waits_for_the_first_screens(hub: Hub) -> None:
     """While sessions draw their first screen (a burst of logins), the lobby
     screens are not told each login: once, when none is drawing any more."""

@@ -485,12 +485,15 @@ class FakeLobby:
     def online(self) -> list[str]:
         return sorted(lb.identity.name for lb in self.hub.lobbies)
 
+    def online_guests(self) -> frozenset[str]:
+        return frozenset(lb.identity.name for lb in self.hub.lobbies if lb.identity.guest)
+
     def rooms(self) -> list[RoomSummary]:
         return [room.summary() for room in self.hub.rooms.values()]
 
     def create_room(self, settings: RoomSettings) -> FakeRoomClient:
         room = FakeRoom(self.hub, self.hub.new_room_id(), settings, self.identity.name)
-        room.seats[0] = SeatInfo(index=0, kind="human", name=self.identity.name, connected=True)
+        room.seats[0] = SeatInfo(index=0, kind="human", name=self.identity.name, connected=True, guest=self.identity.guest)
         self.hub.rooms[room.id] = room
         self.hub.changed()
         return FakeRoomClient(self, room, 0)
@@ -517,7 +520,7 @@ class FakeLobby:
             raise ClientError("in-progress", "that match has started; watch it instead")
         for seat in room.seats:
             if seat.kind == "empty":
-                room.seats[seat.index] = SeatInfo(index=seat.index, kind="human", name=self.identity.name, connected=True)
+                room.seats[seat.index] = SeatInfo(index=seat.index, kind="human", name=self.identity.name, connected=True, guest=self.identity.guest)
                 self.hub.changed()
                 return FakeRoomClient(self, room, seat.index)
         raise ClientError("room-full", "the room is full")

@@ -239,6 +239,9 @@ class FakeTableLobby(Generic[C]):
     def online(self) -> list[str]:
         return [self._identity.name]
 
+    def online_guests(self) -> frozenset[str]:
+        return frozenset({self._identity.name}) if self._identity.guest else frozenset()
+
     def rooms(self) -> list[RoomSummary]:
         return []
 

@@ -674,6 +674,27 @@ async def test_o_shows_everyone_online_that_the_side_pane_cuts(hub: FakeHub) -> 
         assert isinstance(app.screen, LobbyScreen)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_guests_online_are_shown_as_guests(hub: FakeHub, lang: Lang) -> None:
+    """Issue 3: keyless clients are "shown as guests", to everyone, not only on
+    their own screen: in the side pane and in the o list."""
+    from tui.screens.dialogs import OnlineDialog
+
+    hub.lobby("visitor", guest=True)
+    app = ThroneApp(hub.lobby("alice", lang=lang))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        marked = t("lobby.as_guest", lang, name="visitor")
+        assert marked in screen_text(app) and t("lobby.as_guest", lang, name="alice") not in screen_text(app)
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, OnlineDialog) and marked in screen_text(app)
+        await pilot.press("f2")
+        await settle(pilot)
+        other: Lang = "zh" if lang == "en" else "en"
+        assert t("lobby.as_guest", other, name="visitor") in screen_text(app)
+
+
 async def test_key_bar_works_with_the_mouse(hub: FakeHub) -> None:
     from tui.widgets import KeyBar
 

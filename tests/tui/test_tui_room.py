@@ -150,9 +150,10 @@ async def test_a_seat_whose_player_left_says_away_and_online_goes_unsaid(hub: Fa
         room.version += 1
         hub.changed()
         await settle(pilot)
-        rows = {name: next(line for line in screen_text(app).splitlines() if name in line) for name in ("alice", "bob")}
+        rows = {name: next(line for line in screen_text(app).splitlines() if name in line and "│" in line)
+                for name in ("alice", "bob")}
         assert "not ready · away" in rows["bob"], rows["bob"]
-        assert "away" not in rows["alice"] and "online" not in rows["alice"], rows["alice"]
+        assert "not ready" in rows["alice"] and "away" not in rows["alice"] and "online" not in rows["alice"], rows
 
 
 async def test_room_chat(hub: FakeHub) -> None:
@@ -506,3 +507,17 @@ async def test_the_waiting_room_names_bots_in_the_reader_s_language(hub: FakeHub
         assert bot in text, text
         if lang == "zh":
             assert "Bot 1" not in text
+
+
+async def test_a_guest_s_seat_says_guest(hub: FakeHub) -> None:
+    lobby = hub.lobby("alice", lang="zh")
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        rc = lobby.create_room(RoomSettings())
+        hub.lobby("visitor", guest=True).join(rc.room_id)
+        app.enter_room(rc, watching=False)
+        await settle(pilot)
+        rows = {name: next(line for line in screen_text(app).splitlines() if name in line and "│" in line)
+                for name in ("alice", "visitor")}
+        assert t("kind.guest", "zh") in rows["visitor"] and t("kind.human", "zh") in rows["alice"], rows

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, ClassVar, cast
 
 from rich.text import Text
@@ -565,9 +565,10 @@ class OnlineDialog(HostModal[None]):
     ]
     KEYS: ClassVar[list[KeySpec]] = [("Esc", "close", "key.close")]
 
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: list[str], guests: Collection[str] = ()) -> None:
         super().__init__(classes="dialog-screen")
         self._names = list(names)
+        self._guests = frozenset(guests)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="online-dialog"):
@@ -576,14 +577,14 @@ class OnlineDialog(HostModal[None]):
 
     def on_mount(self) -> None:
         self.live = True
-        names = self.query_one("#online-names", RowList)
-        names.set_rows([(name,) for name in self._names])
         self.apply_lang()
-        names.focus()
+        self.query_one("#online-names", RowList).focus()
 
     def apply_lang(self) -> None:
         self.query_one("#online-title", Static).update(self.tr("lobby.online", n=len(self._names)))
-        self.query_one("#online-names", RowList).set_columns([self.tr("col.player")])
+        names = self.query_one("#online-names", RowList)
+        names.set_columns([self.tr("col.player")])
+        names.set_rows([(self.tr("lobby.as_guest", name=n) if n in self._guests else n,) for n in self._names])
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -114,7 +114,8 @@ class LobbyScreen(ChatKeys, HostScreen):
     def refresh_data(self) -> None:
         lobby = self.throne.lobby
         me = lobby.identity
-        online = lobby.online()
+        guests = lobby.online_guests()
+        online = [self.tr("lobby.as_guest", name=name) if name in guests else name for name in lobby.online()]
         who = self.tr("lobby.as_guest", name=me.name) if me.guest else me.name
         if self._changed("lobby-head", (who, len(online), self.lang)):
             head = Text.assemble(
@@ -290,7 +291,8 @@ class LobbyScreen(ChatKeys, HostScreen):
         self.app.push_screen(LeaderboardDialog(self.throne.lobby.leaderboard, self.throne.lobby.games()))
 
     def action_online(self) -> None:
-        self.app.push_screen(OnlineDialog(self.throne.lobby.online()))
+        lobby = self.throne.lobby
+        self.app.push_screen(OnlineDialog(lobby.online(), lobby.online_guests()))
 
     def action_language(self) -> None:
         def chosen(lang: Lang | None) -> None:

@@ -181,7 +181,7 @@ class RoomScreen(ChatKeys, HostScreen):
                 name = self.tr("seat.empty")
             else:  # a bot in the reader's language, as at the table
                 name = shown_name(seat.name, self.lang) + (" ♛" if seat.name == snap.host else "")
-            rows.append((f"{marker}{seat.index}", name, self.tr(f"kind.{seat.kind}"), seat_status(seat, self.tr)))
+            rows.append((f"{marker}{seat.index}", name, self.tr("kind.guest" if seat.guest else f"kind.{seat.kind}"), seat_status(seat, self.tr)))
         table.set_rows(rows)
         self._seat_rows = list(snap.seats)
 
