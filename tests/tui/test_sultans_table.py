@@ -1419,3 +1419,23 @@ async def test_a_round_s_end_leaves_no_prison_line_on_the_detained_player_s_scre
         await settle(pilot)
         text = screen_text(app)
         assert room.match.is_over() and t("sk.status.detained", "en") not in text, text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_hide_pick_s_keys_fit_whole_at_100_columns(lang: Lang) -> None:
+    """The Hide pick's line ran past 100 columns and lost "Esc back"."""
+    deal = ["fortune-teller", "slave", "sultan", "slave", "guard", "slave", "vizier", "slave-driver", "belly-dancer"]
+    room = SultansRoom(9, deal=deal, spare="assassin", first=0, humans=(0,))
+    room.play(0, "foresee 1 2 3")
+    room.play(0, "predict rebels")
+    room.run_bots()
+    while not any(a.startswith("hide ") for a in room.match.legal(0)):
+        if 0 in room.match.pending():
+            room.play(0, "pass")
+        room.run_bots()
+    async with table(room, 0, size=(100, 30), lang=lang) as (app, pilot, _client):
+        await pilot.press("s")
+        await settle(pilot)
+        what = t("sk.pick.what.hide", lang)
+        (head,) = [line for line in screen_text(app).splitlines() if what in line]  # as the screen shows it
+        assert head.rstrip().endswith(t("sk.pick.keys", lang)), head

@@ -163,7 +163,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.pick.keys_side": "l/r or arrows pick · Enter sends · Esc back",
     "sk.pick.what.seat": "pick a seat",
     "sk.pick.what.seat_spare": "pick a seat or the spare (s)",
-    "sk.pick.what.hide": "secret swap with a seat, the spare (s), or no swap (n)",
+    "sk.pick.what.hide": "secret swap with a seat, spare (s) or none (n)",
     "sk.pick.what.side": "pick a side: l Loyalists, r Rebels",
     "sk.pick.what.seats": "pick {k} seats (numbers, or arrows + space)",
     "sk.pick.seats_left": "{n} more to pick: Foresee looks at {k} seats",
