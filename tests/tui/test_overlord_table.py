@@ -672,10 +672,11 @@ async def test_eight_players_fit_at_80x24_with_the_log_visible() -> None:
 
 # ------------------------------------------------- expansion roles' prompts
 @pytest.mark.parametrize("lang", ["en", "zh"])
-async def test_the_levy_picker_says_how_much_from_whom(lang: Lang) -> None:
-    """K-XROLE-TYRANT: the Tyrant's levy choices read as amounts from seats, set
-    apart from each other ("1=1 from dave (3)  2=2 from dave (3)"), not "1=dave (3) 1
-    2=dave (3) 2"; the log line says the same after the levy."""
+async def test_the_levy_is_put_together_seat_by_seat(lang: Lang) -> None:
+    """K-XROLE-TYRANT: at 6-8 seats the levy's splits were a flat line of ~70
+    ("1=1 from Bot 5 (5)  2=2 from Bot 5 (5) ..."), cut at the screen's edge.
+    Now each seat is a choice: its number (or →) takes a gold more from it, ←
+    gives one back; only a legal split can be made, and Enter sends it."""
     g = new_game(roles=["tyrant", "soothsayer", "merchant", "bureaucrat"], gold=[5, 1, 5, 5])
     room = OverlordRoom(g, humans=(0,))
     async with table(room, 0, size=(120, 30), lang=lang) as (app, pilot, client):
@@ -683,20 +684,33 @@ async def test_the_levy_picker_says_how_much_from_whom(lang: Lang) -> None:
         await settle(pilot)
         lines = prompt(app).splitlines()
         head = next(line for line in lines if line.startswith(("Levy", "徵收")))
-        choices = lines[lines.index(head) + 1]
-        if lang == "en":
-            assert head.startswith("Levy: how much from whom?  ")
-            assert choices.startswith(" 1=1 from dave (3)  2=2 from dave (3)  3=")
-            assert prompt(app).splitlines()[-1] == "⏎ levy 1 from dave (3)"
-        else:
-            assert head.startswith("徵收：向誰收多少？  ")
-            assert choices.startswith(" 1=dave（3）1 元  2=dave（3）2 元  3=")
-            assert prompt(app).splitlines()[-1] == "⏎ 徵收 dave（3）1 元"
-        await pilot.press("enter")
+        assert t("ov.pick.what.levy", lang) in head
+        assert lines[lines.index(head) + 1] == " 1=bob  2=carol  3=dave", lines
+        await pilot.press("enter")  # nothing taken yet: said, nothing sent
         await settle(pilot)
-        assert client.sent[-1][0] == "levy 3:1"
+        assert not client.sent and t("ov.pick.levy_empty", lang) in prompt(app)
+        await pilot.press("3", "3", "1")
         await settle(pilot)
-        said = "alice (0, you) levies: 1 from dave (3)." if lang == "en" else "你（0）徵收：dave（3）1 元。"
+        lines = prompt(app).splitlines()
+        assert " 1=bob +1  2=carol  3=dave +2" in lines, lines
+        parts = t("punct.list", lang).join(
+            t("ov.levy.part", lang, who=who, gold=gold) for who, gold in (("bob (1)" if lang == "en" else "bob（1）", 1),
+                                                                           ("dave (3)" if lang == "en" else "dave（3）", 2))
+        )
+        assert lines[-1] == "⏎ " + t("ov.do.levy", lang, parts=parts), lines
+        await pilot.press("right")  # bob has no more gold
+        await settle(pilot)
+        assert t("ov.pick.levy_full", lang, who="bob (1)" if lang == "en" else "bob（1）") in prompt(app)
+        await pilot.press("2", "2")  # a fifth gold is more than the levy takes: carol back to none
+        await settle(pilot)
+        assert " 1=bob +1  2=carol  3=dave +2" in prompt(app).splitlines()
+        await pilot.press("3", "3")  # dave's third gold makes 4; a fourth is more: back to none
+        await settle(pilot)
+        assert " 1=bob +1  2=carol  3=dave" in prompt(app).splitlines()
+        await pilot.press("3", "3", "3", "left", "enter")  # 3 from dave, one given back: 2
+        await settle(pilot)
+        assert client.sent[-1][0] == "levy 1:1 3:2"
+        said = "alice (0, you) levies: 1 from bob (1), 2 from dave (3)." if lang == "en" else "你（0）徵收：bob（1）1 元、dave（3）2 元。"
         assert said in log_text(app)
 
 
@@ -726,13 +740,12 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
     async with table(room, 0, size=(100, 30)) as (app, pilot, client):
         p = prompt(app)
         assert "You may levy up to 4 gold (Tyrant)." in p and " l  Levy" in p and " n  Pass" in p
-        await pilot.press("l", "3")  # the third split offered
+        await pilot.press("l", "3")  # a gold from seat 3
         await settle(pilot)
-        third = [a for a in g.legal(0) if a.startswith("levy")][2]
-        assert "⏎ levy " in prompt(app)
+        assert "⏎ levy 1 from dave (3)" in prompt(app)
         await pilot.press("enter")
         await settle(pilot)
-        assert client.sent[-1][0] == third
+        assert client.sent[-1][0] == "levy 3:1"
     async with table(room, 3, size=(100, 30)) as (app, pilot, client):
         p = prompt(app)
         assert "You may name a card to ban this round (Bureaucrat)." in p

@@ -179,7 +179,8 @@ OVERLORD_EN: dict[str, str] = {
     "ov.help.cards_title": "Plot cards",
     "ov.help.keys_title": "Keys at this table",
     "ov.help.keys": (
-        "After a key: a card or a seat by its number or the arrows, Enter sends, Escape backs out. "
+        "After a key: a card or a seat by its number or the arrows, Enter sends, Escape backs out "
+        "(the Tyrant's levy: a seat's number or → takes 1 gold more from it, ← gives one back). "
         "Clicking a seat or a card works too. Only what you confirm is sent, unless the room's timer "
         "runs out: then the room plays the default (a pass; a Coercion target takes the gold; a discard "
         "or a gift the first card; the ruler's order the first seat clockwise; die only when nothing else "
@@ -317,7 +318,9 @@ OVERLORD_EN: dict[str, str] = {
     "ov.pick.what.card": "which card?",
     "ov.pick.what.seat": "to whom?",
     "ov.pick.what.direction": "which way?",
-    "ov.pick.what.levy": "how much from whom?",
+    "ov.pick.what.levy": "seat number or → takes 1 gold, ← gives it back",
+    "ov.pick.levy_empty": "Nothing taken yet: a seat's number takes a gold from it (n: take nothing).",
+    "ov.pick.levy_full": "No more from {who}: the levy is at its most, or they have no more gold.",
     "ov.pick.confirm": "Enter sends · Esc back",
     "ov.pick.hint_seat": "{who}: {keys}",
     "ov.dir.left": "left",
@@ -481,7 +484,8 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.help.cards_title": "謀略卡",
     "ov.help.keys_title": "牌桌按鍵",
     "ov.help.keys": (
-        "按鍵之後：用號碼或方向鍵選牌或座位，Enter 送出，Esc 返回。也可以用滑鼠點座位或牌。"
+        "按鍵之後：用號碼或方向鍵選牌或座位，Enter 送出，Esc 返回（暴君徵收：按座位號碼或 → 向他多收 1 元，← 退回 1 元）。"
+        "也可以用滑鼠點座位或牌。"
         "只有你確認的動作才會送出，除非房間的計時到了：這時系統代出預設動作（不回應；強迫的對象拿錢；"
         "棄牌或送牌時第一張；領主的指示物給順時針第一位；沒有其他合法動作時才死亡）。\n"
         "t 聊天 · Tab 切換紀錄／上次角色交換／結果 · PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
@@ -609,7 +613,9 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.pick.what.card": "哪張牌？",
     "ov.pick.what.seat": "給誰？",
     "ov.pick.what.direction": "哪個方向？",
-    "ov.pick.what.levy": "向誰收多少？",
+    "ov.pick.what.levy": "按座位號碼或 → 向他多收 1 元，← 退回 1 元",
+    "ov.pick.levy_empty": "還沒收任何錢：按座位號碼向他收 1 元（n：不收）。",
+    "ov.pick.levy_full": "不能再向 {who} 收了：已收到上限，或他沒有更多錢。",
     "ov.pick.confirm": "Enter 送出 · Esc 返回",
     "ov.pick.hint_seat": "{who}：{keys}",
     "ov.dir.left": "左",

@@ -3,9 +3,11 @@
 The legal actions (notation strings) are grouped by *kind* (a key each, see
 :data:`KIND_KEYS`); a :class:`Picker` narrows one kind's actions field by
 field -- the card, then the seat, then the direction (the General's
-Conspire), or the levy split -- asking only where more than one value is
-left, then waits for Enter. Nothing here knows a rule: every choice offered
-is one of the legal actions.
+Conspire) -- asking only where more than one value is left, then waits for
+Enter. The Tyrant's levy is no list of its splits (dozens at 8 seats): it is
+put together seat by seat, a number or right adding a gold from that seat,
+left giving one back, only ever to a split that is legal. Nothing here knows
+a rule: every choice offered is one of the legal actions.
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ class Picker:
     hand: tuple[str, ...] = ()  # the player's hand when a key started it: cards go by its numbers
     note: str = ""  # the screen's word on the last key (a number that picked nothing), shown until the next
     refused: bool = False  # the last key was a number that is no choice: Enter then says so once, not sends
+    split: dict[int, int] = field(default_factory=dict)  # the levy step: gold taken from each seat so far
 
     @classmethod
     def start(cls, kind: str, actions: list[Action], hand: tuple[str, ...] = ()) -> Picker:
@@ -119,6 +122,9 @@ class Picker:
         step = step or self.step
         if step == "confirm":
             return []
+        if step == "levy" and self.step == "levy":  # the seats a levy may take from, in seat order
+            seats: list[Value] = [*sorted({s for a in self.remaining() for s, _ in a.levy})]
+            return seats
         out: list[Value] = []
         for a in self.remaining():
             v = value_of(a, step)
@@ -156,10 +162,18 @@ class Picker:
 
     def type_digit(self, digit: str) -> bool:
         """A seat step picks the seat with that number; a card step the hand's
-        n-th card (its number in the hand panel); other steps the n-th choice (1-based)."""
+        n-th card (its number in the hand panel); the levy step takes one gold
+        more from that seat (back to none once no more may be taken); other
+        steps the n-th choice (1-based)."""
         n = int(digit)
         if self.step == "seat":
             return self.select(n)
+        if self.step == "levy":
+            if not self.select(n):
+                return False
+            if not self.levy_change(n, 1):
+                self.levy_change(n, -self.split.get(n, 0))
+            return True
         if self.step == "card" and self.hand:
             return 1 <= n <= len(self.hand) and self.select(self.hand[n - 1])
         c = self.candidates()
@@ -167,6 +181,23 @@ class Picker:
             self.cursor = n - 1
             return True
         return False
+
+    def levy_split(self, split: dict[int, int] | None = None) -> tuple[tuple[int, int], ...]:
+        """The levy as the notation writes it: (seat, gold) pairs by seat, no zeros."""
+        return tuple(sorted((s, g) for s, g in (self.split if split is None else split).items() if g))
+
+    def levy_change(self, seat: int, delta: int) -> bool:
+        """Take ``delta`` gold more (or back, if negative) from ``seat``: done
+        (True) when the split it makes is one of the legal levies (or nothing yet)."""
+        new = dict(self.split)
+        new[seat] = new.get(seat, 0) + delta
+        if new[seat] < 0 or delta == 0:
+            return False
+        split = self.levy_split(new)
+        if split and not any(a.levy == split for a in self.remaining()):
+            return False
+        self.split = new
+        return True
 
     def action(self) -> Action | None:
         r = self.remaining()
@@ -176,12 +207,18 @@ class Picker:
         """The action the current choices lead to (the one under the cursor if one is left)."""
         if self.step == "confirm":
             return self.action()
+        if self.step == "levy":
+            split = self.levy_split()
+            return next((a for a in self.remaining() if a.levy == split), None) if split else None
         cur = self.current()
         r = [a for a in self.remaining() if value_of(a, self.step) == cur]
         return r[0] if len(r) == 1 else None
 
     def advance(self) -> str | None:
         """Enter: fix the current choice; the action's text once nothing is left to choose."""
+        if self.step == "levy":
+            a = self.preview()  # the split put together (none yet: nothing to send)
+            return str(a) if a is not None else None
         if self.step != "confirm":
             self.chosen[self.step] = self.current()
             self._next_step()
@@ -189,6 +226,6 @@ class Picker:
         return str(a) if a is not None else None
 
     def seat_candidates(self) -> set[int]:
-        if self.step != "seat":
+        if self.step not in ("seat", "levy"):
             return set()
         return {v for v in self.candidates() if isinstance(v, int)}

@@ -41,7 +41,6 @@ from tui.overlord.words import (
     describe_action,
     effect_str,
     event_text,
-    levy_parts,
     outcome_reason,
     restated,
     role_str,
@@ -82,6 +81,8 @@ class Table(GameTableScreen[Picker]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(k, f"key('{k}')", show=False) for k in LETTERS),
+        Binding("left", "key('left')", show=False),  # in a levy: a gold back; elsewhere as up
+        Binding("right", "key('right')", show=False),  # in a levy: a gold more; elsewhere as down
         Binding("f1", "overlord_help", show=False),
     ]
 
@@ -256,7 +257,7 @@ class Table(GameTableScreen[Picker]):
         state = width - fixed - name_w >= 4  # else no state column: "5 3…" read as a number cut
         p = self.picker
         cands = p.seat_candidates() if p is not None else set()
-        current = p.current() if p is not None and p.step == "seat" else None
+        current = p.current() if p is not None and p.step in ("seat", "levy") else None
         head = Text(
             "  # " + pad(self.tr("ov.col.name"), name_w) + " " + pad(self.tr("ov.col.role"), role_w)
             + " " + pad(gold_h, gold_w) + " " + pad(hand_h, hand_w) + (" " + self.tr("ov.col.state") if state else ""),
@@ -492,7 +493,8 @@ class Table(GameTableScreen[Picker]):
         assert p is not None
         if p.step != "confirm":
             what = p.note or self.tr(f"ov.pick.what.{p.step}")
-            head = picker_head(self.tr(self._kind_label(p.kind)), what, self.tr("ov.pick.keys"), self.lang)
+            keys = self.tr("ov.pick.confirm" if p.step == "levy" else "ov.pick.keys")  # a levy's keys are its what
+            head = picker_head(self.tr(self._kind_label(p.kind)), what, keys, self.lang)
         else:
             head = picker_head(self.tr(self._kind_label(p.kind)), "", self.tr("ov.pick.confirm"), self.lang)
         lines = [head]
@@ -518,10 +520,10 @@ class Table(GameTableScreen[Picker]):
             return f"{n}={card_str(str(c), self.lang)}" if c is not None else f"{n}=—"
         if step == "direction":
             return f"{n}={self.tr('ov.dir.' + str(c))}"
-        if step == "levy":
-            if isinstance(c, tuple) and c:
-                return f"{n}=" + levy_parts(c, namer)
-            return f"{n}=" + self.tr("ov.do.levy_none")
+        if step == "levy" and isinstance(c, int):  # a seat, and the gold taken from it so far
+            p = self.picker
+            gold = p.split.get(c, 0) if p is not None else 0
+            return f"{c}={namer.name(c)}" + (f" +{gold}" if gold else "")
         return str(c)
 
     def _kinds(self) -> list[str]:
@@ -641,9 +643,15 @@ class Table(GameTableScreen[Picker]):
             if text is not None:
                 self._send(text)
                 return
-        elif key == "up":
+            if p.step == "levy":  # nothing taken yet
+                p.note = self.tr("ov.pick.levy_empty")
+        elif key in ("left", "right") and p.step == "levy":
+            cur = p.current()
+            if isinstance(cur, int) and not p.levy_change(cur, 1 if key == "right" else -1) and key == "right":
+                p.note = self.tr("ov.pick.levy_full", who=self.namer().seat(cur))
+        elif key in ("up", "left"):
             p.move(-1)
-        elif key == "down":
+        elif key in ("down", "right"):
             p.move(1)
         elif key.isdigit():
             if not p.type_digit(key):  # a number that is no choice now
