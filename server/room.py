@@ -392,6 +392,8 @@ class Room:
                 if seat.grace is not None:
                     seat.grace.cancel()
                     seat.grace = None
+                    if self.state == "playing" and not seat.autoplay:  # the table was told they dropped
+                        self.system("sys.back", name=seat.name)
                 if seat.autoplay:
                     seat.autoplay = False
                     self.system("sys.back", name=seat.name)
@@ -419,6 +421,8 @@ class Room:
                         self._free_seat(seat, "sys.left")
                     else:
                         self._start_grace(seat)
+                        if self.state == "playing" and not seat.autoplay:  # the table waits on them: say so now
+                            self.system("sys.dropped", name=seat.name, secs=str(round(self.env.grace_period)))
         self._changed(lobby=True)
         self._maybe_close()
 

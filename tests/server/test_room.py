@@ -327,6 +327,26 @@ async def test_grace_period_autoplay_and_return() -> None:
         await h.stop()
 
 
+async def test_a_player_who_drops_mid_match_is_said_at_once_and_their_return_too(hub: Hub) -> None:
+    """A lost connection was said only when the grace period ran out ("bob is
+    away; a bot plays their seat"): for a minute the table waited on a player
+    nobody knew was gone, and a return within it was not said."""
+    _, a, lb, _ = await two_players(hub)
+    hub.disconnect(lb)
+    keys = [(line.key, line.params) for line in a.chat_lines() if line.system][-1:]
+    assert keys == [("sys.dropped", {"name": "bob", "secs": str(round(hub.env.grace_period))})]
+    assert "bob lost the connection" in a.chat_lines()[-1].text
+    back = hub.connect(Identity(name="bob")).current_room()
+    assert back is not None and back.my_seat == 1
+    assert [(line.key, line.params) for line in a.chat_lines() if line.system][-1] == ("sys.back", {"name": "bob"})
+    b2 = back  # a second screen of the same player coming and going says nothing
+    extra = hub.connect(Identity(name="bob"))
+    extra.current_room()
+    count = len(a.chat_lines())
+    hub.disconnect(extra)
+    assert len(a.chat_lines()) == count and b2.my_seat == 1
+
+
 async def test_chat_is_sanitised_and_capped(hub: Hub) -> None:
     _, a, _, b = await two_players(hub)
     a.chat("hi \x1b[31mred\x1b[0m \x1b]52;c;ZXZpbA==\x07[/b] \u202eevil")
