@@ -663,6 +663,8 @@ class Room:
         if settings.private and not settings.code and self.settings.private:
             settings = settings.model_copy(update={"code": self.settings.code})
         clean, spec = validate_settings(settings, specs, default_bot_delay=self.settings.bot_delay)
+        if clean.model_dump() == self.settings.model_dump():  # the dialog saved as it was: nobody need be ready again, nothing to say
+            return
         if clean.seats < len(self.seats):
             dropped = self.seats[clean.seats :]
             if any(s.kind == "human" for s in dropped):

@@ -1007,7 +1007,7 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
         limit, crown = settings.options.get("round_limit"), settings.options.get("coronation")
         ranks = settings.options.get("expansion_ranks")
         if isinstance(limit, int):
-            parts.append(t("summary.round_limit", lang, n=limit))
+            parts.append(t("summary.round_limit_one" if limit == 1 else "summary.round_limit", lang, n=limit))
         if isinstance(crown, int):
             parts.append(t("summary.coronation", lang, n=crown))
         if isinstance(ranks, list) and ranks:

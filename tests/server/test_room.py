@@ -347,6 +347,19 @@ async def test_a_player_who_drops_mid_match_is_said_at_once_and_their_return_too
     assert len(a.chat_lines()) == count and b2.my_seat == 1
 
 
+async def test_settings_saved_unchanged_keep_everyone_ready_and_say_nothing(hub: Hub) -> None:
+    """The host's options dialog saved without a change still said "the host
+    changed the settings" and made everyone ready again."""
+    a = hub.connect(Identity(name="alice")).create_room(settings(seats=3))
+    b = hub.connect(Identity(name="bob")).join(a.room_id)
+    b.set_ready(True)
+    lines = len(a.chat_lines())
+    a.update_settings(a.snapshot().settings)
+    assert len(a.chat_lines()) == lines and a.snapshot().seats[1].ready
+    a.update_settings(a.snapshot().settings.model_copy(update={"seats": 4}))
+    assert a.chat_lines()[-1].key == "sys.settings_changed" and not a.snapshot().seats[1].ready
+
+
 async def test_chat_is_sanitised_and_capped(hub: Hub) -> None:
     _, a, _, b = await two_players(hub)
     a.chat("hi \x1b[31mred\x1b[0m \x1b]52;c;ZXZpbA==\x07[/b] \u202eevil")

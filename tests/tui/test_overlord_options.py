@@ -67,3 +67,14 @@ async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: Fak
         text = screen_text(app)
         assert "刺殺領主" in text and "回合上限" in text and "加冕金額" in text and "擴充角色階級" in text
         assert "40（規則）" in text
+
+
+def test_a_limit_of_one_round_reads_in_the_singular() -> None:
+    """The header said "6 seats · at most 1 rounds"."""
+    from tui.client import RoomSettings
+    from tui.i18n import settings_summary
+
+    one = RoomSettings(game="overlord", seats=6, options={"round_limit": 1})
+    assert "at most 1 round" in settings_summary(one, "en") and "1 rounds" not in settings_summary(one, "en")
+    two = RoomSettings(game="overlord", seats=6, options={"round_limit": 2})
+    assert "at most 2 rounds" in settings_summary(two, "en")
