@@ -414,7 +414,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         assert client.sent[-1][0].startswith("choose card ")
         # bob is the Captain: then the receiver discards a card of its choice (K-ROLE-CAPTAIN)
         # no brackets inside brackets: "(the Captain bob (1) gave the order)" read as one aside
-        assert "You discard a card: the Captain bob (1) gave you the order." in prompt(app)
+        assert "You discard a card: bob (1) gave you the order as Captain." in prompt(app)  # Captain when he played
         assert " x  Discard" in prompt(app)
         h = hand(app)  # a card to discard is one to pick, not to play (it said "can play now")
         assert "can play now" not in h and "can pick now" in h
