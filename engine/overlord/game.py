@@ -691,6 +691,7 @@ class Game:
     def _forced_discard(self, seat: int, why: str, by: int) -> Flow:
         """Discard one card of the player's choice (Victimize, Captain), if any."""
         if not self.hands[seat]:
+            self._emit("no-discard", seat=seat, why=why)  # the log says why nothing was discarded
             return
         opts = [f"discard {c}" for c in self._distinct(seat)]
         a = yield from self._ask1(seat, why, opts, actor=by, target=seat)

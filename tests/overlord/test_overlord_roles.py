@@ -115,6 +115,20 @@ def test_k_role_captain_receiver_discards_but_not_the_knight() -> None:
     assert len(g2.hands[0]) == 3
 
 
+def test_k_role_captain_receiver_with_no_card_is_logged() -> None:
+    """K-ROLE-CAPTAIN: a receiver with no card discards nothing, and the log says
+    so (it said nothing, and the Captain's power read as forgotten)."""
+    roles = ["overlord", "captain", "peasant", "squire"]
+    g = mk(roles, [FILL, ["capitalize", "sidestep", "sidestep", "sidestep"], ["sidestep"] * 2, []], deck=[])  # no draws
+    go(g, "0: order 1")
+    settle(g)
+    assert g.hands[3] == []
+    go(g, "1: play capitalize 3")
+    close(g)
+    assert last(g, "no-discard").params == {"seat": 3, "why": "captain"}
+    assert kind(g) != "captain"
+
+
 def test_k_role_knight_nobody_takes_from_him() -> None:
     """K-ROLE-KNIGHT: Coercion -> treasury; Victimize, Extortion take nothing; Conspire: he gives nothing."""
     roles = ["overlord", "peasant", "squire", "knight"]

@@ -204,6 +204,11 @@ def test_a_card_that_made_a_draw_or_a_discard_is_not_read_as_the_card_drawn() ->
     assert event_text(captain, zh, "zh").plain == "bob（1）棄掉 [殉節]（船長的能力）。"
     squire = Event(n=4, round=1, kind="draw", params={"seat": 1, "count": 1, "why": "squire"})  # its own key
     assert event_text(squire, zh, "zh").plain == "bob（1）抽 1 張（護衛的能力）。"  # was "（護衛）"
+    # K-ROLE-CAPTAIN / Victimize against an empty hand: said, not silent
+    nothing = Event(n=5, round=1, kind="no-discard", params={"seat": 3, "why": "captain"})
+    assert event_text(nothing, en, "en").plain == "dave (3) has no card to discard (the Captain's power)."
+    victim = Event(n=6, round=1, kind="no-discard", params={"seat": 3, "why": "victimize"})
+    assert event_text(victim, zh, "zh").plain == "dave（3）沒有牌可棄（[迫害]的效果）。"
 
 
 def test_plead_guilty_reads_as_taking_the_order_not_giving_it() -> None:
