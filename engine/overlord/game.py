@@ -1072,6 +1072,9 @@ class Game:
     def _exchange(self) -> None:
         """K-RND-6: survivors by rank held, highest first; then the executed by token (Ruling)."""
         centre = [self.roles[s] for s in range(self.n) if not self.alive[s]]
+        if not centre:  # nobody executed (a Revolution ended the phase): the log says nothing changes hands
+            self._emit("no-exchange")
+
         def rk(role: str) -> int:
             return self.rules.role(role).rank
 

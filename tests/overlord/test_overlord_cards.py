@@ -205,6 +205,20 @@ def test_k_card_revolution_reshuffles_living_roles_phase_ends() -> None:
     assert g.round == 2
 
 
+def test_k_card_revolution_before_any_execution_logs_that_no_role_changes_hands() -> None:
+    """K-CARD-REVOLUTION / K-RND-6: nobody executed, so the role exchange moves
+    nothing; the log says so (it was silent, and the exchange read as skipped)."""
+    roles5 = ["overlord", "peasant", "squire", "knight", "captain"]
+    g = mk(roles5, [FILL, ["revolution", "retaliate", "retaliate", "retaliate"], ["sidestep", "sidestep"], FILL, FILL],
+           gold=[5, 0, 5, 5, 5], seed=3)
+    go(g, "0: order 1")
+    settle(g)
+    go(g, "1: play revolution")
+    close(g)
+    assert g.round == 2 and not events(g, "execute")
+    assert [e.round for e in events(g, "no-exchange")] == [1] and not events(g, "exchange")
+
+
 def test_k_card_uprising_book_discard_with_shield_kills_named() -> None:
     """K-CARD-UPRISING: the first book discard: discarder holds a shield -> the named player dies."""
     g = holder1(["uprising", "retaliate", "retaliate", "retaliate"],

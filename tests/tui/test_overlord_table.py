@@ -1278,6 +1278,29 @@ def test_the_revolution_line_says_who_was_dealt_which_role() -> None:
     assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "革命！角色重新分配：alice（0）成為農夫、bob（1）成為領主、dave（3）成為護衛。"
 
 
+async def test_the_exchange_pane_says_a_round_with_nobody_executed_moved_no_role() -> None:
+    """K-CARD-REVOLUTION / K-RND-6: a Revolution before any execution ends the
+    phase; the exchange moves nothing, and the pane said the last exchange of
+    some earlier round (or "No role exchange yet") as if it had been skipped."""
+    g = new_game(
+        roles=["overlord", "peasant", "squire", "knight"],
+        hands=[["sidestep"] * 4, ["revolution", "retaliate", "retaliate", "retaliate"], ["sidestep"] * 2, ["sidestep"] * 4],
+        gold=[5, 0, 5, 5],
+    )
+    g.play(0, "order 1")
+    while 1 not in g.pending() or not any(a.startswith("play revolution") for a in g.legal(1)):
+        pass_all(g)
+    g.play(1, "play revolution")
+    while g.round == 1:
+        pass_all(g)
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=(100, 30)) as (app, pilot, _client):
+        await pilot.press("tab")  # the exchange pane
+        await settle(pilot)
+        sheet = sheet_of(app, "#ov-log")
+        assert t("ov.exchange.title", "en", n=1) in sheet and t("ov.log.no-exchange", "en") in sheet, sheet
+
+
 async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:
     """The view holds the last two rounds' events; a log drawn anew (F2, a return
     to the table) fetches the rounds before them, so nothing seen is lost."""

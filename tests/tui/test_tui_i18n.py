@@ -209,6 +209,8 @@ def test_a_card_that_made_a_draw_or_a_discard_is_not_read_as_the_card_drawn() ->
     assert event_text(nothing, en, "en").plain == "dave (3) has no card to discard (the Captain's power)."
     victim = Event(n=6, round=1, kind="no-discard", params={"seat": 3, "why": "victimize"})
     assert event_text(victim, zh, "zh").plain == "dave（3）沒有牌可棄（[迫害]的效果）。"
+    calm = Event(n=7, round=1, kind="no-exchange", params={})  # after a Revolution: nobody executed
+    assert event_text(calm, en, "en").plain == "Nobody was executed: no role changes hands."
 
 
 def test_plead_guilty_reads_as_taking_the_order_not_giving_it() -> None:

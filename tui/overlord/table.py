@@ -557,7 +557,7 @@ class Table(GameTableScreen[Picker]):
         last: list[Event] = []
         rnd = 0
         for ev in events:
-            if ev.kind == "exchange":
+            if ev.kind in ("exchange", "no-exchange"):
                 if ev.round != rnd:
                     last, rnd = [], ev.round
                 last.append(ev)
@@ -565,6 +565,9 @@ class Table(GameTableScreen[Picker]):
             return Text(self.tr("ov.exchange.none"), style="dim", end="")
         out = Text(self.tr("ov.exchange.title", n=rnd) + "\n", style="bold", end="")
         for i, ev in enumerate(last, 1):
+            if ev.kind == "no-exchange":
+                out.append(self.tr("ov.log.no-exchange") + "\n")
+                continue
             p = ev.params
             seat = p.get("seat")
             who = namer.seat(seat if isinstance(seat, int) else None)

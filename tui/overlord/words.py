@@ -170,6 +170,8 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
         return tr("ov.log.protected_role", who=who(), why=t("ov.why.role", lang, role=role_str(role, lang)))
     if k in ("cancelled", "fizzled", "protected"):
         return tr(f"ov.log.{k}", who=who(), card=card())
+    if k == "no-exchange":
+        return tr("ov.log.no-exchange")
     if k == "no-discard":
         return tr("ov.log.no-discard", who=who(), why=why_str(p.get("why"), lang))
     if k == "substitute":
