@@ -1301,6 +1301,21 @@ async def test_the_exchange_pane_says_a_round_with_nobody_executed_moved_no_role
         assert t("ov.exchange.title", "en", n=1) in sheet and t("ov.log.no-exchange", "en") in sheet, sheet
 
 
+async def test_an_eight_seat_result_shows_every_row_at_80x24() -> None:
+    """The result pane showed 5 of 8 rows under three blank rows the prompt kept
+    for a game that asks nothing more."""
+    roles = ["overlord", "advisor", "general", "captain", "knight", "squire", "peasant", "truant"]
+    g = Game.new(roles=roles, seed=2, round_limit=3)
+    room = OverlordRoom(g, humans=())
+    while g.outcome() is None and room.bot_step():
+        pass
+    assert g.outcome() is not None
+    async with table(room, 0, size=(80, 24)) as (app, _pilot, _client):
+        text = screen_text(app)
+        rows = [line for line in text.splitlines() if " gold " in line]
+        assert len(rows) == 8, text
+
+
 async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:
     """The view holds the last two rounds' events; a log drawn anew (F2, a return
     to the table) fetches the rounds before them, so nothing seen is lost."""
