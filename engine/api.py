@@ -76,6 +76,13 @@ class GameTable(Protocol):
         """The fixed default the room plays when ``seat`` times out (S-TIME-1, K-TIME-1)."""
         ...
 
+    def is_window(self) -> bool:
+        """True when the pending seats answer a reaction window (timed by the
+        room's reaction timer): seats reacting to another's action, allowed to
+        let it go. False for a seat's own decision, optional or not (a turn, a
+        role's power used or passed): the turn timer, time to think."""
+        ...
+
     def round_log(self, number: int, seat: int | None) -> Sequence[object]:
         """The log events ``seat`` saw in round ``number`` (1-based), as its views
         showed them, for a screen drawn anew (a language switch, a return to the

@@ -15,8 +15,8 @@ How a change flows (``act`` from a screen, a bot, a timeout or an intermission):
    one call per listener per event-loop iteration).
 
 Time: reaction windows and turns get a deadline from the room's settings
-(``window_timer`` when more than one seat is asked or the one asked seat may
-``pass``, else ``turn_timer``; 0 = no timer). A window keeps its deadline while
+(``window_timer`` when the table says its pending seats answer a reaction
+window, ``GameTable.is_window``, else ``turn_timer``; 0 = no timer). A window keeps its deadline while
 seats answer. At the deadline the room plays ``table.timeout_action(seat)`` for
 each seat still pending. Between rounds it waits ``intermission`` seconds, logs
 a ``next-round`` marker and deals. All sleeping goes through ``RoomEnv.sleep``
@@ -889,8 +889,7 @@ class Room:
         self._deadline = None
         if not pending or self.table is None:
             return
-        window = len(pending) > 1 or any("pass" in self._legal[s] for s in pending)
-        seconds = self.settings.window_timer if window else self.settings.turn_timer
+        seconds = self.settings.window_timer if self.table.is_window() else self.settings.turn_timer
         if seconds > 0:
             self._deadline = self.env.clock() + seconds * self.env.time_scale
             self._timer = self.env.task(self._time_out(self._decision, seconds), f"room{self.id}-timer")

@@ -235,6 +235,20 @@ class Game:
             return set()
         return set(self._prompt.owed())
 
+    OWN_CHOICES = frozenset({"levy", "name", "show", "gift"})
+    """Prompts that ask a role's holder to use its power or pass: its own
+    decision (the Tyrant's levy is put together seat by seat), not a reaction."""
+
+    def is_window(self) -> bool:
+        """Plead Guilty and Retaliate windows, and single-seat answers that may
+        pass (the Advisor's ignore, the Truant's draw, the Executioner's
+        substitute) react; a turn, a forced choice and the round-start powers
+        (:data:`OWN_CHOICES`) do not."""
+        p = self._prompt
+        if p is None or p.kind in self.OWN_CHOICES:
+            return False
+        return len(p.owed()) > 1 or any("pass" in p.options.get(s, ()) for s in p.owed())
+
     def legal(self, seat: int) -> list[str]:
         p = self._prompt
         if p is None or seat not in p.options or seat in p.answers:

@@ -15,7 +15,7 @@ import random
 from engine.sultans.actions import Action, format_action
 from engine.sultans.errors import IllegalMove
 from engine.sultans.options import SultansOptions
-from engine.sultans.round import Round
+from engine.sultans.round import PH_WINDOW, Round
 from engine.sultans.views import Event, MatchView, RoundResult, TieBreak
 
 FIRST_TO_CAP = 15
@@ -168,6 +168,10 @@ class Match:
     def timeout_action(self, seat: int) -> str:
         """S-TIME-1."""
         return self.round.timeout_action(seat)
+
+    def is_window(self) -> bool:
+        """S-REACT: a block or revolt window, or a detention's target deciding."""
+        return self.round.phase == PH_WINDOW
 
     def between_rounds(self) -> bool:
         return self.round.over and not self._over

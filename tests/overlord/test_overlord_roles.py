@@ -236,9 +236,23 @@ def test_k_xrole_tyrant_levy() -> None:
     assert not any("1:" in o for o in opts)  # never from the Knight
     assert "levy 2:2 3:2" not in opts  # seat 2 has only 1
     assert all(sum(int(x.split(":")[1]) for x in o.split()[1:]) <= 4 for o in opts[1:])
+    assert not g.is_window()  # his own decision, on the turn timer: a levy is put together seat by seat
     go(g, "0: levy 2:1 3:3")
     assert g.gold == [9, 5, 0, 2]
     assert kind(g) == "command" and g.pending() == {0}  # he gives the order like the Overlord
+    assert not g.is_window()
+
+
+def test_windows_that_react_are_timed_as_windows_and_own_decisions_as_turns() -> None:
+    """K-TIME-1: the room times a reaction window with its reaction timer and a
+    player's own decision with the turn timer (the Tyrant had 5 s of a reaction
+    timer to put his levy together)."""
+    g = mk(["overlord", "captain", "squire", "peasant"], [FILL, ["capitalize", *FILL[:3]], ["sidestep"] * 2, FILL])
+    assert kind(g) == "command" and not g.is_window()
+    go(g, "0: order 1")
+    assert kind(g) in ("retaliate", "plead") and g.is_window()  # everyone may answer
+    settle(g)
+    assert g.pending() == {1} and not g.is_window()  # the holder's turn
 
 
 def test_k_xrole_executioner_substitutes_a_cancelled_book_card() -> None:

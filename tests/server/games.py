@@ -176,6 +176,9 @@ class CountTable:
     def timeout_action(self, seat: int) -> str:
         return "pass" if self._window is not None else "add 1"
 
+    def is_window(self) -> bool:
+        return self._window is not None
+
     def round_log(self, number: int, seat: int | None) -> list[str]:
         return []  # the view's events are the whole game's
 

@@ -65,6 +65,24 @@ def test_s_react_2_detention_asks_its_target_alone() -> None:
     assert not any(e.kind == "answer" for e in r.view(1).log)
 
 
+def test_windows_are_timed_as_windows_and_turns_as_turns() -> None:
+    """S-TIME-1 / S-REACT: the room times a block window and a detention's
+    answer with its reaction timer (``is_window``), a turn with the turn timer."""
+    from engine.sultans.match import Match
+    from engine.sultans.options import SultansOptions
+    from engine.sultans.round import Round
+
+    m = Match(5, 1, SultansOptions())
+    m.round = Round.new(["guard", "assassin", "slave", "sultan", "slave"], "slave", first=0)
+    assert not m.is_window()  # seat 0's turn
+    m.play(0, "detain 2")
+    assert m.pending() == {2} and m.is_window()  # the target answers
+    m.play(2, "pass")
+    assert m.pending() == {1} and not m.is_window()
+    m.play(1, "assassinate 3")
+    assert len(m.pending()) > 1 and m.is_window()
+
+
 def test_s_react_3_detained_guard_cannot_block_dead_seats_never_asked() -> None:
     """S-REACT-3: Block needs a free seat; dead seats have no reactions and are never
     pending; answers are private but who still owes one is public."""
