@@ -404,6 +404,9 @@ class Table(GameTableScreen[Picker]):
     # ------------------------------------------------------------------ path
     def _render_path(self, ov: OverlordView) -> None:
         namer = self.namer()
+        path = self.query_one("#ov-path")
+        if path.display != (ov.outcome is None):  # over: its row goes to the result below
+            path.display = ov.outcome is None
         if not ov.path or ov.phase != "order":
             if ov.phase == "order":
                 self._update("#ov-path", Text(self.tr("ov.path.none"), style="dim", end=""))
