@@ -28,8 +28,8 @@ The contract of a table screen (see :class:`TableScreen`):
 * send actions with ``self.play(text)`` (adds the snapshot version, shows a
   refusal translated via :meth:`on_refused`); leave with
   ``self.action_leave()`` (Escape does it); the host's "play again" is
-  ``self.action_play_again()`` (key p), or back to the waiting room first,
-  ``self.action_reopen()`` (key o). When the room waits again or is
+  ``self.action_play_again()`` (key p), or new settings and back to the
+  waiting room, ``self.action_reopen()`` (key o). When the room waits again or is
   gone, the base class hands over to the waiting room or the lobby.
 """
 
@@ -45,11 +45,10 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
-from tui.client import ClientError, RoomClient, RoomSnapshot
+from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot
 from tui.i18n import shown_name
 from tui.screens.base import HostScreen
-from tui.screens.dialogs import ConfirmDialog
-from tui.screens.room import RoomScreen
+from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.ticker import TICKER
 from tui.widgets import ChatPanel
 
@@ -231,18 +230,24 @@ class TableScreen(HostScreen):
         self.throne.host_changed()
 
     def action_reopen(self) -> None:
-        """The host's o after a match: everyone back to the waiting room, and the
-        host's settings dialog open there (the game too); Escape keeps them."""
-        try:
-            self.room.reopen()
-        except ClientError as err:
-            self.throne.show_error(err)
+        """The host's o after a match: the settings dialog (the game too) over the
+        table; saved, everyone goes back to the waiting room with those settings;
+        Escape changes nothing and moves nobody."""
+        snap = self.snap
+        if snap is None:
             return
-        self.throne.sync_room_screen(self)
-        screen = self.app.screen
-        if isinstance(screen, RoomScreen):
-            screen.options_first = True
-        self.throne.host_changed()
+
+        def apply(settings: RoomSettings) -> None:  # a refusal stays in the dialog
+            if self.room.snapshot().state == "finished":  # (not again after a refusal of the settings)
+                self.room.reopen()
+            self.room.update_settings(settings)
+
+        def saved(settings: RoomSettings | None) -> None:
+            if settings is not None:
+                self.throne.sync_room_screen(self)
+                self.throne.host_changed()
+
+        self.app.push_screen(RoomSettingsDialog(self.throne.lobby.games(), snap.settings, apply), saved)
 
     def action_leave(self) -> None:
         if self.throne.watching or (self.snap is not None and self.snap.state == "finished"):

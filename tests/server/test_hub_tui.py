@@ -240,14 +240,19 @@ async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_set
             assert room.state == "finished"
             await pilot.press("o")
             await settle(pilot, 6)
-            assert room.state == "waiting"
+            assert room.state == "finished"  # the dialog over the table: nobody moved yet
             dialog = app.screen
             assert isinstance(dialog, RoomSettingsDialog)
-            assert isinstance(app.screen_stack[-2], RoomScreen)
+            assert app.screen_stack[-2] is table
             assert dialog.query_one("#game", Select).value == game
-            await pilot.press("escape")  # the settings as they were
+            await pilot.press("escape")  # cancelled: nothing changes, nobody is moved
             await settle(pilot, 6)
-            assert isinstance(app.screen, RoomScreen)
+            assert room.state == "finished" and app.screen is table
+            await pilot.press("o")
+            await settle(pilot, 6)
+            await pilot.click("#ok")  # the settings as they were, saved: everyone back to the waiting room
+            await settle(pilot, 6)
+            assert room.state == "waiting" and isinstance(app.screen, RoomScreen)
             await settle(bob_pilot, 6)
             assert isinstance(bob.screen, RoomScreen)  # the watcher sees the room wait again
             assert "* the host brought everyone" in screen_text(bob)  # the chat wraps the rest

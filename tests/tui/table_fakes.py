@@ -129,6 +129,7 @@ class FakeTableClient(Generic[R]):
         self.sent: list[tuple[str, int]] = []
         self.again = 0
         self.reopened = 0
+        self.saved: list[RoomSettings] = []  # settings the host saved after a match
         room.clients.append(self)
 
     @property
@@ -190,7 +191,9 @@ class FakeTableClient(Generic[R]):
         raise ClientError("not-host", "no")
 
     def update_settings(self, settings: RoomSettings) -> None:
-        raise ClientError("playing", self.ON)
+        if not self.reopened:  # like the real host: only once the room waits again
+            raise ClientError("playing", self.ON)
+        self.saved.append(settings)
 
     def start(self) -> None:
         raise ClientError("playing", self.ON)

@@ -7,7 +7,7 @@ import time
 import pytest
 from fakes import FakeHub, FakeLobby, FakeRoom, FakeRoomClient, screen_text, settle
 from textual.app import ComposeResult
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tui.app import ThroneApp
 from tui.client import RoomSettings
@@ -101,14 +101,20 @@ async def test_after_a_match_o_opens_the_waiting_room_with_the_settings(hub: Fak
         assert "Press p to play again, or o to change the settings." in screen_text(app)
         bar = screen_text(app).splitlines()[-1]  # the status line names o: at 80 columns the bar keeps F2's label
         assert " o " in bar and "Play again" in bar and "F2 中文" in bar, bar
+        await pilot.press("o")  # the settings over the table: nobody is moved yet
+        await settle(pilot)
+        assert room.state == "finished"
+        assert isinstance(app.screen, RoomSettingsDialog) and isinstance(app.screen_stack[-2], PlainTableScreen)
+        await pilot.press("escape")  # cancelled: nothing changes, the table stays
+        await settle(pilot)
+        assert room.state == "finished" and isinstance(app.screen, PlainTableScreen)
         await pilot.press("o")
         await settle(pilot)
-        assert room.state == "waiting"
-        assert isinstance(app.screen, RoomSettingsDialog) and isinstance(app.screen_stack[-2], RoomScreen)
-        await pilot.press("escape")
+        app.screen.query_one("#seats", Input).value = "4"
+        await pilot.click("#ok")  # saved: everyone back to the waiting room, with the settings
         await settle(pilot)
-        assert isinstance(app.screen, RoomScreen)
-        assert [s.kind for s in room.seats] == ["human", "bot", "bot"]
+        assert room.state == "waiting" and isinstance(app.screen, RoomScreen)
+        assert [s.kind for s in room.seats] == ["human", "bot", "bot", "empty"]
 
 
 async def test_peek_shows_a_private_note(hub: FakeHub) -> None:

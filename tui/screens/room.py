@@ -69,7 +69,6 @@ class RoomScreen(ChatKeys, HostScreen):
         self.snap: RoomSnapshot | None = None
         self._seat_rows: list[SeatInfo] = []
         self._summary = ""
-        self.options_first = False  # the host came back from a finished match to change the settings
 
     def compose(self) -> ComposeResult:
         yield Static("", id="room-head", classes="head", markup=False)
@@ -162,10 +161,6 @@ class RoomScreen(ChatKeys, HostScreen):
         self.query_one(ChatPanel).set_lines(self.room.chat_lines())
         self._show_status()
         self.refresh_keys()
-        if self.options_first and self.is_current:
-            self.options_first = False
-            if self.is_host:
-                self.action_options()
 
     def _show_seats(self, snap: RoomSnapshot) -> None:
         taken = sum(1 for seat in snap.seats if seat.kind != "empty")
