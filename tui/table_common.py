@@ -255,6 +255,19 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
     _timeouts_seen: int | None = None  # the seat's count of timeouts when this screen last looked
     _timed_out = False  # the room played for this seat since it last sent an action
 
+    PROMPT_ROWS = 4
+    """The prompt box's height while a match is played (its ``table.tcss``)."""
+    _prompt_rows = PROMPT_ROWS
+
+    def fit_prompt(self, prompt_id: str, lines: int, *, over: bool) -> None:
+        """The prompt box keeps its rows while the match is played (nothing
+        jumps); once it is over, only the rows it says, so that the result
+        below gets the rest of a small terminal (8 of 8 rows at 80x24, not 5)."""
+        rows = max(1, min(self.PROMPT_ROWS, lines)) if over else self.PROMPT_ROWS
+        if rows != self._prompt_rows:
+            self._prompt_rows = rows
+            self.query_one(prompt_id).styles.height = rows
+
     def refuse_number(self, p: NotedPicker, typed: str, step: str) -> None:
         """A number typed that is no choice now: say so, and (a choice is highlighted
         unless only confirming is left) hold the next Enter, meant for that number."""

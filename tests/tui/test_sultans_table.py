@@ -1448,3 +1448,16 @@ async def test_the_hide_pick_s_keys_fit_whole_at_100_columns(lang: Lang) -> None
         what = t("sk.pick.what.hide", lang)
         (head,) = [line for line in screen_text(app).splitlines() if what in line]  # as the screen shows it
         assert head.rstrip().endswith(t("sk.pick.keys", lang)), head
+
+
+async def test_a_match_s_end_at_80x24_shows_its_winners_first() -> None:
+    """At 80x24 the result pane of 7 seats showed alice, bob and carol (seat
+    order), the winners below the fold; the prompt kept blank rows too."""
+    room = SultansRoom(7, humans=(), rounds=1)
+    room.run_bots(next_rounds=True)
+    mv = room.match.view(0)
+    assert mv.over and mv.winners
+    async with table(room, 0, size=(80, 24)) as (app, _pilot, _client):
+        text = screen_text(app)
+        for w in mv.winners:
+            assert any(line.lstrip("│ ").startswith(f"★ {room.names[w]} ({w})") for line in text.splitlines()), text

@@ -93,7 +93,6 @@ class Table(GameTableScreen[Picker]):
         self._log_viewer: int | None = -1
         self._log_last = -1  # the last event number written to the log
         self._result_shown = False
-        self._prompt_rows = 4  # the prompt box's height (#ov-prompt in table.tcss)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -445,12 +444,7 @@ class Table(GameTableScreen[Picker]):
             lines.append(self._options_line(self._kinds()))
         if self.message.plain:
             lines.append(self.message)
-        # a fixed box of 4 rows while the game is played (nothing jumps); once it is over,
-        # only the rows it says, so that the result below gets the rest of a small terminal
-        rows = 4 if ov.outcome is None else max(1, min(4, len(lines)))
-        if rows != self._prompt_rows:
-            self._prompt_rows = rows
-            self.query_one("#ov-prompt").styles.height = rows
+        self.fit_prompt("#ov-prompt", len(lines), over=ov.outcome is not None)
         self._update("#ov-prompt", Text("\n", end="").join(lines[:4]))  # fitted by the widget
 
     def _options_line(self, kinds: list[str]) -> Text:

@@ -305,7 +305,8 @@ def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang) -> Text:
 
 def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.title") -> Text:
     """The score table over the rounds played, winners and the tie-break
-    explained once the match is over (``title``: the table's heading key)."""
+    explained once the match is over, its rows then in standing order
+    (``title``: the table's heading key)."""
     out = Text(end="")
     out.append(t(title, lang) + "\n", style="bold underline")
     rounds = [r.number for r in mv.history]
@@ -319,7 +320,10 @@ def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.
     head.append(f"  {t('sk.match.total', lang)}\n")
     out.append_text(head)
     winners = set(mv.winners)
-    for s in range(mv.players):
+    # once the match is over, its standing: winners first, then by total (the
+    # rows a small pane shows are the ones that matter); before, seat order
+    seats = sorted(range(mv.players), key=lambda s: (s not in winners, -mv.totals[s], s)) if mv.over else range(mv.players)
+    for s in seats:
         star = "★" if s in winners else " "
         label = namer.seat(s)
         row = Text(f"{star} ", style="bold", end="")

@@ -262,6 +262,7 @@ class Table(GameTableScreen[Picker]):
             lines.append(self._options_line(self._kinds()))
         if self.message.plain:
             lines.append(self.message)
+        self.fit_prompt("#sk-prompt", len(lines), over=mv.over)
         text = Text("\n", end="").join(lines[:4])
         self._update("#sk-prompt", text)
 
