@@ -200,6 +200,7 @@ async def test_private_room_asks_for_its_code(hub: FakeHub) -> None:
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, CodeDialog)
+        assert t("dialog.code_hint", "en") in screen_text(app)  # the empty field is seen without colour too
         await pilot.press(*"999", "enter")
         await settle(pilot)
         assert app.screen is dialog  # a wrong code is said in the dialog, the code kept to correct

@@ -126,6 +126,7 @@ class CodeDialog(_ErrorLine, HostModal[str | None]):
 
     def apply_lang(self) -> None:
         self.query_one("#code-title", Static).update(self.tr("dialog.code", room=self._room_name))
+        self.query_one("#code", Input).placeholder = self.tr("dialog.code_hint")  # the field seen without colour too
         self.query_one("#ok", Button).label = self.tr("button.ok")
         self.query_one("#cancel", Button).label = self.tr("button.cancel")
 
