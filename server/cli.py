@@ -143,6 +143,7 @@ async def serve(config: Config) -> int:
     finally:
         await health.stop()
         await heap.stop()
+        hub.begin_stop()
         await server.stop()
         await hub.stop()
         storage.close()

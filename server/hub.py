@@ -170,6 +170,12 @@ class Hub:
             if stored.id not in self.rooms:
                 self.storage.close_room(stored.id)
 
+    def begin_stop(self) -> None:
+        """The server is about to end every session: the rooms are not to say that
+        their players lost the connection (after the restart the chat would)."""
+        if self._env is not None:
+            self._env.stopping = True
+
     async def stop(self) -> None:
         """Stop every room's tasks and detach every session (the database stays open)."""
         tasks: list[asyncio.Task[None]] = []

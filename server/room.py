@@ -132,6 +132,7 @@ class RoomEnv:
     clock: Callable[[], float]  # unix time
     time_scale: float = 1.0  # multiplies every delay (timers, bots, grace, intermission)
     grace_period: float = 60.0
+    stopping: bool = False  # the server is stopping: its sessions end, nobody "lost the connection"
     intermission: float = 5.0
     notifier: Notifier | None = None  # made from loop/context when not given
     on_lobby_change: Callable[[], None] = lambda: None
@@ -421,7 +422,7 @@ class Room:
                         self._free_seat(seat, "sys.left")
                     else:
                         self._start_grace(seat)
-                        if self.state == "playing" and not seat.autoplay:  # the table waits on them: say so now
+                        if self.state == "playing" and not seat.autoplay and not self.env.stopping:  # the table waits on them: say so now
                             self.system("sys.dropped", name=seat.name, secs=str(round(self.env.grace_period)))
         self._changed(lobby=True)
         self._maybe_close()

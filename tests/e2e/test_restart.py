@@ -86,6 +86,7 @@ def _after_restart(server: ServerProcess, key: Path, before: Truth, cells: set[s
     assert truth.round_number() == before.round_number()
     assert truth.asks_only(0), "the reaction that waited for alice is gone"
     alice.wait_for(CHAT)  # the room's chat came back with the match
+    assert "lost the connection" not in alice.text()  # the stop ended the sessions: no player dropped
     settle_screen(alice)
     missing = cells - screen_cells(alice)
     assert not missing, f"pieces of the table missing after the restart: {sorted(missing)}\n{alice.dump()}"
