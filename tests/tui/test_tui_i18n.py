@@ -280,3 +280,22 @@ def test_a_round_limit_tie_says_the_rank_decided_it() -> None:
     names = ["alice", "bob", "carol", "dave"]
     ev = Event(n=9, round=3, kind="game-over", params={"winner": 1, "why": "round-limit", "tie": True})
     assert "tied on gold: the higher rank wins" in event_text(ev, Namer(names, 0, "en"), "en").plain
+
+
+def test_the_help_says_what_the_rules_say() -> None:
+    """A play-tester read the help against the rules: S-REACT-2 asks every
+    *other* living seat; S-SCORE-1 scores the Vizier and the Fortune Teller by
+    their own rules; S-SWAP-3's swap-back ban was not said anywhere; K-ROLE-
+    GENERAL / -PEASANT / K-XROLE-OUTLAW pass to any *other* living player;
+    K-CARD-REVENGE's Plead Guilty case and K-CARD-CONSPIRE's Knight were left out."""
+    from tui.overlord.catalogue import EFFECT_EN, EFFECT_ZH, ROLE_RULES_EN, ROLE_RULES_ZH
+
+    for lang in ("en", "zh"):
+        text = t("help.game.sultans", lang)
+        assert ("every other living seat" if lang == "en" else "其他所有存活玩家") in text
+        assert ("may not swap with that seat" if lang == "en" else "不能與他交換") in text
+        assert ("Fortune Teller by their own" if lang == "en" else "大官和占卜師依各自") in text
+    for role in ("general", "peasant", "outlaw"):
+        assert "any other living player" in ROLE_RULES_EN[role] and "其他活著的玩家" in ROLE_RULES_ZH[role]
+    assert "Plead Guilty" in EFFECT_EN["revenge"] and "認罪" in EFFECT_ZH["revenge"]
+    assert "Knight" in EFFECT_EN["conspire"] and "騎士" in EFFECT_ZH["conspire"]

@@ -84,12 +84,14 @@ EFFECT_EN = {
     "coercion": "Order to an adjacent player; they give you a card or you take 2 gold from the treasury.",
     "make-an-example": "Order to a lower-ranked player (any, if you rank lowest); take 1 gold from the treasury.",
     "extortion": "Order to any player; take 1 of their gold.",
-    "conspire": "Order to an adjacent player; then everyone passes one card on in that direction.",
+    "conspire": "Order to an adjacent player; then everyone holding a card but the Knight passes one card on "
+    "in that direction.",
     "revolt": "Order to a player whose rank differs from yours by exactly 1; swap roles with them.",
     "retaliate": "Reaction: cancel the card being played.",
     "plead-guilty": "Reaction after a transfer: take the order from its holder; draw 1, take 1 gold.",
     "martyrdom": "Desperation (no shield in hand): you are executed and take 7 gold.",
-    "revenge": "Desperation: you are executed, then the one who gave you the order is too.",
+    "revenge": "Desperation: you are executed, then the one who gave you the order is too (holding the order "
+    "by Plead Guilty, only you die).",
     "revolution": "Desperation: living players' roles are dealt again; the phase ends, nobody dies.",
     "uprising": "Desperation: order to any player; the next book card discarded kills them or you.",
 }
@@ -100,12 +102,12 @@ EFFECT_ZH = {
     "coercion": "把指示物交給相鄰玩家；他選擇給你 1 張牌，或讓你從國庫拿 2 元。",
     "make-an-example": "把指示物交給階級比你低的玩家（你最低則任意）；從國庫拿 1 元。",
     "extortion": "把指示物交給任意玩家；拿他 1 元。",
-    "conspire": "把指示物交給相鄰玩家；然後每人依此方向傳 1 張牌給下一家。",
+    "conspire": "把指示物交給相鄰玩家；然後除了騎士，每位有牌的人依此方向傳 1 張牌給下一家。",
     "revolt": "把指示物交給階級與你恰差 1 的玩家；與他交換角色。",
     "retaliate": "反應：取消正在打出的牌。",
     "plead-guilty": "反應（傳遞之後）：從持有者手上拿走指示物；抽 1 張、拿 1 元。",
     "martyrdom": "絕境（手上無盾牌）：你被處決並拿 7 元。",
-    "revenge": "絕境：你被處決，交給你指示物的玩家隨後也被處決。",
+    "revenge": "絕境：你被處決，交給你指示物的玩家隨後也被處決（若你是靠認罪拿到指示物，只有你死）。",
     "revolution": "絕境：重發活著玩家的角色；本階段結束，無人死亡。",
     "uprising": "絕境：把指示物交給任意玩家；下一張被棄的書本卡會讓他或你死亡。",
 }
@@ -115,13 +117,13 @@ ROLE_RULES_EN = {
     "You win with the coronation gold at income, or as the last one alive.",
     "advisor": "When another player plays a book card, its effects on you are ignored: Revenge and Uprising "
     "never execute you, and against a Revolution you may keep your role.",
-    "general": "Passing the order with a shield card, you may give it to any living player instead of the "
+    "general": "Passing the order with a shield card, you may give it to any other living player instead of the "
     "card's own targets; the card's other effects happen as written.",
     "captain": "Whoever you give the order to discards a plot card of their choice.",
     "knight": "Nobody gains gold or cards from you or makes you lose them: Coercion against you pays from the "
     "treasury, and levies, taxes and thefts take nothing from you.",
     "squire": "Hand limit 2. At the start of every order phase you draw 1, even above your limit.",
-    "peasant": "You may pass the order to any living player by paying them 1 gold.",
+    "peasant": "You may pass the order to any other living player by paying them 1 gold.",
     "truant": "At income you pay 1 gold to the ruler. When a player gives you the order and then holds more "
     "cards than you, you may draw 1.",
     "tyrant": "You give the order like the Overlord. At the start of every round you take up to 4 gold in all "
@@ -136,7 +138,7 @@ ROLE_RULES_EN = {
     "merchant": "No hand limit (you draw 2 in the draw phase). At the start of the order phase you may give "
     "a player 2 gold, then draw 2.",
     "actor": "When you kill a player, you take their role from the centre and leave the Actor there.",
-    "outlaw": "At income you pay 1 gold to the treasury. You may pass the order to any living player by "
+    "outlaw": "At income you pay 1 gold to the treasury. You may pass the order to any other living player by "
     "discarding any plot card. When you kill a player you take up to 5 of their gold; whoever kills you "
     "takes 5 from the treasury.",
 }
@@ -144,12 +146,12 @@ ROLE_RULES_ZH = {
     "overlord": "暗殺階段開始時命令一名玩家持有指示物；持有者被處決後再次命令。收入時有加冕金額即獲勝；"
     "只剩他存活時也獲勝。",
     "advisor": "其他玩家打出書本卡時，你可以不受影響：復仇與暴動不會處決你，遇到革命時你可以保留角色。",
-    "general": "用盾牌卡傳遞指示物時，可以交給任何一位活著的玩家，而不限於卡上的對象；卡的其他效果照常。",
+    "general": "用盾牌卡傳遞指示物時，可以交給任何一位其他活著的玩家，而不限於卡上的對象；卡的其他效果照常。",
     "captain": "你把指示物交給誰，誰就必須棄掉一張自選的謀略卡。",
     "knight": "其他玩家無法從你身上獲得金錢或謀略卡，也無法強制你失去它們：強迫對你只能從國庫拿錢，"
     "徵收、稅金和拿取都拿不到你的東西。",
     "squire": "手牌上限 2。每次暗殺階段開始時抽 1 張牌，即使超過上限。",
-    "peasant": "可以付 1 元給任何一位活著的玩家，把指示物傳給他，而不用卡牌。",
+    "peasant": "可以付 1 元給任何一位其他活著的玩家，把指示物傳給他，而不用卡牌。",
     "truant": "收入階段必須給統治者 1 元。有玩家把指示物交給你後，若他的手牌比你多，你可以抽 1 張。",
     "tyrant": "像領主一樣下命令。每回合開始時，從其他玩家身上共拿取最多 4 元，自行分配（不能拿騎士的）。",
     "executioner": "你打出的書本卡被報復取消時，可以改棄另一張謀略卡代替；被取消的卡回到你手上。",
@@ -159,7 +161,7 @@ ROLE_RULES_ZH = {
     "bureaucrat": "抽牌階段前你可以說出一張牌名：除騎士外，所有人棄掉手上所有這種牌，本回合也沒有人能打出它。",
     "merchant": "手牌無上限（抽牌階段抽 2 張）。暗殺階段開始時，你可以給一名玩家 2 元，然後抽 2 張。",
     "actor": "當你刺殺了一名玩家，你拿走他在中央的角色，把藝人留在中央。",
-    "outlaw": "收入階段必須付 1 元給國庫。你可以棄任意一張謀略卡，把指示物傳給任何一位活著的玩家。"
+    "outlaw": "收入階段必須付 1 元給國庫。你可以棄任意一張謀略卡，把指示物傳給任何一位其他活著的玩家。"
     "你刺殺一名玩家時拿他最多 5 元；殺了你的人從國庫拿 5 元。",
 }
 
