@@ -308,3 +308,22 @@ async def open_table(
         assert isinstance(app.screen, screen)
         await settle(pilot)
         yield app, pilot, client
+
+
+async def host_changes_settings(app: ThroneApp, pilot: Pilot[None], client: FakeTableClient[Any]) -> None:
+    """After a match the host's o opens the settings over the table: Escape
+    changes nothing and moves nobody; saved, they take everyone back to the
+    waiting room."""
+    from tui.screens.dialogs import RoomSettingsDialog
+
+    await pilot.press("o")
+    await settle(pilot)
+    assert isinstance(app.screen, RoomSettingsDialog) and client.reopened == 0
+    await pilot.press("escape")
+    await settle(pilot)
+    assert not isinstance(app.screen, RoomSettingsDialog) and client.reopened == 0
+    await pilot.press("o")
+    await settle(pilot)
+    await pilot.click("#ok")
+    await settle(pilot)
+    assert client.reopened == 1 and len(client.saved) == 1

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import pytest
 from fakes import screen_text, settle
 from overlord_fakes import NAMES, OverlordClient, OverlordLobby, OverlordRoom
-from table_fakes import open_table
+from table_fakes import host_changes_settings, open_table
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -27,7 +27,6 @@ from tui.overlord.help import OverlordHelp
 from tui.overlord.table import Table
 from tui.overlord.widgets import HandPanel, SeatsPanel
 from tui.overlord.words import card_str
-from tui.screens.dialogs import RoomSettingsDialog
 from tui.tables import table_screen_for
 from tui.widgets import TailLog
 
@@ -601,17 +600,7 @@ async def test_game_end_play_again_is_the_hosts() -> None:
         await pilot.press("p")
         await settle(pilot)
         assert client.again == 1
-        await pilot.press("o")  # o is also the order's key: after the match, the host's settings
-        await settle(pilot)
-        assert isinstance(app.screen, RoomSettingsDialog) and client.reopened == 0
-        await pilot.press("escape")  # changes nothing, moves nobody
-        await settle(pilot)
-        assert not isinstance(app.screen, RoomSettingsDialog) and client.reopened == 0
-        await pilot.press("o")
-        await settle(pilot)
-        await pilot.click("#ok")  # saved: everyone back to the waiting room with them
-        await settle(pilot)
-        assert client.reopened == 1 and len(client.saved) == 1
+        await host_changes_settings(app, pilot, client)  # o is also the order's key: after the match, the settings
 
 
 # ------------------------------------------------------------------ spectator

@@ -16,14 +16,13 @@ from fakes import screen_text, settle
 from rich.cells import cell_len
 from rich.text import Text
 from sultans_fakes import NAMES, SultansClient, SultansLobby, SultansRoom
-from table_fakes import open_table
+from table_fakes import host_changes_settings, open_table
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tui.app import ThroneApp
 from tui.i18n import t
-from tui.screens.dialogs import RoomSettingsDialog
 from tui.sultans.help import SultansHelp
 from tui.sultans.ring import TableRing, ring_layout
 from tui.sultans.table import Table
@@ -450,17 +449,7 @@ async def test_round_end_and_match_end() -> None:
         await pilot.press("p")
         await settle(pilot)
         assert client.again == 1
-        await pilot.press("o")  # o is also the pass's key: after the match, the host's settings
-        await settle(pilot)
-        assert isinstance(app.screen, RoomSettingsDialog) and client.reopened == 0
-        await pilot.press("escape")  # changes nothing, moves nobody
-        await settle(pilot)
-        assert not isinstance(app.screen, RoomSettingsDialog) and client.reopened == 0
-        await pilot.press("o")
-        await settle(pilot)
-        await pilot.click("#ok")  # saved: everyone back to the waiting room with them
-        await settle(pilot)
-        assert client.reopened == 1 and len(client.saved) == 1
+        await host_changes_settings(app, pilot, client)  # o is also the pass's key: after the match, the settings
 
 
 def two_rounds() -> SultansRoom:
