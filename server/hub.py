@@ -218,19 +218,23 @@ class Hub:
         client._listener = None
         self._presence_changed()
 
-    def online(self) -> list[str]:
-        """Names of the sessions, each once, sorted (a new list)."""
+    def _presence(self) -> list[str]:
+        """Who is online and which of them are guests, made again once a session came or went."""
         if self._online is None:
             seen: dict[str, str] = {}
             for s in self.sessions:
                 seen.setdefault(name_key(s.identity.name), s.identity.name)
             self._online = sorted(seen.values(), key=name_key)
             self._guests = frozenset(s.identity.name for s in self.sessions if s.identity.guest)
-        return list(self._online)
+        return self._online
+
+    def online(self) -> list[str]:
+        """Names of the sessions, each once, sorted (a new list)."""
+        return list(self._presence())
 
     def online_guests(self) -> frozenset[str]:
         """The names of :meth:`online` that play as guests."""
-        self.online()
+        self._presence()
         return self._guests
 
     def guest_seated(self, name: str) -> bool:

@@ -390,16 +390,16 @@ class Room:
             if idx is not None:
                 seat = self.seats[idx]
                 seat.sessions += 1
+                # the table was told they dropped (mid-match) or that a bot plays for them
+                back = seat.autoplay or (seat.grace is not None and self.state == "playing")
                 if seat.grace is not None:
                     seat.grace.cancel()
                     seat.grace = None
-                    if self.state == "playing" and not seat.autoplay:  # the table was told they dropped
-                        self.system("sys.back", name=seat.name)
-                if seat.autoplay:
-                    seat.autoplay = False
+                seat.autoplay = False
+                if back:
                     self.system("sys.back", name=seat.name)
         elif self.state == "playing" and not any(
-            s is not session and s.role == "spectator" and s.identity.name == session.identity.name
+            s is not session and s.role == "spectator" and name_key(s.identity.name) == name_key(session.identity.name)
             for s in self.sessions
         ):  # the players see no list of watchers at the table: they are told who came to watch
             self.system("sys.watching", name=session.identity.name)

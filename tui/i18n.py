@@ -935,6 +935,12 @@ def said_names(names: str, lang: Lang) -> str:
     return t("punct.list", lang).join(shown_name(name, lang) for name in names.split(NAMES_SEP))
 
 
+def guest_marked(name: str, guest: bool, lang: Lang) -> str:
+    """A player's name as lists show it: "(guest)" after a guest's (issue 3:
+    keyless players are "shown as guests")."""
+    return t("lobby.as_guest", lang, name=name) if guest else name
+
+
 def shown_name(name: str, lang: Lang) -> str:
     """A seat's name as screens show it: a player's as it is, the host's bot
     ("Bot 2") in ``lang`` ("電腦 2"; a player's name has no space, so "Bot 2"

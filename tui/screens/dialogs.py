@@ -13,7 +13,7 @@ from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Sele
 from textual.widgets.option_list import Option
 
 from tui.client import ClientError, LeaderRow, RoomSettings
-from tui.i18n import LANGS, Lang, error_text, game_title, t
+from tui.i18n import LANGS, Lang, error_text, game_title, guest_marked, t
 from tui.screens.base import HostModal
 from tui.text import literal
 from tui.widgets import KeySpec, RowList, SteadyInput, TickBox
@@ -585,7 +585,7 @@ class OnlineDialog(HostModal[None]):
         self.query_one("#online-title", Static).update(self.tr("lobby.online", n=len(self._names)))
         names = self.query_one("#online-names", RowList)
         names.set_columns([self.tr("col.player")])
-        names.set_rows([(self.tr("lobby.as_guest", name=n) if n in self._guests else n,) for n in self._names])
+        names.set_rows([(guest_marked(n, n in self._guests, self.lang),) for n in self._names])
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -17,7 +17,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from tui.client import ClientError, LeaderRow, RoomClient, RoomSettings, RoomSummary
-from tui.i18n import Lang, game_title, room_title
+from tui.i18n import Lang, game_title, guest_marked, room_title
 from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import (
     CodeDialog,
@@ -115,8 +115,8 @@ class LobbyScreen(ChatKeys, HostScreen):
         lobby = self.throne.lobby
         me = lobby.identity
         guests = lobby.online_guests()
-        online = [self.tr("lobby.as_guest", name=name) if name in guests else name for name in lobby.online()]
-        who = self.tr("lobby.as_guest", name=me.name) if me.guest else me.name
+        online = [guest_marked(name, name in guests, self.lang) for name in lobby.online()]
+        who = guest_marked(me.name, me.guest, self.lang)
         if self._changed("lobby-head", (who, len(online), self.lang)):
             head = Text.assemble(
                 ("throneroom", "bold"),
