@@ -19,8 +19,9 @@ Decisions:
   gets ``grace_period`` seconds before a bot takes over.
 * Rooms nobody sits in or watches close (a match in progress never closes;
   bots play it out and the results are recorded).
-* ``start()`` restores every unfinished match from the database; waiting rooms
-  do not survive a restart.
+* ``start()`` restores every unfinished match from the database, and every
+  room that was waiting or showing a finished match's result with somebody
+  seated (its lineup): a restart is a dropped connection for its players.
 * A room's ``bot_delay`` is the screen's value when it sets one explicitly,
   else the hub's ``bot_delay``.
 """
@@ -45,7 +46,7 @@ from server.room import (
     validate_settings,
 )
 from server.sanitize import clean_text
-from server.storage import LOBBY_CHAT, Storage, name_key
+from server.storage import LOBBY_CHAT, SeatRecord, Storage, StoredRoom, name_key
 from server.throttle import Throttle
 from tui.client import (
     ChatLine,
@@ -167,8 +168,40 @@ class Hub:
                 continue
             log.info("room %s: match %s restored after %d log entries", room.id, match.id, len(match.log))
         for stored in self.storage.open_rooms():
-            if stored.id not in self.rooms:
+            if stored.id not in self.rooms and not self._restore_lineup(stored):
                 self.storage.close_room(stored.id)
+
+    def _restore_lineup(self, stored: StoredRoom) -> bool:
+        """Bring back a room that was waiting, or showing a result, when the
+        server stopped: its seats, bots and chat (its players get the grace
+        period to come back). False: nothing to bring back (nobody sat there,
+        or what was kept no longer reads); the room is to be closed."""
+        lineup = stored.lineup
+        if not lineup or lineup.get("state") not in ("waiting", "finished"):
+            return False
+        room: Room | None = None
+        try:
+            seats = [SeatRecord.from_json(s) for s in lineup["seats"]]
+            if not any(s.kind == "human" for s in seats):
+                return False
+            settings = RoomSettings.model_validate(stored.settings)
+            spec = self.specs.get(settings.game)
+            if spec is None:
+                log.warning("room %s not restored: game %r not offered", stored.id, settings.game)
+                return False
+            finished = None
+            if lineup.get("state") == "finished" and isinstance(lineup.get("match"), int):
+                finished = self.storage.finished_match(lineup["match"])
+            room = Room(self.env, stored.id, settings, stored.host, spec)
+            room.restore_lineup(seats, finished)
+        except Exception:
+            log.exception("room %s: cannot bring it back", stored.id)
+            if room is not None:
+                room.shutdown()
+            return False
+        self.rooms[room.id] = room
+        log.info("room %s restored (%s)", room.id, room.state)
+        return True
 
     def begin_stop(self) -> None:
         """The server is about to end every session: the rooms are not to say that

@@ -265,6 +265,7 @@ class Room:
         self._bots: asyncio.Task[None] | None = None
         self._bot_wake = asyncio.Event()
         self._think = random.Random()  # bot thinking times (not the game's randomness)
+        self._saved_lineup: dict[str, Any] | None = None  # the lineup last kept in the database
 
     # ------------------------------------------------------------- reading
 
@@ -516,8 +517,38 @@ class Room:
 
     def _changed(self, *, lobby: bool = False) -> None:
         if lobby:
+            self._save_lineup()
             self.env.on_lobby_change()
         self.env.notify(self.sessions)
+
+    def lineup(self) -> dict[str, Any]:
+        """What a restart needs to bring back a room between matches: who sits
+        where, and the finished match whose result it shows (a match being
+        played has its seats in its own record)."""
+        return {
+            "state": self.state,
+            "match": self.match_id if self.state == "finished" else None,
+            "seats": [
+                SeatRecord(kind=s.kind, name=s.name if s.kind == "human" else "", guest=s.guest).to_json()
+                for s in self.seats
+            ],
+        }
+
+    def _save_lineup(self) -> None:
+        """Keep the lineup if it changed (a seat taken or given up, bots, the
+        match's end, the waiting room again); the rest of the room is in its
+        settings, chat and matches."""
+        if self.state == "playing" or self.closed:
+            return
+        lineup = self.lineup()
+        if lineup == self._saved_lineup:
+            return
+        try:
+            self.env.storage.save_lineup(self.id, lineup)
+        except Exception:
+            log.exception("room %s: cannot save its seats", self.id)
+            return
+        self._saved_lineup = lineup
 
     def system(self, key: str, /, **params: str) -> None:
         """A system line in the room's chat: a catalogue key (``tui.i18n``,
@@ -794,6 +825,34 @@ class Room:
         self._ensure_bot_loop()
         self._after_change(actor=None)
 
+    def restore_lineup(self, seats: Sequence[SeatRecord], finished: StoredMatch | None) -> None:
+        """Bring back a room that was waiting, or showing the result of
+        ``finished``, when the server stopped (``lineup``): the same seats,
+        bots and chat; its players have the grace period to come back."""
+        if len(seats) != len(self.seats):
+            raise ValueError(f"{len(seats)} seats kept for a room of {len(self.seats)}")
+        for seat, rec in zip(self.seats, seats, strict=True):
+            seat.kind, seat.guest = rec.kind, rec.guest
+            seat.name = rec.name if rec.kind == "human" else ""
+        if finished is not None:
+            options = self.spec.options_model.model_validate(finished.options, context={"stored": True})
+            table = self.spec.new_table(len(finished.seats), finished.seed, options)
+            _replay(table, finished.log)
+            if not table.is_over() or len(finished.seats) != len(self.seats):
+                raise ValueError(f"match {finished.id} does not replay to its end at this table")
+            self.table, self.match_id, self.seed, self._options = table, finished.id, finished.seed, options
+            self.seq = len(finished.log)
+            self._played_by = [rec.name if rec.kind == "human" else bot_name(i) for i, rec in enumerate(finished.seats)]
+            self._legal = [[] for _ in self.seats]
+            self._legal_changed = [0 for _ in self.seats]
+            self.state = "finished"
+        self.version = self.seq + 1
+        self._saved_lineup = self.lineup()
+        for seat in self.humans():
+            self._start_grace(seat)
+        self.chat.extend(self.env.storage.chat_lines(room_scope(self.id)))
+        self.system("sys.restarted_room")
+
     def _rebuild(self) -> None:
         """Make the table again from seed + stored log (after a failed write or an engine crash)."""
         assert self.match_id is not None and self._options is not None
@@ -1000,6 +1059,7 @@ class Room:
         if host is not None and host.index in away and any(seat.sessions > 0 for seat in self.humans()):
             # a host gone past the grace period would hold the next match back for another one
             self._pass_host()
+        self._save_lineup()
         self.env.on_lobby_change()
 
     # ------------------------------------------------------------------ bots

@@ -28,7 +28,7 @@ from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
 
 log = logging.getLogger("throneroom.storage")
@@ -95,6 +95,10 @@ CREATE TABLE IF NOT EXISTS chat (
 CREATE INDEX IF NOT EXISTS chat_scope ON chat(scope, id);
 """
 
+# v4: a room's lineup between matches (its seats, and the finished match it
+# shows), so that a restart brings back rooms waiting or showing a result too.
+_SCHEMA_V4 = "ALTER TABLE rooms ADD COLUMN lineup TEXT"
+
 NEXT_ROUND = "next-round"
 
 
@@ -145,6 +149,7 @@ class StoredRoom:
     host: str
     created: float
     closed: float | None
+    lineup: dict[str, Any] | None = None  # see Storage.save_lineup
 
 
 @dataclass(frozen=True)
@@ -207,6 +212,10 @@ class Storage:
             with self._tx():
                 self._run(_SCHEMA_V3)
                 self._set_version(3)
+        if version < 4:
+            with self._tx():
+                self._run(_SCHEMA_V4)
+                self._set_version(4)
 
     def _run(self, script: str) -> None:
         """Each statement of a schema script, in the open transaction (``executescript`` would commit it)."""
@@ -312,6 +321,11 @@ class Storage:
         self._db.execute(
             "UPDATE rooms SET settings=?, host=? WHERE id=?", (json.dumps(settings), host, int(room_id))
         )
+
+    def save_lineup(self, room_id: str, lineup: dict[str, Any]) -> None:
+        """Keep a room's lineup between matches (``Room.lineup``: its seats, and
+        the finished match it shows) for a restart to bring the room back."""
+        self._db.execute("UPDATE rooms SET lineup=? WHERE id=?", (json.dumps(lineup), int(room_id)))
 
     def close_room(self, room_id: str) -> None:
         """Mark the room closed and forget its chat."""
@@ -427,35 +441,41 @@ class Storage:
             (self._clock(), reason, match_id),
         )
 
+    _MATCH_ROWS = (
+        "SELECT m.*, r.settings AS r_settings, r.host AS r_host, r.created AS r_created, "
+        "r.closed AS r_closed FROM matches m JOIN rooms r ON r.id = m.room_id "
+    )
+
     def unfinished_matches(self) -> list[StoredMatch]:
         """Every match not finished nor abandoned, with its room and full log, oldest first."""
-        rows = self._db.execute(
-            "SELECT m.*, r.settings AS r_settings, r.host AS r_host, r.created AS r_created, "
-            "r.closed AS r_closed FROM matches m JOIN rooms r ON r.id = m.room_id "
-            "WHERE m.finished IS NULL ORDER BY m.id"
-        ).fetchall()
-        out: list[StoredMatch] = []
-        for r in rows:
-            room = StoredRoom(
-                id=str(r["room_id"]),
-                settings=json.loads(r["r_settings"]),
-                host=r["r_host"],
-                created=r["r_created"],
-                closed=r["r_closed"],
-            )
-            out.append(
-                StoredMatch(
-                    id=r["id"],
-                    room=room,
-                    game=r["game"],
-                    seed=r["seed"],
-                    options=json.loads(r["options"]),
-                    seats=[SeatRecord.from_json(s) for s in json.loads(r["seats"])],
-                    started=r["started"],
-                    log=self.match_log(r["id"]),
-                )
-            )
-        return out
+        rows = self._db.execute(self._MATCH_ROWS + "WHERE m.finished IS NULL ORDER BY m.id").fetchall()
+        return [self._stored_match(r) for r in rows]
+
+    def finished_match(self, match_id: int) -> StoredMatch | None:
+        """A match played to its end (not abandoned), with its full log; None if there is none."""
+        row = self._db.execute(
+            self._MATCH_ROWS + "WHERE m.id=? AND m.finished IS NOT NULL AND m.abandoned IS NULL", (match_id,)
+        ).fetchone()
+        return None if row is None else self._stored_match(row)
+
+    def _stored_match(self, r: sqlite3.Row) -> StoredMatch:
+        room = StoredRoom(
+            id=str(r["room_id"]),
+            settings=json.loads(r["r_settings"]),
+            host=r["r_host"],
+            created=r["r_created"],
+            closed=r["r_closed"],
+        )
+        return StoredMatch(
+            id=r["id"],
+            room=room,
+            game=r["game"],
+            seed=r["seed"],
+            options=json.loads(r["options"]),
+            seats=[SeatRecord.from_json(s) for s in json.loads(r["seats"])],
+            started=r["started"],
+            log=self.match_log(r["id"]),
+        )
 
     def match_results(self, match_id: int) -> list[SeatResult]:
         rows = self._db.execute(
@@ -521,6 +541,7 @@ def _room(row: sqlite3.Row) -> StoredRoom:
         host=row["host"],
         created=row["created"],
         closed=row["closed"],
+        lineup=json.loads(row["lineup"]) if row["lineup"] else None,
     )
 
 

@@ -299,7 +299,10 @@ async def test_a_restart_keeps_the_lobby_chat_and_a_restored_room_s_chat(tmp_pat
     a.start()
     a.chat("we will see")
     waiting = h1.connect(Identity(name="carol")).create_room(settings(seats=3))
-    waiting.chat("anyone?")  # a room still waiting closes at the restart, its chat with it
+    waiting.chat("anyone?")  # a room still waiting comes back with its chat (below)
+    empty = h1.connect(Identity(name="erin")).create_room(settings(seats=3))
+    empty.chat("nobody here")
+    empty.leave()  # a room nobody sits in closes, its chat with it
     before = [(line.name, line.text, line.key) for line in a.chat_lines()]
     await h1.stop()
     st1.close()
@@ -308,7 +311,7 @@ async def test_a_restart_keeps_the_lobby_chat_and_a_restored_room_s_chat(tmp_pat
     h2 = new_hub(st2, bot_delay=3600.0)
     await h2.start()
     try:
-        assert list(h2.rooms) == [a.room_id]
+        assert list(h2.rooms) == [a.room_id, waiting.room_id]
         lobby = h2.connect(Identity(name="dave"))
         assert [(line.name, line.text) for line in lobby.chat_lines()] == [("alice", "good evening [b]all[/b]")]
         a2 = h2.connect(Identity(name="alice")).current_room()
@@ -316,10 +319,128 @@ async def test_a_restart_keeps_the_lobby_chat_and_a_restored_room_s_chat(tmp_pat
         after = [(line.name, line.text, line.key) for line in a2.chat_lines()]
         assert after[: len(before)] == before and ("bob", "I bluff, you know", None) in before
         assert after[len(before)][2] == "sys.restarted"
-        assert st2.chat_lines(room_scope(waiting.room_id)) == []
+        assert [line.text for line in h2.rooms[waiting.room_id].chat if line.name == "carol"] == ["anyone?"]
+        assert st2.chat_lines(room_scope(empty.room_id)) == []
     finally:
         await h2.stop()
         st2.close()
+
+
+async def test_a_restart_brings_back_a_waiting_room_its_seats_bots_and_host(tmp_path: Path) -> None:
+    """Issue 3, Persistence: a restart is a dropped connection for the players
+    of a room still waiting too: the same seats, bots, host, settings and
+    chat; whoever is not back within the grace period gives the seat up."""
+    db = tmp_path / "db.sqlite"
+    st1 = Storage(db)
+    h1 = new_hub(st1)
+    await h1.start()
+    la, lb, lc = (h1.connect(Identity(name=n, guest=n == "carol")) for n in ("alice", "bob", "carol"))
+    a = la.create_room(settings(seats=5, name="Friday", private=True, code="Swan"))
+    b = lb.join(a.room_id, code="swan")
+    c = lc.join(a.room_id, code="SWAN")
+    b.take_seat(4)
+    a.add_bot(1)
+    b.set_ready(True)
+    c.chat("brb")
+    before = [(s.kind, s.name, s.guest) for s in a.snapshot().seats]
+    assert before == [("human", "alice", False), ("bot", "Bot 1", False), ("human", "carol", True),
+                      ("empty", "", False), ("human", "bob", False)]
+    room_id = a.room_id
+    h1.begin_stop()
+    await h1.stop()
+    st1.close()
+
+    st2 = Storage(db)
+    h2 = new_hub(st2, grace_period=3600.0)
+    await h2.start()
+    try:
+        room = h2.rooms[room_id]
+        snap = room.snapshot()
+        assert snap.state == "waiting" and snap.host == "alice" and snap.settings.name == "Friday"
+        assert snap.settings.private and snap.settings.code == "Swan"
+        assert [(s.kind, s.name, s.guest) for s in snap.seats] == before
+        assert not any(s.connected or s.ready for s in snap.seats)  # ready again once back
+        [summary] = h2.connect(Identity(name="dave")).rooms()
+        assert (summary.humans, summary.bots, summary.state) == (3, 1, "waiting")
+        b2 = h2.connect(Identity(name="bob")).current_room()  # straight back to the seat, no code asked
+        assert b2 is not None and b2.room_id == room_id and b2.my_seat == 4
+        assert room.snapshot().seats[4].connected
+        lines = [(line.name, line.text, line.key) for line in b2.chat_lines()]
+        assert ("carol", "brb", None) in lines and lines[-1][2] == "sys.restarted_room"
+        # carol and alice do not come back: their seats go after the grace period
+        room.env.grace_period = 0.0
+        for seat in room.humans():
+            if seat.sessions == 0:
+                room._start_grace(seat)
+        await until(lambda: len(room.humans()) == 1)
+        assert room.host == "bob" and [s.name for s in room.humans()] == ["bob"]
+        b2.set_ready(True)
+        b2.start()  # the new host plays with the bot kept from before the restart, and new ones
+        assert room.state == "playing" and [s.kind for s in room.seats] == ["bot", "bot", "bot", "bot", "human"]
+    finally:
+        await h2.stop()
+        st2.close()
+
+
+async def test_a_restart_brings_back_a_finished_match_s_result_once(tmp_path: Path) -> None:
+    """A room showing a match's result comes back showing it (replayed from
+    its log, not recorded twice), and its host can play again from there."""
+    db = tmp_path / "db.sqlite"
+    st1 = Storage(db)
+    h1 = new_hub(st1)
+    await h1.start()
+    la, lb = h1.connect(Identity(name="alice")), h1.connect(Identity(name="bob"))
+    a = la.create_room(settings(seats=3, options={"rounds": 1, "target": 9}))
+    b = lb.join(a.room_id)
+    b.set_ready(True)
+    a.start()
+    await ticks()
+    while a.room.state == "playing":
+        await _play([a, b], 1)
+    room_id, match_id = a.room_id, a.room.match_id
+    before = views(a)
+    board = st1.leaderboard()
+    h1.begin_stop()
+    await h1.stop()
+    st1.close()
+
+    st2 = Storage(db)
+    h2 = new_hub(st2, grace_period=3600.0)
+    await h2.start()
+    try:
+        room = h2.rooms[room_id]
+        assert room.state == "finished" and room.match_id == match_id
+        a2 = h2.connect(Identity(name="alice")).current_room()
+        assert a2 is not None and a2.my_seat == 0 and a2.snapshot().state == "finished"
+        assert views(a2) == before
+        assert a2.snapshot().names == ["alice", "bob", "Bot 2"]
+        assert st2.leaderboard() == board and st2.unfinished_matches() == []
+        b2 = h2.connect(Identity(name="bob")).current_room()
+        assert b2 is not None
+        a2.play_again()
+        assert room.state == "playing" and room.match_id != match_id
+    finally:
+        await h2.stop()
+        st2.close()
+
+
+async def test_a_lineup_that_no_longer_reads_closes_its_room(tmp_path: Path) -> None:
+    """Kept seats that do not fit the room (or name a game no longer offered)
+    close it at the start, with a line in the log: the server still starts."""
+    st = Storage(tmp_path / "db.sqlite")
+    odd = st.create_room(settings(seats=3).model_dump(mode="json"), "alice")
+    st.save_lineup(odd, {"state": "waiting", "match": None, "seats": [{"kind": "human", "name": "alice"}]})
+    gone = st.create_room(settings(game="nosuchgame").model_dump(mode="json"), "bob")
+    st.save_lineup(gone, {"state": "waiting", "match": None, "seats": [{"kind": "human", "name": "bob"}] * 3})
+    bots = st.create_room(settings(seats=2).model_dump(mode="json"), "carol")
+    st.save_lineup(bots, {"state": "waiting", "match": None, "seats": [{"kind": "bot"}] * 2})
+    h = new_hub(st)
+    await h.start()
+    try:
+        assert h.rooms == {} and st.open_rooms() == []
+    finally:
+        await h.stop()
+        st.close()
 
 
 async def test_restore_with_only_bots_plays_to_the_end(tmp_path: Path) -> None:

@@ -205,7 +205,7 @@ def test_the_bell_setting_is_kept_and_rings_when_never_set() -> None:
     assert st.get_bell("dave") is None and st.get_lang("dave") == "zh"
 
 
-def test_a_version_1_database_gains_the_bell_and_the_chat_and_keeps_everything(tmp_path: Path) -> None:
+def test_a_version_1_database_gains_the_bell_the_chat_and_the_lineup_and_keeps_everything(tmp_path: Path) -> None:
     from server.storage import _SCHEMA_V1
 
     path = tmp_path / "v1.sqlite"
@@ -213,16 +213,21 @@ def test_a_version_1_database_gains_the_bell_and_the_chat_and_keeps_everything(t
         raw.executescript(_SCHEMA_V1)
         raw.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '1')")
         raw.execute("INSERT INTO identities(name, key_fingerprint, lang, created) VALUES ('alice', 'SHA256:aaa', 'zh', 1.0)")
+        raw.execute("INSERT INTO rooms(settings, host, created) VALUES ('{}', 'alice', 1.0)")
     st = Storage(path)
-    assert st.schema_version == SCHEMA_VERSION == 3
+    assert st.schema_version == SCHEMA_VERSION == 4
+    [room] = st.open_rooms()
+    assert room.lineup is None  # (v4) a room of the old server: nothing to bring back but its settings
+    st.save_lineup(room.id, {"state": "waiting", "match": None, "seats": []})
     assert st.key_owner("alice") == "SHA256:aaa" and st.get_lang("alice") == "zh"
     assert st.get_bell("alice") is None
     st.set_bell("alice", False)
     st.keep_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))  # and the chat table (v3)
     st.close()
     again = Storage(path)  # opened again: nothing to migrate
-    assert again.get_bell("alice") is False and again.schema_version == 3
+    assert again.get_bell("alice") is False and again.schema_version == 4
     assert [line.text for line in again.chat_lines(LOBBY_CHAT)] == ["hi"]
+    assert [r.lineup for r in again.open_rooms()] == [{"state": "waiting", "match": None, "seats": []}]
     again.close()
 
 
