@@ -1005,6 +1005,42 @@ SULTANS_FIRST_TO_CAP = 15
 (``engine.sultans.match.FIRST_TO_CAP``; a test keeps the two equal)."""
 
 
+@functools.lru_cache(maxsize=32)
+def _expansion_roles(ruleset: str, seats: int) -> dict[int, str]:
+    """K-XROLE-1: rank -> the expansion role that can replace it, for the ranks
+    in play at ``seats`` (empty when the rule set has no such table)."""
+    from engine.overlord.rules import load_ruleset  # (only rooms of Kill the Overlord read it)
+
+    try:
+        rs = load_ruleset(ruleset)
+        ranks = {rs.role(r).rank for r in rs.role_sets[seats]}
+    except (KeyError, ValueError):
+        return {}
+    out: dict[int, str] = {}
+    for rank in sorted(ranks, reverse=True):
+        role = rs.expansion_for_rank(rank)
+        if role is not None:
+            out[rank] = role
+    return out
+
+
+def _expansion_summary(seats: int, ruleset: str, ranks: list[object], lang: Lang) -> list[str]:
+    """The expansion roles a room of Kill the Overlord plays with, by name; the
+    ranks picked that have no role at this many seats said apart (K-XROLE-1:
+    "only for ranks in play at that player count")."""
+    roles = _expansion_roles(ruleset, seats)
+    picked = sorted({r for r in ranks if isinstance(r, int)}, reverse=True)
+    if not roles:  # (an unknown rule set: the ranks as picked)
+        return [t("summary.expansion_ranks", lang, ranks=" ".join(str(r) for r in picked))]
+    names = [t(f"ov.role.{roles[r]}", lang) for r in picked if r in roles]
+    out = sorted(r for r in picked if r not in roles)
+    parts = [t("summary.expansion", lang, roles=t("punct.list", lang).join(names))] if names else []
+    if out:
+        key = "summary.expansion_out_one" if len(out) == 1 else "summary.expansion_out"
+        parts.append(t(key, lang, ranks=" ".join(str(r) for r in out), n=seats))
+    return parts
+
+
 def settings_summary(settings: RoomSettings, lang: Lang) -> str:
     """The waiting room's line of settings: seats, the game's options, timers.
 
@@ -1024,7 +1060,7 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
         if isinstance(crown, int):
             parts.append(t("summary.coronation", lang, n=crown))
         if isinstance(ranks, list) and ranks:
-            parts.append(t("summary.expansion", lang, ranks=" ".join(str(r) for r in ranks)))
+            parts += _expansion_summary(settings.seats, str(settings.options.get("ruleset", "house")), ranks, lang)
     if settings.turn_timer:
         parts.append(t("summary.turn_timer", lang, s=settings.turn_timer))
     else:

@@ -52,7 +52,7 @@ async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: Fa
         o = OverlordOptions.model_validate(room.settings.options)  # what the host's spec reads
         assert (o.round_limit, o.coronation, o.expansion_ranks) == (3, 30, [3, 6])
         text = screen_text(app)  # the waiting room shows the options
-        assert "at most 3 rounds" in text and "crowned at 30 gold" in text and "expansion roles at ranks 3 6" in text
+        assert "at most 3 rounds" in text and "crowned at 30 gold" in text and "expansion roles: Soothsayer, Merchant" in text
 
 
 async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: FakeHub) -> None:
@@ -78,3 +78,25 @@ def test_a_limit_of_one_round_reads_in_the_singular() -> None:
     assert "at most 1 round" in settings_summary(one, "en") and "1 rounds" not in settings_summary(one, "en")
     two = RoomSettings(game="overlord", seats=6, options={"round_limit": 2})
     assert "at most 2 rounds" in settings_summary(two, "en")
+
+
+def test_the_header_names_the_expansion_roles_in_play_and_the_ranks_that_are_not() -> None:
+    """K-XROLE-1: expansion roles replace base roles "only for ranks in play at
+    that player count". The header said "expansion roles at ranks 6 7" at 4
+    seats, where neither rank is dealt; it names the roles that are, by name."""
+    from tui.client import RoomSettings
+    from tui.i18n import settings_summary
+
+    six = RoomSettings(game="overlord", seats=6, options={"expansion_ranks": [3, 6]})
+    assert "expansion roles: Soothsayer, Merchant" in settings_summary(six, "en")
+    assert "擴充角色：預言家、商人" in settings_summary(six, "zh")
+    four = RoomSettings(game="overlord", seats=4, options={"expansion_ranks": [3, 6, 7]})  # K-SET-2: 8 5 3 2
+    text = settings_summary(four, "en")
+    assert "expansion roles: Merchant" in text and "ranks 6 7 not in play at 4 seats" in text
+    assert "Soothsayer" not in text and "Executioner" not in text
+    none = RoomSettings(game="overlord", seats=4, options={"expansion_ranks": [6]})
+    assert "rank 6 not in play at 4 seats" in settings_summary(none, "en")
+    assert "expansion roles:" not in settings_summary(none, "en")
+    assert "4 人局不含階級 6" in settings_summary(none, "zh")
+    eight = RoomSettings(game="overlord", seats=8, options={"expansion_ranks": [8, 1]})
+    assert "expansion roles: Tyrant, Outlaw" in settings_summary(eight, "en")
