@@ -41,36 +41,39 @@ from tui.text import Packed, clip, clock, cut_lines, fit
 KeySpec = tuple[str, str, str]
 
 
-SPARE_ACTIONS = {"language", "online"}
-"""Keys the key bar leaves out first when it is too narrow: another key does the
-same (F2), or the screen says it (the lobby's "+8 more (o)")."""
+SPARE_ACTIONS = {"online"}
+"""Keys the key bar leaves out first when it is too narrow: the screen says
+them (the lobby's "+8 more (o)"). (The lobby's Settings, ``l``, was one, "F2
+does the same"; it holds the bell too, and a newcomer at 80 columns never
+found it: the chat's field and the leaderboard's title say their keys instead.)"""
 ACTION_KEYS = "key(…)"
 """In :data:`UNLABELLED_FIRST`: every ``key('x')`` action (a table's game actions)."""
 ALL_BUT_LEAVE = "*"
 """In :data:`UNLABELLED_FIRST`: every key but the one that leaves the screen."""
 UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
     frozenset({"app.quit_app"}),
-    frozenset({"F1"}),
     frozenset({"reopen"}),
     frozenset({"play_again"}),
-    frozenset({"F2"}),
     frozenset({"leaders", "chat"}),
     frozenset({"pane"}),
+    frozenset({"F1"}),
+    frozenset({"F2"}),
     frozenset({ACTION_KEYS}),
     frozenset({"add_bot", "remove", "options"}),
     frozenset({ALL_BUT_LEAVE}),
 )
 """Then the labels it leaves out, a group of keys (by action, or by key for the
-function keys, which mean the same on every screen) at a time: keys everyone
-knows (q, F1) first; then a finished table's host keys, the longer first (its
-status line says "Press p to play again, or o to change the settings"); F2's
-label (the other language's name) is how a reader of that language finds it,
-so it goes after them (at 80 columns a finished table read "F1   F2   Esc
-Leave"); chat and the leaderboard, then a table's Tab (its panes) and the keys
-of the game's actions (a table names them in its prompt line too), so that a
-table 60 columns wide still shows how to leave it; then a waiting room's host keys, so that its host at 60 columns
-still sees Ready, Start and Leave, and F1 (a bar cut at its end lost F1, the
-key that lists them all); last every label but Leave's."""
+function keys, which mean the same on every screen) at a time: q first; then
+a finished table's host keys, the longer first (its status line says "Press p
+to play again, or o to change the settings"); chat and the leaderboard (the
+chat's field says its key), a table's Tab (its panes); then F1's Help, the
+key that lists them all (a newcomer at 80 columns in Chinese saw "F1" bare
+while "t 聊天" kept its label), and F2's label (the other language's name is
+how a reader of that language finds it); the keys of the game's actions (a
+table names them in its prompt line too), so that a table 60 columns wide
+still shows how to leave it; then a waiting room's host keys, so that its
+host at 60 columns still sees Ready, Start and Leave, and F1 (a bar cut at
+its end lost F1); last every label but Leave's."""
 
 
 STRIP_CACHE_SIZE = 8192
