@@ -421,7 +421,8 @@ EN: dict[str, str] = {
         "Fortune Teller by their own cards' rules). A match is 5 rounds unless the host "
         "sets another number or a points target; the most points wins.\n"
         "A killing or a revolt asks every other living seat (a detention only its target) and waits "
-        "for all answers, so nobody learns who could have reacted. Answer pass when you do not react."
+        "for all answers, so nobody learns who could have reacted. Answer pass (o, or n as in Kill "
+        "the Overlord) when you do not react."
     ),
     "help.game.overlord": (
         "Everyone holds a role with a rank and an income, 5 gold and plot cards. Each round: "
@@ -686,7 +687,7 @@ ZH: dict[str, str] = {
     "view.scores": "得分",
     "view.totals": "總分",
     "view.points": "分數",
-    "view.spare": "中央角色卡",
+    "view.spare": "中央牌",
     "view.crown": "王冠",
     "view.revealed": "公開",
     "view.hidden": "隱藏",
@@ -711,7 +712,7 @@ ZH: dict[str, str] = {
     "view.stale": "可能已變",
     "view.index": "座位",
     "view.your_card": "你的角色",
-    "view.spare_card": "中央角色卡",
+    "view.spare_card": "中央牌",
     "view.your_bans": "不能與之交換",
     "view.round_number": "第幾局",
     "view.turns_played": "已進行回合",
@@ -802,21 +803,21 @@ ZH: dict[str, str] = {
     "help.foot": "按 Escape 或 F1 關閉說明。",
     "help.close": "按 Escape 關閉。",
     "help.game.sultans": (
-        "每人面前一張蓋著的角色卡，多出的一張放在桌子中央作為中央角色卡。保皇黨（蘇丹、守衛）對抗"
+        "每人面前一張蓋著的角色卡，多出的一張放在桌子中央作為中央牌。保皇黨（蘇丹、守衛）對抗"
         "革命軍（刺客、奴隸）；中立角色（奴隸販子、肚皮舞孃、大官、占卜師）的陣營隨狀態改變。\n"
-        "輪到你時只做一件事：調查一位隱藏玩家的角色；與一位隱藏玩家或中央角色卡交換"
+        "輪到你時只做一件事：調查一位隱藏玩家的角色；與一位隱藏玩家或中央牌交換"
         "（公開的角色會先隱藏，並可秘密交換）；或使用角色的「行動」，使用時角色會公開。"
         "若某位玩家的交換拿走了你的角色卡，直到你下個回合結束前，你不能與他交換。\n"
         "行動：蘇丹處決一名公開的刺客或奴隸；守衛拘留一名玩家（他跳過下一回合）；刺客殺死任何其他玩家；"
-        "奴隸號召革命；奴隸販子捕捉奴隸；肚皮舞孃跳舞（與她相鄰的守衛不能拘留或阻擋）；"
+        "奴隸登高一呼（發動革命）；奴隸販子捕捉奴隸；肚皮舞孃跳舞（與她相鄰的守衛不能拘留或阻擋）；"
         "大官宣告陣營並操控一名隱藏玩家行動；占卜師查看三張角色卡並預言勝方。\n"
         "回應（任何人的回合都可以）：與刺客或目標相鄰的守衛可阻擋刺殺；隱藏且自由的奴隸可投身革命；"
-        "蘇丹或守衛可禁止拘留；持有隱藏蘇丹的玩家可隨時稱王。\n"
+        "蘇丹或守衛可禁止拘留；持有隱藏蘇丹的玩家可隨時宣示王權。\n"
         "王冠轉回到它所在的玩家時，若蘇丹仍存活且公開，保皇黨獲勝；或沒有刺客且自由的奴隸少於三位時，"
         "保皇黨獲勝。刺客殺死蘇丹，或三位自由且公開的奴隸相鄰而坐時，革命軍獲勝。\n"
         "勝方每位存活玩家：公開得 2 分，隱藏得 1 分（大官和占卜師依各自角色卡的規則）。一場比賽預設 5 局（房主可改局數，或改為先到幾分），總分最高者獲勝。\n"
-        "刺殺或號召革命時會詢問其他所有存活玩家（拘留只詢問被拘留的人）並等待全部回答，所以沒人能知道誰可以回應。"
-        "不想回應時按 o（不回應）。"
+        "刺殺或登高一呼時會詢問其他所有存活玩家（拘留只詢問被拘留的人）並等待全部回答，所以沒人能知道誰可以回應。"
+        "不想回應時按 o（不回應；n 也可以，和刺殺領主一樣）。"
     ),
     "help.game.overlord": (
         "每人有一張角色（有階級和收入）、5 元和謀略卡。每回合：抽 2 張牌（超過手牌上限的部分不抽），"

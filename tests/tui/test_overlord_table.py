@@ -337,6 +337,21 @@ async def test_plead_window_same_screen_for_who_has_the_card_and_who_does_not(si
     assert " g " not in shots[3][1] and " n  Pass" in shots[3][1]
 
 
+async def test_o_passes_too_as_in_sultans_unless_it_gives_the_order() -> None:
+    """Sultans of Karaya's pass key (o) passes in Kill the Overlord too when no
+    legal kind has it: a club playing both games pressed o in a window here."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
+    g.play(0, "order 1")
+    room = OverlordRoom(g, humans=(3,), deadline_in=20)
+    async with table(room, 3) as (_app, pilot, client):
+        await pilot.press("o", "enter")
+        await settle(pilot)
+        assert client.sent == [("pass", 1)]
+    from tui.overlord.pick import kind_for_key
+
+    assert kind_for_key("o", {"order": [], "pass": []}) == "order"
+
+
 async def test_plead_guilty_is_answered_only_by_keys_and_then_shows_answered() -> None:
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     g.play(0, "order 1")
@@ -699,13 +714,15 @@ async def test_the_levy_is_put_together_seat_by_seat(lang: Lang) -> None:
         await pilot.press("right")  # bob has no more gold
         await settle(pilot)
         assert t("ov.pick.levy_full", lang, who="bob (1)" if lang == "en" else "bob（1）") in prompt(app)
-        await pilot.press("2", "2")  # a fifth gold is more than the levy takes: carol back to none
+        await pilot.press("2", "2")  # a fifth gold is more than the levy takes: said, nothing changes
         await settle(pilot)
-        assert " 1=bob +1  2=carol  3=dave +2" in prompt(app).splitlines()
-        await pilot.press("3", "3")  # dave's third gold makes 4; a fourth is more: back to none
+        assert " 1=bob +1  2=carol +1  3=dave +2" in prompt(app).splitlines()
+        assert t("ov.pick.levy_full", lang, who="carol (2)" if lang == "en" else "carol（2）") in prompt(app)
+        await pilot.press("left", "3", "3")  # carol's back; dave's third gold makes 4, a fourth is more: kept, said
         await settle(pilot)
-        assert " 1=bob +1  2=carol  3=dave" in prompt(app).splitlines()
-        await pilot.press("3", "3", "3", "left", "enter")  # 3 from dave, one given back: 2
+        assert " 1=bob +1  2=carol  3=dave +3" in prompt(app).splitlines()
+        assert t("ov.pick.levy_full", lang, who="dave (3)" if lang == "en" else "dave（3）") in prompt(app)
+        await pilot.press("left", "enter")  # 3 from dave, one given back: 2
         await settle(pilot)
         assert client.sent[-1][0] == "levy 1:1 3:2"
         said = "alice (0, you) levies: 1 from bob (1), 2 from dave (3)." if lang == "en" else "你（0）徵收：bob（1）1 元、dave（3）2 元。"

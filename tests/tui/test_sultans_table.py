@@ -321,6 +321,22 @@ async def test_detention_prompt_then_detained() -> None:
         assert "#" in box(app, 2)  # the prison sign on the seat box
 
 
+async def test_n_passes_too_as_in_kill_the_overlord() -> None:
+    """A club playing both games pressed Kill the Overlord's pass key (n) in a
+    Sultans window: nothing happened. It passes here too, unless n is a
+    kind of its own now (the Dancer's turn)."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(2,))
+    room.play(0, "detain 2")
+    async with table(room, 2) as (_app, pilot, client):
+        await pilot.press("n", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "pass"
+    from tui.sultans.pick import kinds_for_key
+
+    assert kinds_for_key("n", {"dance": [], "pass": []}) == "dance"
+    assert kinds_for_key("n", {"peek": []}) is None
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_the_detained_sultan_is_offered_the_claim_after_the_answers(lang: Lang) -> None:
     """S-SUL-2 / S-REACT-3: the hidden Sultan, detained, may refuse, accept

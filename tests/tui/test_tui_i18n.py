@@ -137,7 +137,8 @@ def test_titles_and_labels() -> None:
     assert game_title("overlord", "en", short=True) == "Overlord"
     assert game_title("chess", "zh") == "chess"
     assert field_label("your_card", "en") == "Your card"
-    assert field_label("spare", "zh") == "中央角色卡"
+    # the word the Sultans table and the seed rules use (the lobby's help said 中央角色卡, the table 中央牌)
+    assert field_label("spare", "zh") == "中央牌"
 
 
 def test_cjk_text_is_measured_in_cells() -> None:
@@ -299,3 +300,15 @@ def test_the_help_says_what_the_rules_say() -> None:
         assert "any other living player" in ROLE_RULES_EN[role] and "其他活著的玩家" in ROLE_RULES_ZH[role]
     assert "Plead Guilty" in EFFECT_EN["revenge"] and "認罪" in EFFECT_ZH["revenge"]
     assert "Knight" in EFFECT_EN["conspire"] and "騎士" in EFFECT_ZH["conspire"]
+
+
+def test_the_lobby_s_help_uses_the_table_s_words() -> None:
+    """A newcomer read 號召革命, 稱王 and 中央角色卡 in the lobby's help and found
+    none of them at the table, which says 登高一呼, 宣示王權 and 中央牌 (as the
+    seed rules do)."""
+    help_zh = t("help.game.sultans", "zh")
+    for word in ("sk.key.revolt", "sk.key.claim", "sk.spare"):
+        assert t(word, "zh") in help_zh, word
+    for old in ("號召革命", "稱王", "中央角色卡"):
+        assert old not in help_zh
+    assert "n" in help_zh.split("不回應")[-1] and "(o, or n" in t("help.game.sultans", "en")

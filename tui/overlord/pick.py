@@ -85,7 +85,14 @@ def kind_for_key(key: str, by_kind: dict[str, list[Action]]) -> str | None:
     for kind, k in KIND_KEYS.items():
         if k == key and kind in by_kind:
             return kind
+    if key == PASS_ALIAS and "pass" in by_kind:
+        return "pass"  # (only when no legal kind has the key: order first)
     return None
+
+
+PASS_ALIAS = "o"
+"""Sultans of Karaya's pass key, passes here too when no legal kind has it (the
+order's): a club playing both games pressed ``o`` in an Overlord window."""
 
 
 def value_of(a: Action, name: str) -> Value:
@@ -163,17 +170,13 @@ class Picker:
     def type_digit(self, digit: str) -> bool:
         """A seat step picks the seat with that number; a card step the hand's
         n-th card (its number in the hand panel); the levy step takes one gold
-        more from that seat (back to none once no more may be taken); other
-        steps the n-th choice (1-based)."""
+        more from that seat if it may (:meth:`levy_more`); other steps the n-th
+        choice (1-based)."""
         n = int(digit)
         if self.step == "seat":
             return self.select(n)
         if self.step == "levy":
-            if not self.select(n):
-                return False
-            if not self.levy_change(n, 1):
-                self.levy_change(n, -self.split.get(n, 0))
-            return True
+            return self.levy_more(n) is not None
         if self.step == "card" and self.hand:
             return 1 <= n <= len(self.hand) and self.select(self.hand[n - 1])
         c = self.candidates()
@@ -181,6 +184,16 @@ class Picker:
             self.cursor = n - 1
             return True
         return False
+
+    def levy_more(self, seat: int) -> bool | None:
+        """A seat's number in the levy: that seat under the cursor, and a gold
+        more from it (True) or none, the levy being at its most or the seat
+        out of gold (False: the screen says so; it went back to none, and a
+        Tyrant pressing 1 five times saw 4 gold become nothing, unsaid).
+        None: the seat is no choice."""
+        if not self.select(seat):
+            return None
+        return self.levy_change(seat, 1)
 
     def levy_split(self, split: dict[int, int] | None = None) -> tuple[tuple[int, int], ...]:
         """The levy as the notation writes it: (seat, gold) pairs by seat, no zeros."""

@@ -660,6 +660,12 @@ class Table(GameTableScreen[Picker]):
             p.move(-1)
         elif key in ("down", "right"):
             p.move(1)
+        elif key.isdigit() and p.step == "levy":
+            more = p.levy_more(int(key))
+            if more is None:
+                self.refuse_number(p, key, p.step)
+            elif not more:
+                p.note = self.tr("ov.pick.levy_full", who=self.namer().seat(int(key)))
         elif key.isdigit():
             if not p.type_digit(key):  # a number that is no choice now
                 self.refuse_number(p, key, p.step)

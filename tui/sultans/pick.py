@@ -79,7 +79,15 @@ def kinds_for_key(key: str, by_kind: dict[str, list[Action]]) -> str | None:
             return kind
     if key == "r" and "predict" in by_kind:
         return "predict"
+    if key == PASS_ALIAS and "pass" in by_kind and KIND_KEYS["pass"] != key:
+        return "pass"  # (never while the key is a kind of its own: kinds first)
     return None
+
+
+PASS_ALIAS = "n"
+"""Kill the Overlord's pass key, passes here too (its own key taken by no legal
+kind): a club playing both games pressed ``n`` in a Sultans window and ``o``
+(Overlord's order) in an Overlord one."""
 
 
 @dataclass
