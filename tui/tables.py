@@ -54,9 +54,10 @@ from tui.widgets import ChatPanel
 
 COARSE_CLOCK = 5
 """Seconds per step of the countdown on screens that are not asked to answer
-(spectators, seats that answered or wait): only the seats the clock runs
-against see it tick every second, which spares a repaint per second on every
-other screen of a busy server."""
+(spectators, seats that answered or wait), above its last step: only the
+seats the clock runs against see it tick every second until then, which
+spares a repaint per second on every other screen of a busy server. A step
+shows the time left rounded down, never more than there is."""
 
 HOST_KEYS = {"p": "play_again", "o": "reopen"}
 """The host's keys after a match (bound below). A game's table binds every
@@ -197,8 +198,10 @@ class TableScreen(HostScreen):
             shown: tuple[str, bool] = ("", False)
         else:
             left = max(0, round(snap.deadline - time.time()))
-            if not self._clock_runs_for_me():
-                left = -(-left // COARSE_CLOCK) * COARSE_CLOCK  # up to the next step
+            if not self._clock_runs_for_me() and left > COARSE_CLOCK:
+                # down to its step (rounded up, 11 s left of a 12-s window read
+                # 15 s: more than the window has); the last seconds tick for all
+                left -= left % COARSE_CLOCK
             shown = (self.tr(self.COUNTDOWN_TEXT, s=left), left <= 5)
         if shown == getattr(self, "_countdown_shown", None):
             return  # called on every refresh: repaint only when the text changes

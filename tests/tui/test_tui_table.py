@@ -174,8 +174,9 @@ async def test_countdown_when_a_deadline_is_set(hub: FakeHub) -> None:
 
 async def test_countdown_ticks_by_the_second_only_for_a_seat_that_must_answer(hub: FakeHub) -> None:
     """The seat the clock runs against sees every second; a spectator sees the
-    same deadline in steps of COARSE_CLOCK (rounded up), so its screen is not
-    repainted every second."""
+    same deadline in steps of COARSE_CLOCK, so its screen is not repainted
+    every second: rounded down (rounded up, 11 s left of a 12-s window read
+    15 s, more than the window has), and by the second in the last step."""
     _lobby, _client = started(hub, "bob", bots=2, turn_timer=30)
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -187,12 +188,16 @@ async def test_countdown_ticks_by_the_second_only_for_a_seat_that_must_answer(hu
         room.deadline = time.time() + 12.4
         hub.changed()
         await settle(pilot)
-        assert "⏱ 15 s" in screen_text(app)
+        assert "⏱ 10 s" in screen_text(app)
         assert "⏱ 12 s" not in screen_text(app)
-        room.deadline = time.time() + 3.2
+        room.deadline = time.time() + 9.4
         hub.changed()
         await settle(pilot)
         assert "⏱ 5 s" in screen_text(app)
+        room.deadline = time.time() + 3.2
+        hub.changed()
+        await settle(pilot)
+        assert "⏱ 3 s" in screen_text(app)
 
 
 async def test_spectator_sees_the_table_without_actions(hub: FakeHub) -> None:
