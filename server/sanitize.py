@@ -51,6 +51,16 @@ _ESCAPES = re.compile(
 )
 
 _REMOVED_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+_REMOVED_CHARS = frozenset(
+    [chr(c) for c in range(0xFE00, 0xFE10)]  # variation selectors (VS16: "⚔️" as a wide emoji)
+    + [chr(c) for c in range(0xE0100, 0xE01F0)]  # (their supplement)
+    + [chr(c) for c in range(0x1F3FB, 0x1F400)]  # skin tones, drawn into the emoji before them
+    + ["\u20e3"]  # the keycap drawn round the digit before it ("1⃣")
+)
+"""Characters a terminal draws into the one before it, one cell wider than the
+screen's layout measures it (or as one glyph where it measures two): a chat
+line with "⚔️" pushed a border one cell out of line on every screen that
+showed it. Without them the character is drawn as it is measured."""
 _SPACE_CATEGORIES = frozenset({"Zs", "Zl", "Zp"})
 _NAME_PUNCT = frozenset("-_.")
 
@@ -66,7 +76,7 @@ def _clean_chars(text: str) -> str:
     marks = 0
     for ch in text:
         cat = "Zs" if ch in "\t\n\r\v\f" else unicodedata.category(ch)
-        if cat in _REMOVED_CATEGORIES:
+        if cat in _REMOVED_CATEGORIES or ch in _REMOVED_CHARS:
             continue
         if cat in _SPACE_CATEGORIES:
             if out and out[-1] != " ":

@@ -117,3 +117,19 @@ def test_clean_name_is_idempotent_and_safe(text: str) -> None:
     assert len(name) <= NAME_MAX
     assert "[" not in name and "]" not in name and " " not in name
     assert clean_name(name) == name
+
+
+def test_characters_a_terminal_draws_into_the_one_before_go() -> None:
+    """Issue 3, Names and chat: a lobby line with "⚔️" (U+2694 U+FE0F) is drawn
+    two cells wide by terminals and measured one by the screens: it pushed a
+    border one cell out of line on every screen that showed it. Variation
+    selectors, skin tones and the keycap go; the emoji stays."""
+    from rich.cells import cell_len
+
+    assert clean_text("🎉👑⚔️ ok") == "🎉👑⚔ ok"
+    assert clean_text("👍🏽 yes") == "👍 yes"
+    assert clean_text("1️⃣ first") == "1 first"
+    assert clean_text("\u845b\U000e0100 name") == "\u845b name"  # an ideographic variation
+    assert cell_len(clean_text("⚔️⚔️")) == 2
+    assert clean_text("café e\u0301") == "café e\u0301"  # other marks stay
+    assert clean_name("bob\ufe0f") == "bob"
