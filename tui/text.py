@@ -48,6 +48,23 @@ def clip(text: str, width: int) -> str:
     return cut + "…"
 
 
+class NameFirst:
+    """A Rich renderable: one line, a name (bold) and then ``rest``; at the
+    width it is given the name is cut so that ``rest`` fits whole, never to
+    fewer than ``keep`` cells (then the line's end goes, "…"). A room's head
+    cut its name at 24 cells with half a 100-column line empty beside it."""
+
+    def __init__(self, name: str, rest: Text, keep: int = 24) -> None:
+        self.name = name
+        self.rest = rest
+        self.keep = keep
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = max(self.keep, options.max_width - self.rest.cell_len)
+        line = Text.assemble((clip(self.name, room), "bold"), self.rest, no_wrap=True, overflow="ellipsis", end="")
+        yield line
+
+
 def cut_lines(text: Text, width: int) -> Text:
     """Each line of ``text`` cut to at most ``width`` cells (cut ones end in "…")."""
     lines = text.split("\n", allow_blank=True)

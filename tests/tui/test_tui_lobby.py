@@ -646,6 +646,7 @@ async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: L
         await settle(pilot)
         assert "Tokens" in title() and rows() == []  # a game the catalogue does not know: its own title
         assert t("lobby.no_leaders", lang)[:12] in screen_text(app)
+        assert t("leaders.foot", lang)[:12] in screen_text(app)  # an empty board lost how to go on
         await pilot.press("g")
         await settle(pilot)
         assert t("leaders.all", lang) in title() and rows() == [("bob", "2"), ("dave", "1")]

@@ -154,6 +154,10 @@ async def test_a_seat_whose_player_left_says_away_and_online_goes_unsaid(hub: Fa
                 for name in ("alice", "bob")}
         assert "not ready · away" in rows["bob"], rows["bob"]
         assert "not ready" in rows["alice"] and "away" not in rows["alice"] and "online" not in rows["alice"], rows
+        rc.add_bot()
+        await settle(pilot)
+        bot = next(line for line in screen_text(app).splitlines() if "Bot 2" in line and "│" in line)
+        assert "ready ✓" in bot, bot  # as a ready player's ("ready" bare read as another state)
 
 
 async def test_room_chat(hub: FakeHub) -> None:
@@ -491,7 +495,18 @@ async def test_a_long_room_name_leaves_room_for_the_host_and_the_state(hub: Fake
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         head = next(line for line in screen_text(app).splitlines() if "宮" in line)
-        assert "宮" * 11 + "… · " in head and "alice" in head and t("state.waiting", "zh") in head, head
+        assert "alice" in head and head.rstrip().endswith(t("state.waiting", "zh")), head
+        assert "… · " in head and head.count("宮") > 11, head  # as much of the name as fits (it was cut at 24 cells)
+        assert cell_len(head.rstrip()) >= 96, head
+        await pilot.resize_terminal(80, 24)  # narrower: less of the name, the rest still whole
+        await settle(pilot)
+        head = next(line for line in screen_text(app).splitlines() if "宮" in line)
+        assert "alice" in head and head.rstrip().endswith(t("state.waiting", "zh")) and "… · " in head, head
+    bob = hub.lobby("bob")
+    bob.create_room(RoomSettings(name="Friday at the palace", seats=5))  # fits: whole
+    async with ThroneApp(bob).run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert "Friday at the palace · " in screen_text(pilot.app)
 
 
 @pytest.mark.parametrize(("lang", "bot"), [("en", "Bot 1"), ("zh", "電腦 1")])

@@ -539,8 +539,9 @@ class LeaderboardDialog(HostModal[None]):
         game = self._games[self._at]
         which = self.tr("leaders.all") if game is None else game_title(game[0], self.lang, fallback=game[1])
         self.query_one("#leaders-dialog-title", Static).update(self.tr("leaders.title", game=which))
+        foot = self.tr("leaders.foot")  # g and Escape, on an empty board too (it lost them)
         self.query_one("#leaders-foot", Static).update(
-            Text(self.tr("lobby.no_leaders") if not self._rows else self.tr("leaders.foot"), style="dim")
+            Text(foot if self._rows else self.tr("lobby.no_leaders") + "\n" + foot, style="dim")
         )
         table = self.query_one("#leaders-table", DataTable)
         table.clear(columns=True)

@@ -15,7 +15,7 @@ from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, Seat
 from tui.i18n import game_title, room_title, settings_summary, shown_name
 from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
-from tui.text import Packed, clip
+from tui.text import NameFirst, Packed
 from tui.widgets import ChatPanel, KeyBar, KeySpec, PaneBox, RowList
 
 HOST_ACTIONS = {"add_bot", "remove", "options", "start"}
@@ -25,8 +25,8 @@ def seat_status(seat: SeatInfo, f: Callable[..., str]) -> str:
     """Connection and ready marks as words (never colour alone)."""
     if seat.kind == "empty":
         return ""
-    if seat.kind == "bot":
-        return f("seat.ready_bot")
+    if seat.kind == "bot":  # always ready, marked as a player who is ("ready" bare read as another state)
+        return f("seat.ready")
     # Ready or not comes first and whole; being online is the usual case and
     # goes unsaid, so "not ready" fits beside a long name at 80 columns.
     parts = [f("seat.ready") if seat.ready else f("seat.not_ready")]
@@ -133,8 +133,7 @@ class RoomScreen(ChatKeys, HostScreen):
                 self.throne.leave_room(tell_host=False)
                 return
         s = snap.settings
-        head = Text.assemble(
-            (clip(room_title(s.name, snap.host, self.lang), 24), "bold"),  # a long name left the host and state out
+        rest = Text.assemble(
             " · ",
             game_title(s.game, self.lang),
             " · ",
@@ -145,6 +144,8 @@ class RoomScreen(ChatKeys, HostScreen):
             no_wrap=True,
             overflow="ellipsis",
         )
+        # a long name is cut to leave the host and the state in (it left them out)
+        head = NameFirst(room_title(s.name, snap.host, self.lang), rest)
         self.query_one("#room-head", Static).update(head, layout=False)
         summary = settings_summary(s, self.lang)
         if s.private and s.code and self.is_host:  # the host shares it with friends
