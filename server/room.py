@@ -260,6 +260,7 @@ class Room:
         self._unsaid: list[int] = []  # of those, the seats the chat has still to name
         self._played_by: list[str] = []  # each seat's name when the match began (a seat freed after it keeps it at the table)
         self._decision = 0  # bumps whenever a new decision (turn/window) starts
+        self._in_window = False  # that decision is a reaction window
         self._timer: asyncio.Task[None] | None = None
         self._intermission: asyncio.Task[None] | None = None
         self._bots: asyncio.Task[None] | None = None
@@ -932,7 +933,15 @@ class Room:
                 self._intermission = self.env.task(self._intermit(), f"room{self.id}-intermission")
         else:
             new = table.pending()
-            same = actor is not None and bool(new) and new <= old and actor not in new
+            # the same decision goes on (its clock too) when an answer or an
+            # action by a seat it does not wait for left only seats it waited
+            # for; or when a seat a window waits for acted and still owes its
+            # answer (a Sultans claim is no answer, S-SUL-2: it gave the whole
+            # window its time again)
+            same = (
+                actor is not None and bool(new) and new <= old
+                and (actor not in new or (self._in_window and table.is_window()))
+            )
             if same:
                 self._pending = new
             else:
@@ -943,6 +952,7 @@ class Room:
     def _new_decision(self, pending: set[int]) -> None:
         self._pending = pending
         self._decision += 1
+        self._in_window = bool(pending) and self.table is not None and self.table.is_window()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None

@@ -11,7 +11,9 @@ It has what the runtime must handle in the real games, in a few dozen lines of r
   or, if its secret is odd, ``echo`` (+1 point). Answers are private until the
   last one comes in; then the echoers are announced and the turn passes on.
 * C-BELL: once per match, any seat may ``bell`` (+1 point) while no window is
-  open -- an optional action by seats that are not pending.
+  open -- an optional action by seats that are not pending; in a window, a
+  seat that owes an answer may too, and still owes it (as a Sultans claim is
+  no answer, S-SUL-2).
 * C-ROUNDS: a match is ``rounds`` rounds; between rounds the table waits for
   ``next_round()``; the match winners have the highest total.
 * C-TIME: on timeout the room plays ``pass`` in a window, ``add 1`` on a turn.
@@ -102,6 +104,8 @@ class CountTable:
                 out.append("pass")
                 if self._secrets[seat] % 2 == 1:
                     out.append("echo")
+                if seat not in self._bells:
+                    out.append("bell")
             return out
         if seat == self._turn:
             out += ["add 1", "add 2", "add 3"]

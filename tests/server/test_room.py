@@ -274,6 +274,22 @@ async def test_window_timer_passes_every_seat_still_asked(hub: Hub) -> None:
     assert a.snapshot().timeouts == [0, 0, 0]
 
 
+async def test_a_seat_that_acts_in_a_window_and_still_owes_its_answer_keeps_the_window_s_clock(hub: Hub) -> None:
+    """S-SUL-2: "a pending seat that claims stays pending", and the window is
+    the same window: a claim in a Block window gave everyone its time again
+    (seen over ssh: 11 s left, a claim, 11 s again). C-BELL in a window is such
+    an action."""
+    a, clients = window_open(hub, ("bob", "carol"), window_timer=3600)
+    asked = [c for c in clients if c.pending()]
+    deadline = a.snapshot().deadline
+    assert deadline is not None and "bell" in asked[0].legal()
+    asked[0].act("bell", asked[0].snapshot().version)
+    assert asked[0].pending() and "bell" not in asked[0].legal()  # still owes its answer
+    assert a.snapshot().deadline == deadline
+    asked[0].act("pass", asked[0].snapshot().version)
+    assert a.snapshot().deadline == deadline and asked[1].pending()
+
+
 async def test_reconnect_gets_the_same_seat(hub: Hub) -> None:
     _, a, lb, b = await two_players(hub)
     seat = b.my_seat
