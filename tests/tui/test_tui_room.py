@@ -221,6 +221,27 @@ async def test_kick_asks_first_and_the_kicked_player_goes_back_to_the_lobby(hub:
         assert any("The host removed you from that room." in n.message for n in dave_app._notifications)
 
 
+async def test_the_seats_cursor_starts_on_the_player_s_own_seat(hub: FakeHub) -> None:
+    """A host in seat 1 pressed down three times for the bot in seat 4: the
+    cursor had started on row 0, not at the ▶ of their own seat, and d
+    removed the seat below the one meant."""
+    bob = hub.lobby("bob")
+    rc = bob.create_room(RoomSettings(seats=6))
+    rc.take_seat(1)
+    for _ in range(4):
+        rc.add_bot()
+    app = ThroneApp(bob)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, RoomScreen)
+        seat = screen.selected_seat()
+        assert seat is not None and seat.index == 1 and seat.name == "bob"
+        await pilot.press("down", "down", "down", "d")
+        await settle(pilot)
+        assert [s.kind for s in only_room(hub).seats] == ["bot", "human", "bot", "bot", "empty", "empty"]
+
+
 async def test_leave_asks_and_frees_the_seat(hub: FakeHub) -> None:
     bob = hub.lobby("bob")
     bob.create_room(RoomSettings(name="bob's"))

@@ -163,6 +163,8 @@ class RoomScreen(ChatKeys, HostScreen):
         self._show_status()
         self.refresh_keys()
 
+    _cursor_placed = False  # the seats' cursor was put on the player's own seat
+
     def _show_seats(self, snap: RoomSnapshot) -> None:
         taken = sum(1 for seat in snap.seats if seat.kind != "empty")
         table = self.query_one("#seats", RowList)
@@ -180,6 +182,9 @@ class RoomScreen(ChatKeys, HostScreen):
             rows.append((f"{marker}{seat.index}", name, self.tr("kind.guest" if seat.guest else f"kind.{seat.kind}"), seat_status(seat, self.tr)))
         table.set_rows(rows)
         self._seat_rows = list(snap.seats)
+        if not self._cursor_placed and mine is not None:
+            self._cursor_placed = True  # the cursor starts where the ▶ is (row 0 read as the host's own:
+            table.move_cursor(mine)  # three downs from seat 1 meant seat 4 and removed the player at 3)
 
     def refresh_keys(self) -> None:
         if self.live:  # a ready player's r takes the mark back: the bar says so
