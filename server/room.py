@@ -67,7 +67,7 @@ from tui.client import (
     SeatInfo,
     bot_name,
 )
-from tui.i18n import NAMES_SEP, said_names, t
+from tui.i18n import NAMES_SEP, has_key, said_changes, said_names, t
 
 log = logging.getLogger("throneroom.room")
 
@@ -161,6 +161,31 @@ class RoomEnv:
     def task(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """Start a background task in the hub's context (outside any Textual app)."""
         return self.loop.create_task(coro, name=name, context=self.context)
+
+
+SETTINGS_SAID = ("name", "seats", "turn_timer", "window_timer", "bot_delay", "private", "code")
+"""The room settings whose change the chat names (``changed.<field>`` in the catalogue)."""
+
+
+def settings_changes(old: RoomSettings, new: RoomSettings, spec: GameSpec) -> list[str]:
+    """What the host changed of a room's settings, as catalogue ids: the room's
+    own fields, then each of the game's options (read through its model, so an
+    option written out at its default is no change); one that the catalogue
+    does not name is said as "options"."""
+    out = [f for f in SETTINGS_SAID if getattr(old, f) != getattr(new, f)]
+    if "private" in out and "code" in out:  # (made public it forgets its code, made private it has one: "private")
+        out.remove("code")
+    try:
+        before = spec.options_model.model_validate(old.options).model_dump()
+        after = spec.options_model.model_validate(new.options).model_dump()
+    except ValidationError:
+        before, after = dict(old.options), dict(new.options)
+    for key in sorted(before.keys() | after.keys()):
+        if before.get(key) != after.get(key):
+            said = key if has_key(f"changed.{key}") else "options"
+            if said not in out:
+                out.append(said)
+    return out
 
 
 def validate_settings(
@@ -560,6 +585,8 @@ class Room:
         english = {**params, "game": self.spec.title} if "game" in params else dict(params)
         if "names" in params:
             english["names"] = said_names(params["names"], "en")
+        if "changes" in params:
+            english["changes"] = said_changes(params["changes"], "en")
         text = t(key, "en", **english)
         self._add_chat(ChatLine(at=self.env.clock(), name="", text=text, system=True, key=key, params=params))
         self._changed()
@@ -696,8 +723,8 @@ class Room:
         if settings.private and not settings.code and self.settings.private:
             settings = settings.model_copy(update={"code": self.settings.code})
         clean, spec = validate_settings(settings, specs, default_bot_delay=self.settings.bot_delay)
-        if clean.model_dump() == self.settings.model_dump():  # the dialog saved as it was: nobody need be ready again, nothing to say
-            return
+        if clean.game == self.settings.game and not settings_changes(self.settings, clean, spec):
+            return  # the dialog saved as it was (an option at its default too): nobody need be ready again, nothing to say
         if clean.seats < len(self.seats):
             dropped = self.seats[clean.seats :]
             if any(s.kind == "human" for s in dropped):
@@ -708,12 +735,15 @@ class Room:
         while len(self.seats) < clean.seats:
             self.seats.append(Seat(len(self.seats)))
         other_game = clean.game != self.settings.game
+        old = self.settings
         self.settings, self.spec = clean, spec
         for s in self.seats:
             s.ready = False
         self._save_room()
         if other_game:  # the players' readiness was for the game they sat down to
             self.system("sys.game_changed", game=clean.game)
+        elif changes := settings_changes(old, clean, spec):  # said: the line alone sent everyone to the header to find it
+            self.system("sys.settings_changed_what", changes=NAMES_SEP.join(changes))
         else:
             self.system("sys.settings_changed")
         self._changed(lobby=True)

@@ -113,6 +113,23 @@ EN: dict[str, str] = {
     "sys.new_host": "{name} is now the host",
     "sys.kicked": "{name} was removed by the host",
     "sys.settings_changed": "the host changed the settings",
+    "sys.settings_changed_what": "the host changed the settings: {changes}",
+    "changed.name": "room name",
+    "changed.seats": "seats",
+    "changed.turn_timer": "turn timer",
+    "changed.window_timer": "reaction timer",
+    "changed.bot_delay": "bot delay",
+    "changed.private": "private",
+    "changed.code": "code",
+    "changed.rounds": "rounds",
+    "changed.first_to": "points to win",
+    "changed.turn_limit": "turn limit",
+    "changed.notebook": "notebook",
+    "changed.round_limit": "round limit",
+    "changed.coronation": "coronation",
+    "changed.expansion_ranks": "expansion roles",
+    "changed.ruleset": "rule set",
+    "changed.options": "the game's options",
     "sys.game_changed": "the host changed the game to {game}",
     "sys.match_begins": "a match of {game} begins",
     "sys.restarted": "the server restarted; the match goes on",
@@ -527,6 +544,23 @@ ZH: dict[str, str] = {
     "sys.new_host": "{name} 成為新房主",
     "sys.kicked": "{name} 被房主請出房間",
     "sys.settings_changed": "房主更改了設定",
+    "sys.settings_changed_what": "房主更改了設定：{changes}",
+    "changed.name": "房間名稱",
+    "changed.seats": "座位數",
+    "changed.turn_timer": "回合計時",
+    "changed.window_timer": "回應計時",
+    "changed.bot_delay": "電腦思考時間",
+    "changed.private": "私人",
+    "changed.code": "密碼",
+    "changed.rounds": "局數",
+    "changed.first_to": "獲勝分數",
+    "changed.turn_limit": "每局回合上限",
+    "changed.notebook": "筆記本",
+    "changed.round_limit": "回合上限",
+    "changed.coronation": "加冕金額",
+    "changed.expansion_ranks": "擴充角色",
+    "changed.ruleset": "規則",
+    "changed.options": "遊戲選項",
     "sys.game_changed": "房主把遊戲換成《{game}》",
     "sys.match_begins": "《{game}》比賽開始",
     "sys.restarted": "伺服器重新啟動了；比賽繼續進行",
@@ -936,6 +970,12 @@ def said_names(names: str, lang: Lang) -> str:
     return t("punct.list", lang).join(shown_name(name, lang) for name in names.split(NAMES_SEP))
 
 
+def said_changes(changes: str, lang: Lang) -> str:
+    """A ``changes`` param (setting ids apart by ``NAMES_SEP``, ``changed.<id>``
+    in the catalogue) as ``lang`` lists them: "seats, reaction timer"."""
+    return t("punct.list", lang).join(t(f"changed.{c}", lang) for c in changes.split(NAMES_SEP))
+
+
 def guest_marked(name: str, guest: bool, lang: Lang) -> str:
     """A player's name as lists show it: "(guest)" after a guest's (issue 3:
     keyless players are "shown as guests")."""
@@ -963,6 +1003,10 @@ def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
     values: dict[str, object] = dict(params)
     if "names" in params:
         values["names"] = said_names(params["names"], lang)
+    if "changes" in params:
+        if not all(has_key(f"changed.{c}") for c in params["changes"].split(NAMES_SEP)):
+            return None
+        values["changes"] = said_changes(params["changes"], lang)
     game = params.get("game")
     if game is not None:
         if not has_key(f"game.{game}"):

@@ -57,7 +57,7 @@ async def test_waiting_room_lines_have_keys_and_read_in_chinese() -> None:
         rc = alice.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, turn_timer=0))
         bob = hub.connect(Identity(name="[b]bob{0}[/b]", lang="zh")).join(rc.room_id)  # markup-looking name
         carol = hub.connect(Identity(name="carol")).join(rc.room_id)
-        rc.update_settings(rc.snapshot().settings.model_copy(update={"seats": 6}))
+        rc.update_settings(rc.snapshot().settings.model_copy(update={"seats": 6, "window_timer": 12}))
         assert carol.my_seat is not None
         rc.kick(carol.my_seat)
         rc.leave()  # the host leaves a waiting room: bob hosts now
@@ -66,7 +66,7 @@ async def test_waiting_room_lines_have_keys_and_read_in_chinese() -> None:
             ("sys.sat_down", {"name": "alice"}),
             ("sys.sat_down", {"name": "[b]bob{0}[/b]"}),
             ("sys.sat_down", {"name": "carol"}),
-            ("sys.settings_changed", {}),
+            ("sys.settings_changed_what", {"changes": "seats\nwindow_timer"}),  # what changed, said
             ("sys.kicked", {"name": "carol"}),
             ("sys.left", {"name": "alice"}),
             ("sys.new_host", {"name": "[b]bob{0}[/b]"}),
@@ -76,7 +76,7 @@ async def test_waiting_room_lines_have_keys_and_read_in_chinese() -> None:
             "alice sat down",
             "[b]bob{0}[/b] sat down",
             "carol sat down",
-            "the host changed the settings",
+            "the host changed the settings: seats, reaction timer",
             "carol was removed by the host",
             "alice left",
             "[b]bob{0}[/b] is now the host",
@@ -86,7 +86,7 @@ async def test_waiting_room_lines_have_keys_and_read_in_chinese() -> None:
             "* alice 入座了",
             "* [b]bob{0}[/b] 入座了",  # the name literally: no markup, no format field
             "* carol 入座了",
-            "* 房主更改了設定",
+            "* 房主更改了設定：座位數、回應計時",
             "* carol 被房主請出房間",
             "* alice 離開了",
             "* [b]bob{0}[/b] 成為新房主",

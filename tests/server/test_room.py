@@ -290,6 +290,26 @@ async def test_a_seat_that_acts_in_a_window_and_still_owes_its_answer_keeps_the_
     assert a.snapshot().deadline == deadline and asked[1].pending()
 
 
+async def test_the_chat_names_the_settings_the_host_changed(hub: Hub) -> None:
+    """"the host changed the settings" alone sent everyone to the header to find
+    what; an option written out at its default is no change; a code is named,
+    never said."""
+    a = hub.connect(Identity(name="alice")).create_room(settings(seats=3, options={"rounds": 2}))
+
+    def change(**kw: Any) -> str:
+        a.update_settings(a.snapshot().settings.model_copy(update=kw))
+        return a.chat_lines()[-1].text
+
+    assert change(turn_timer=30, bot_delay=2.0) == "the host changed the settings: turn timer, bot delay"
+    assert change(options={"rounds": 3}) == "the host changed the settings: rounds"
+    assert change(private=True, code="swan") == "the host changed the settings: private"
+    line = change(code="heron")
+    assert line == "the host changed the settings: code" and "heron" not in line
+    n = len(a.chat_lines())
+    a.update_settings(a.snapshot().settings.model_copy(update={"options": {"rounds": 3, "target": 12}}))  # 12: its default
+    assert len(a.chat_lines()) == n
+
+
 async def test_reconnect_gets_the_same_seat(hub: Hub) -> None:
     _, a, lb, b = await two_players(hub)
     seat = b.my_seat
@@ -373,7 +393,7 @@ async def test_settings_saved_unchanged_keep_everyone_ready_and_say_nothing(hub:
     a.update_settings(a.snapshot().settings)
     assert len(a.chat_lines()) == lines and a.snapshot().seats[1].ready
     a.update_settings(a.snapshot().settings.model_copy(update={"seats": 4}))
-    assert a.chat_lines()[-1].key == "sys.settings_changed" and not a.snapshot().seats[1].ready
+    assert a.chat_lines()[-1].text == "the host changed the settings: seats" and not a.snapshot().seats[1].ready
 
 
 async def test_chat_is_sanitised_and_capped(hub: Hub) -> None:
