@@ -442,7 +442,16 @@ class Room:
             if idx is not None:
                 seat = self.seats[idx]
                 seat.sessions = max(0, seat.sessions - 1)
-                if seat.sessions == 0:
+                if seat.sessions > 0 and leaving and self.state != "playing":
+                    # left from one of their terminals: the seat goes, and their
+                    # other terminals go with it (the seat stayed, its player
+                    # in the lobby, until the last terminal left too)
+                    for other in [s for s in self.sessions if s.role == "player" and name_key(s.identity.name) == name_key(seat.name)]:
+                        self.sessions.remove(other)
+                        other._closed = True
+                        self.env.notify([other])
+                    self._free_seat(seat, "sys.left")
+                elif seat.sessions == 0:
                     if leaving and self.state == "playing":
                         self._set_autoplay(seat, "sys.left_autoplay")
                     elif leaving:

@@ -324,6 +324,34 @@ async def test_reconnect_gets_the_same_seat(hub: Hub) -> None:
     assert cview(back).seat == seat
 
 
+async def test_leaving_from_one_of_two_terminals_gives_the_seat_up_for_both(hub: Hub) -> None:
+    """A player in a waiting room on two terminals left from one: the other
+    kept the seat (and the host's crown) with its player in the lobby, and
+    nothing was said until the second terminal left too."""
+    la, lb = hub.connect(Identity(name="alice")), hub.connect(Identity(name="bob"))
+    a = la.create_room(settings(seats=3))
+    b = lb.join(a.room_id)
+    a2 = hub.connect(Identity(name="alice")).current_room()
+    assert a2 is not None and a2.my_seat == 0
+    a.leave()
+    assert a2.closed and a2.my_seat is None
+    with pytest.raises(ClientError) as err:
+        a2.snapshot()
+    assert err.value.code == "closed"  # its screen: "You are no longer in that room."
+    room = b.room
+    assert room.seats[0].kind == "empty" and room.host == "bob"
+    assert [line.key for line in b.chat_lines()][-2:] == ["sys.left", "sys.new_host"]
+    assert all(s.identity.name != "alice" for s in room.sessions)
+    # mid-match the seat is theirs while a terminal plays it: leaving one is no leaving
+    a3 = la.join(room.id)
+    a3.set_ready(True)
+    b.start()
+    a4 = hub.connect(Identity(name="alice")).current_room()
+    assert a4 is not None and a4.my_seat == a3.my_seat
+    a3.leave()
+    assert not a4.closed and not room.seats[a4.my_seat or 0].autoplay
+
+
 async def test_two_sessions_of_one_identity_share_the_seat(hub: Hub) -> None:
     _, a, lb, b = await two_players(hub)
     lb2 = hub.connect(Identity(name="bob"))
