@@ -1039,7 +1039,11 @@ class RowList(DirectLines, can_focus=True):
         return max(1, self.content_size.height - self._above)
 
     def _follow(self) -> None:
-        """Scroll so the cursor's row is in view."""
+        """Scroll so the cursor's row is in view (once the list has its size:
+        before, a view one row high scrolled a cursor put on row 1 to the
+        top and the rows above it stayed hidden; ``on_resize`` follows then)."""
+        if self.content_size.height <= 0:
+            return
         height = self._view_height()
         top = min(self._top, self.cursor_row)
         top = max(top, self.cursor_row - height + 1)

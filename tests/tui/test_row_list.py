@@ -138,3 +138,36 @@ async def test_a_title_above_the_header_and_clicks_inside_a_border() -> None:
         await pilot.pause()
         assert app.selected == [1]
         assert "│ Rooms (3)" in screen_text(app)  # inside the border, after the padding
+
+
+class EarlyCursorApp(ListApp):
+    def compose(self) -> ComposeResult:
+        table = RowList(id="list")
+        table.styles.height = 6
+        table.set_columns(["Room", "Host"])
+        table.set_rows(self.rows)
+        table.move_cursor(2)  # before it is laid out: no size yet
+        yield table
+
+    def on_mount(self) -> None:
+        self.query_one(RowList).focus()
+
+
+async def test_a_cursor_put_before_the_list_has_its_size_keeps_the_rows_above_in_view() -> None:
+    """The waiting room put its cursor on the player's own seat as it was
+    first drawn, before the list had its size: a view "one row high" scrolled
+    that row to the top, and the seats above it (the host's) stayed hidden."""
+    app = EarlyCursorApp([(f"room {i}", "bob") for i in range(4)])
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        table = app.query_one(RowList)
+        assert table.cursor_row == 2
+        shown = lines(app)
+    assert [line.split()[1] for line in shown[1:5]] == ["0", "1", "2", "3"], shown
+    # over ssh the list got no resize after its first size, so it never
+    # scrolled back: a list with no size yet does not scroll at all
+    early = RowList()
+    early.set_columns(["Seat"])
+    early.set_rows([(str(i),) for i in range(5)])
+    early.move_cursor(1)
+    assert early.cursor_row == 1 and early._top == 0

@@ -240,6 +240,20 @@ async def test_the_seats_cursor_starts_on_the_player_s_own_seat(hub: FakeHub) ->
         await pilot.press("down", "down", "down", "d")
         await settle(pilot)
         assert [s.kind for s in only_room(hub).seats] == ["bot", "human", "bot", "bot", "empty", "empty"]
+    # joined from the lobby: the rows above the player's own are in view (over ssh,
+    # a cursor put before the list had its size scrolled them away: test_row_list)
+    dave = hub.lobby("dave")
+    app = ThroneApp(dave)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, RoomScreen)
+        seat = screen.selected_seat()
+        assert seat is not None and seat.index == 4 and seat.name == "dave"
+        text = screen_text(app)
+        assert all(name in text for name in ("Bot 0", "bob", "Bot 2", "Bot 3", "dave")), text
 
 
 async def test_leave_asks_and_frees_the_seat(hub: FakeHub) -> None:
