@@ -326,6 +326,17 @@ async def test_a_restart_keeps_the_lobby_chat_and_a_restored_room_s_chat(tmp_pat
         st2.close()
 
 
+async def restart(hub: Hub, storage: Storage, db: Path, **kw: Any) -> tuple[Hub, Storage]:
+    """Stop ``hub`` as the server does and start another on the same database."""
+    hub.begin_stop()
+    await hub.stop()
+    storage.close()
+    again = Storage(db)
+    h = new_hub(again, **kw)
+    await h.start()
+    return h, again
+
+
 async def test_a_restart_brings_back_a_waiting_room_its_seats_bots_and_host(tmp_path: Path) -> None:
     """Issue 3, Persistence: a restart is a dropped connection for the players
     of a room still waiting too: the same seats, bots, host, settings and
@@ -346,13 +357,7 @@ async def test_a_restart_brings_back_a_waiting_room_its_seats_bots_and_host(tmp_
     assert before == [("human", "alice", False), ("bot", "Bot 1", False), ("human", "carol", True),
                       ("empty", "", False), ("human", "bob", False)]
     room_id = a.room_id
-    h1.begin_stop()
-    await h1.stop()
-    st1.close()
-
-    st2 = Storage(db)
-    h2 = new_hub(st2, grace_period=3600.0)
-    await h2.start()
+    h2, st2 = await restart(h1, st1, db, grace_period=3600.0)
     try:
         room = h2.rooms[room_id]
         snap = room.snapshot()
@@ -400,13 +405,7 @@ async def test_a_restart_brings_back_a_finished_match_s_result_once(tmp_path: Pa
     room_id, match_id = a.room_id, a.room.match_id
     before = views(a)
     board = st1.leaderboard()
-    h1.begin_stop()
-    await h1.stop()
-    st1.close()
-
-    st2 = Storage(db)
-    h2 = new_hub(st2, grace_period=3600.0)
-    await h2.start()
+    h2, st2 = await restart(h1, st1, db, grace_period=3600.0)
     try:
         room = h2.rooms[room_id]
         assert room.state == "finished" and room.match_id == match_id
