@@ -185,7 +185,15 @@ def settings_changes(old: RoomSettings, new: RoomSettings, spec: GameSpec) -> li
             said = key if has_key(f"changed.{key}") else "options"
             if said not in out:
                 out.append(said)
-    return out
+    return sorted(out, key=lambda c: SETTINGS_ORDER.index(c) if c in SETTINGS_ORDER else len(SETTINGS_ORDER))
+
+
+SETTINGS_ORDER = (
+    "name", "seats", "rounds", "first_to", "round_limit", "turn_timer", "window_timer", "bot_delay",
+    "turn_limit", "notebook", "coronation", "expansion_ranks", "ruleset", "options", "private", "code",
+)
+"""The order in which the chat names changed settings: the settings dialog's rows
+("bot delay, rounds" read backwards)."""
 
 
 def validate_settings(

@@ -1095,6 +1095,7 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
         parts.append(t("summary.first_to_one" if first_to == 1 else "summary.first_to", lang, n=first_to, cap=SULTANS_FIRST_TO_CAP))
     elif isinstance(rounds, int):
         parts.append(t("summary.rounds_one" if rounds == 1 else "summary.rounds", lang, n=rounds))
+    expansion: list[str] = []  # said last: two lines cut the timers off a long one at 80 columns
     if settings.game == "overlord":  # Kill the Overlord's options (keys in tui/overlord/catalogue.py)
         limit, crown = settings.options.get("round_limit"), settings.options.get("coronation")
         ranks = settings.options.get("expansion_ranks")
@@ -1103,7 +1104,7 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
         if isinstance(crown, int):
             parts.append(t("summary.coronation", lang, n=crown))
         if isinstance(ranks, list) and ranks:
-            parts += _expansion_summary(settings.seats, str(settings.options.get("ruleset", "house")), ranks, lang)
+            expansion = _expansion_summary(settings.seats, str(settings.options.get("ruleset", "house")), ranks, lang)
     if settings.turn_timer:
         parts.append(t("summary.turn_timer", lang, s=settings.turn_timer))
     else:
@@ -1118,4 +1119,4 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
         parts.append(t("summary.turn_limit", lang, n=limit if isinstance(limit, int) else 200))
         notebook = settings.options.get("notebook", True) is not False
         parts.append(t("summary.notebook_on" if notebook else "summary.notebook_off", lang))
-    return " · ".join(parts)  # a private room says so in the room's title line (and shows its host the code)
+    return " · ".join(parts + expansion)  # a private room says so in the room's title line (and shows its host the code)

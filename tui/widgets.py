@@ -1475,9 +1475,12 @@ class ChatPanel(PaneBox):
             self.post_message(self.Send(self, text))
 
 
-class TickBox(Checkbox):
-    """A checkbox whose mark is visible without colour: ``[X]`` on, ``[ ]`` off."""
+class TickBox(Checkbox, inherit_bindings=False):
+    """A checkbox whose mark is visible without colour: ``[X]`` on, ``[ ]`` off.
+    Space ticks it; Enter is the form's (its key bar says "Enter OK": a host
+    who unticked Private with Space and pressed Enter ticked it again)."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "toggle_button", show=False)]
     BUTTON_LEFT = "["
     BUTTON_RIGHT = "]"
 

@@ -301,7 +301,8 @@ async def test_the_chat_names_the_settings_the_host_changed(hub: Hub) -> None:
         return a.chat_lines()[-1].text
 
     assert change(turn_timer=30, bot_delay=2.0) == "the host changed the settings: turn timer, bot delay"
-    assert change(options={"rounds": 3}) == "the host changed the settings: rounds"
+    assert change(bot_delay=1.0, options={"rounds": 1}) == "the host changed the settings: rounds, bot delay"  # the dialog's order
+    assert change(options={"rounds": 3}) == "the host changed the settings: rounds"  # (from 1)
     assert change(private=True, code="swan") == "the host changed the settings: private"
     line = change(code="heron")
     assert line == "the host changed the settings: code" and "heron" not in line

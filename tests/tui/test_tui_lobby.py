@@ -21,6 +21,7 @@ from tui.screens.dialogs import CodeDialog, RoomSettingsDialog
 from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
+from tui.widgets import TickBox
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -122,6 +123,22 @@ async def test_a_private_room_with_no_code_typed_is_created_for_the_host_to_make
         assert isinstance(app.screen, RoomScreen)
         settings = room_by(hub, "alice")
         assert settings.private and settings.code == ""  # the host's to make
+
+
+async def test_space_ticks_a_box_and_enter_on_it_creates_the_room(hub: FakeHub) -> None:
+    """The key bar says "Enter OK": a host who ticked Private with Space and
+    pressed Enter unticked it again, and the dialog stayed open."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        dialog = await open_new_room_dialog(app, pilot)
+        dialog.query_one("#private").focus()
+        await pilot.press("space")
+        await settle(pilot)
+        assert dialog.query_one("#private", TickBox).value
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        assert room_by(hub, "alice").private
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

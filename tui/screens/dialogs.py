@@ -168,6 +168,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
+        Binding("enter", "submit", show=False),  # (a field, a drop-down or a button takes its own Enter first)
     ]
     KEYS: ClassVar[list[KeySpec]] = [
         ("Tab", "app.focus_next", "key.next_field"),
