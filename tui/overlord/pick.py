@@ -195,6 +195,12 @@ class Picker:
             return None
         return self.levy_change(seat, 1)
 
+    def levy_at_most(self) -> bool:
+        """No legal levy takes more in all than the one put together so far
+        (else a seat that gives no more is out of gold)."""
+        total = sum(self.split.values())
+        return all(sum(g for _, g in a.levy) <= total for a in self.actions)
+
     def levy_split(self, split: dict[int, int] | None = None) -> tuple[tuple[int, int], ...]:
         """The levy as the notation writes it: (seat, gold) pairs by seat, no zeros."""
         return tuple(sorted((s, g) for s, g in (self.split if split is None else split).items() if g))

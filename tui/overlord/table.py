@@ -655,7 +655,7 @@ class Table(GameTableScreen[Picker]):
         elif key in ("left", "right") and p.step == "levy":
             cur = p.current()
             if isinstance(cur, int) and not p.levy_change(cur, 1 if key == "right" else -1) and key == "right":
-                p.note = self.tr("ov.pick.levy_full", who=self.namer().seat(cur))
+                p.note = self._levy_refused(p, cur)
         elif key in ("up", "left"):
             p.move(-1)
         elif key in ("down", "right"):
@@ -665,7 +665,7 @@ class Table(GameTableScreen[Picker]):
             if more is None:
                 self.refuse_number(p, key, p.step)
             elif not more:
-                p.note = self.tr("ov.pick.levy_full", who=self.namer().seat(int(key)))
+                p.note = self._levy_refused(p, int(key))
         elif key.isdigit():
             if not p.type_digit(key):  # a number that is no choice now
                 self.refuse_number(p, key, p.step)
@@ -676,6 +676,12 @@ class Table(GameTableScreen[Picker]):
                 self._start(kind, self.by_kind[kind], by_key=True)
                 return
         self._redraw_choice()
+
+    def _levy_refused(self, p: Picker, seat: int) -> str:
+        """Why a seat gives no more gold to the levy: it is at its most, or that seat's purse is empty."""
+        if p.levy_at_most():
+            return self.tr("ov.pick.levy_full")
+        return self.tr("ov.pick.levy_purse", who=self.namer().seat(seat))
 
     def _start(self, kind: str, actions: list[Action], *, by_key: bool = False) -> None:
         """``by_key``: a key started it, so a card is asked by the hand's numbers
