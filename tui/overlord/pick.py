@@ -187,10 +187,10 @@ class Picker:
 
     def levy_more(self, seat: int) -> bool | None:
         """A seat's number in the levy: that seat under the cursor, and a gold
-        more from it (True) or none, the levy being at its most or the seat
-        out of gold (False: the screen says so; it went back to none, and a
-        Tyrant pressing 1 five times saw 4 gold become nothing, unsaid).
-        None: the seat is no choice."""
+        more from it (True), or none: the levy is at its most or the seat out
+        of gold (False, and the screen says which; the number used to put the
+        seat back to none, unsaid: a Tyrant pressing 1 five times saw 4 gold
+        become nothing). None: the seat is no choice."""
         if not self.select(seat):
             return None
         return self.levy_change(seat, 1)

@@ -79,8 +79,8 @@ def kinds_for_key(key: str, by_kind: dict[str, list[Action]]) -> str | None:
             return kind
     if key == "r" and "predict" in by_kind:
         return "predict"
-    if key == PASS_ALIAS and "pass" in by_kind and KIND_KEYS["pass"] != key:
-        return "pass"  # (never while the key is a kind of its own: kinds first)
+    if key == PASS_ALIAS and "pass" in by_kind:
+        return "pass"  # (only when no legal kind has the key: the Dancer's dance first)
     return None
 
 
