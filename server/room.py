@@ -740,7 +740,9 @@ class Room:
         if settings.private and not settings.code and self.settings.private:
             settings = settings.model_copy(update={"code": self.settings.code})
         clean, spec = validate_settings(settings, specs, default_bot_delay=self.settings.bot_delay)
-        if clean.game == self.settings.game and not settings_changes(self.settings, clean, spec):
+        other_game = clean.game != self.settings.game
+        changes = [] if other_game else settings_changes(self.settings, clean, spec)
+        if not other_game and not changes:
             return  # the dialog saved as it was (an option at its default too): nobody need be ready again, nothing to say
         if clean.seats < len(self.seats):
             dropped = self.seats[clean.seats :]
@@ -751,18 +753,14 @@ class Room:
             del self.seats[clean.seats :]
         while len(self.seats) < clean.seats:
             self.seats.append(Seat(len(self.seats)))
-        other_game = clean.game != self.settings.game
-        old = self.settings
         self.settings, self.spec = clean, spec
         for s in self.seats:
             s.ready = False
         self._save_room()
         if other_game:  # the players' readiness was for the game they sat down to
             self.system("sys.game_changed", game=clean.game)
-        elif changes := settings_changes(old, clean, spec):  # said: the line alone sent everyone to the header to find it
+        else:  # what changed, said: the line alone sent everyone to the header to find it
             self.system("sys.settings_changed_what", changes=NAMES_SEP.join(changes))
-        else:
-            self.system("sys.settings_changed")
         self._changed(lobby=True)
 
     def _save_room(self) -> None:

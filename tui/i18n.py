@@ -112,7 +112,7 @@ EN: dict[str, str] = {
     "sys.dropped": "{name} lost the connection; a bot plays their seat if they are not back in {secs} s",
     "sys.new_host": "{name} is now the host",
     "sys.kicked": "{name} was removed by the host",
-    "sys.settings_changed": "the host changed the settings",
+    "sys.settings_changed": "the host changed the settings",  # (lines kept from before the changes were named)
     "sys.settings_changed_what": "the host changed the settings: {changes}",
     "changed.name": "room name",
     "changed.seats": "seats",

@@ -72,8 +72,8 @@ while "t 聊天" kept its label), and F2's label (the other language's name is
 how a reader of that language finds it); the keys of the game's actions (a
 table names them in its prompt line too), so that a table 60 columns wide
 still shows how to leave it; then a waiting room's host keys, so that its
-host at 60 columns still sees Ready, Start and Leave, and F1 (a bar cut at
-its end lost F1); last every label but Leave's."""
+host at 60 columns still sees Ready, Start and Leave; last every label but
+Leave's."""
 
 
 STRIP_CACHE_SIZE = 8192
