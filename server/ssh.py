@@ -232,10 +232,18 @@ MESSAGES: dict[str, dict[Lang, str]] = {
 }
 
 
+# Said in the session when the auth banner has already told the rest. The
+# banner is English (the client's locale is not known before its session), so
+# a Chinese client still gets the whole message, in Chinese.
+MESSAGES["owned-after-banner"] = {
+    "en": "If the name '{name}' is yours, connect with the key you first used: ssh -i ~/.ssh/KEY ...",
+    "zh": MESSAGES["owned"]["zh"],
+}
+
+
 def message(key: str, lang: Lang = "en", **values: object) -> str:
     """A message for a client outside the App, in ``lang``."""
     return MESSAGES[key][lang].format(**values)
-
 
 
 def lang_from_env(env: dict[str, str] | Any) -> Literal["en", "zh"] | None:
@@ -635,7 +643,7 @@ class Connection(asyncssh.SSHServer):
             return message("lookalike", lang, name=self.name, hint=hint)
         if self.key_fingerprint is not None and not self.guest_auth:
             if self.claim_failed:
-                return message("owned", lang, name=self.name, other=other)
+                return self._owned(lang, other)
             if self.guest_holds:  # a key may own a free name, but not take it from a guest playing as it
                 return message("in-use", lang, name=self.name, other=other)
             return Identity(name=self.name, guest=False, lang=self._lang(env, stored=True), asked_as=self._asked_as())
@@ -645,12 +653,17 @@ class Connection(asyncssh.SSHServer):
             log.exception("key_owner(%r) failed", self.name)
             return message("storage-error", lang)
         if owner is not None:
-            return message("owned", lang, name=self.name, other=other)
+            return self._owned(lang, other)
         if not server.config.players.allow_guests:
             return message("need-key", lang, hint=hint)
         if server.active_names[self.name.casefold()] > 0:
             return message("in-use", lang, name=self.name, other=other)
         return Identity(name=self.name, guest=True, lang=self._lang(env, stored=False), asked_as=self._asked_as())
+
+    def _owned(self, lang: Lang, other: str) -> str:
+        """Why a name owned by another key is refused; not said twice after the auth banner."""
+        key = "owned-after-banner" if self._banner_sent else "owned"
+        return message(key, lang, name=self.name, other=other)
 
     def _asked_as(self) -> str:
         """The user name asked for, printable, when the player name made of it differs."""

@@ -335,11 +335,23 @@ async def test_second_key_is_refused_for_an_owned_name_with_a_message(harness: H
     async with conn:
         screen = await open_tty(conn)
         out = (await screen.drain()).decode()
-    assert "belongs to another player's SSH key" in out
-    assert f"ssh -p {harness.port} othername@127.0.0.1" in out
-    assert any("belongs to another" in b for b in client.banners)
+    # the banner says why and what to do; the session adds only what it did not say
+    (banner,) = client.banners
+    assert "belongs to another player's SSH key" in banner
+    assert f"ssh -p {harness.port} othername@127.0.0.1" in banner
+    assert "belongs to another" not in out and "othername" not in out
+    assert "If the name 'alice' is yours, connect with the key you first used" in out
     assert harness.hub.connected == []  # never reached the lobby
     assert harness.storage.key_owner("alice") == KEY_A.get_fingerprint("sha256")
+
+
+async def test_a_chinese_client_refused_for_an_owned_name_gets_the_whole_message_in_chinese(harness: Harness) -> None:
+    harness.storage.claim_name("alice", KEY_A.get_fingerprint("sha256"))
+    conn, client = await connect(harness.port, "alice", KEY_B)
+    async with conn:
+        out = (await (await open_tty(conn, env={"LANG": "zh_TW.UTF-8"})).drain()).decode()
+    assert any("belongs to another" in b for b in client.banners)  # English: sent before the locale is known
+    assert "名稱「alice」已屬於另一位玩家的 SSH 金鑰" in out and "othername" in out
 
 
 async def test_owner_key_gets_in_after_a_wrong_key(harness: Harness) -> None:
