@@ -193,7 +193,10 @@ class Hub:
             if lineup.get("state") == "finished" and isinstance(lineup.get("match"), int):
                 finished = self.storage.finished_match(lineup["match"])
             room = Room(self.env, stored.id, settings, stored.host, spec)
-            room.restore_lineup(seats, finished)
+            ready = lineup.get("ready", [])
+            if not isinstance(ready, list) or not all(isinstance(i, int) for i in ready):
+                raise ValueError(f"bad ready marks {ready!r}")
+            room.restore_lineup(seats, finished, ready)
         except Exception:
             log.exception("room %s: cannot bring it back", stored.id)
             if room is not None:

@@ -37,7 +37,7 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import Callable, Collection, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -575,6 +575,7 @@ class Room:
                 SeatRecord(kind=s.kind, name=s.name if s.kind == "human" else "", guest=s.guest).to_json()
                 for s in self.seats
             ],
+            "ready": [s.index for s in self.seats if s.kind == "human" and s.ready],
         }
 
     def _save_lineup(self) -> None:
@@ -689,6 +690,7 @@ class Room:
         if idx is None:
             raise ClientError("not-seated", "you have no seat in this room")
         self.seats[idx].ready = ready
+        self._save_lineup()  # the list of rooms does not show it; a restart keeps it
         self._changed()
 
     def add_bot(self, who: Identity, index: int | None) -> None:
@@ -871,15 +873,19 @@ class Room:
         self._ensure_bot_loop()
         self._after_change(actor=None)
 
-    def restore_lineup(self, seats: Sequence[SeatRecord], finished: StoredMatch | None) -> None:
+    def restore_lineup(
+        self, seats: Sequence[SeatRecord], finished: StoredMatch | None, ready: Collection[int] = ()
+    ) -> None:
         """Bring back a room that was waiting, or showing the result of
         ``finished``, when the server stopped (``lineup``): the same seats,
-        bots and chat; its players have the grace period to come back."""
+        bots, ready marks (``ready``: seat indices) and chat; as after a dropped
+        connection, its players have the grace period to come back."""
         if len(seats) != len(self.seats):
             raise ValueError(f"{len(seats)} seats kept for a room of {len(self.seats)}")
         for seat, rec in zip(self.seats, seats, strict=True):
             seat.kind, seat.guest = rec.kind, rec.guest
             seat.name = rec.name if rec.kind == "human" else ""
+            seat.ready = rec.kind == "human" and seat.index in ready
         if finished is not None:
             options = self.spec.options_model.model_validate(finished.options, context={"stored": True})
             table = self.spec.new_table(len(finished.seats), finished.seed, options)

@@ -339,8 +339,8 @@ async def restart(hub: Hub, storage: Storage, db: Path, **kw: Any) -> tuple[Hub,
 
 async def test_a_restart_brings_back_a_waiting_room_its_seats_bots_and_host(tmp_path: Path) -> None:
     """Issue 3, Persistence: a restart is a dropped connection for the players
-    of a room still waiting too: the same seats, bots, host, settings and
-    chat; whoever is not back within the grace period gives the seat up."""
+    of a room still waiting too: the same seats, bots, host, settings, ready
+    marks and chat; whoever is not back within the grace period gives the seat up."""
     db = tmp_path / "db.sqlite"
     st1 = Storage(db)
     h1 = new_hub(st1)
@@ -364,7 +364,8 @@ async def test_a_restart_brings_back_a_waiting_room_its_seats_bots_and_host(tmp_
         assert snap.state == "waiting" and snap.host == "alice" and snap.settings.name == "Friday"
         assert snap.settings.private and snap.settings.code == "Swan"
         assert [(s.kind, s.name, s.guest) for s in snap.seats] == before
-        assert not any(s.connected or s.ready for s in snap.seats)  # ready again once back
+        assert not any(s.connected for s in snap.seats)
+        assert [s.ready for s in snap.seats] == [False, False, False, False, True]  # bob was ready: he still is
         [summary] = h2.connect(Identity(name="dave")).rooms()
         assert (summary.humans, summary.bots, summary.state) == (3, 1, "waiting")
         b2 = h2.connect(Identity(name="bob")).current_room()  # straight back to the seat, no code asked
@@ -379,7 +380,6 @@ async def test_a_restart_brings_back_a_waiting_room_its_seats_bots_and_host(tmp_
                 room._start_grace(seat)
         await until(lambda: len(room.humans()) == 1)
         assert room.host == "bob" and [s.name for s in room.humans()] == ["bob"]
-        b2.set_ready(True)
         b2.start()  # the new host plays with the bot kept from before the restart, and new ones
         assert room.state == "playing" and [s.kind for s in room.seats] == ["bot", "bot", "bot", "bot", "human"]
     finally:
