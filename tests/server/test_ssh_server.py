@@ -704,7 +704,10 @@ def test_every_message_has_both_languages_with_the_same_fields() -> None:
             {name for _, name, _, _ in string.Formatter().parse(text) if name}
             for text in texts.values()
         ]
-        assert fields[0] == fields[1], key
+        if key == "owned-after-banner":  # the English one leaves out what the English banner said
+            assert fields[0] < fields[1], key
+        else:
+            assert fields[0] == fields[1], key
 
 
 async def test_a_client_that_stops_reading_gets_frames_dropped_then_a_full_repaint(
