@@ -51,6 +51,9 @@ INPUT_ANSWER = 0.25
 """Seconds after a player's input during which their screen's frames are urgent
 turns (:class:`tui.turns.Turns`): the echo of a key comes before frames that
 other players' actions caused."""
+SMALLEST = (60, 20)
+"""The smallest terminal every screen is made to fit (the tables are tested at
+it): in a smaller one the player is told once, each time it gets too small."""
 
 
 class Coalesced:
@@ -198,6 +201,7 @@ class ThroneApp(App[None]):
         self.watching = False
         self.turns = turns  # screen updates take turns too (HostScreen._on_timer_update)
         self._input_at = -1.0  # when the player's last key, click or paste came
+        self._small_said = False  # the terminal is too small and the player was told
         self._host_flush = Coalesced(self, lambda: self.flush_interval, self.refresh_screens, turns)
         self._lobby_flush = Coalesced(self, lambda: self.flush_interval * LOBBY_FLUSHES, self._refresh_lobby, turns)
 
@@ -250,6 +254,20 @@ class ThroneApp(App[None]):
         ident = self.lobby.identity
         if ident.asked_as:  # "h1[/b]x" plays as "h1bx": say so, not only in the online list
             self.notify(self.tr("lobby.renamed", asked=ident.asked_as, name=ident.name), markup=False, timeout=12)
+        self._check_small(self.size.width, self.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_small(event.size.width, event.size.height)
+
+    def _check_small(self, width: int, height: int) -> None:
+        """Tell the player once when the terminal becomes too small to show
+        everything (a seat of the ring, a pane's last lines would be missing)."""
+        small = width < SMALLEST[0] or height < SMALLEST[1]
+        if small and not self._small_said:
+            need_w, need_h = SMALLEST
+            text = self.tr("app.small", width=width, height=height, need_w=need_w, need_h=need_h)
+            self.notify(text, severity="warning", markup=False, timeout=10)
+        self._small_said = small
 
     def on_unmount(self) -> None:
         self._host_flush.cancel()

@@ -18,5 +18,13 @@ def immediate_flush(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
+def no_small_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For tests of how a screen fits a small terminal: the notice that the
+    terminal is too small (``ThroneApp._check_small``, tested on its own) would
+    cover part of what they read."""
+    monkeypatch.setattr("tui.app.SMALLEST", (0, 0))
+
+
+@pytest.fixture
 def hub() -> FakeHub:
     return FakeHub()

@@ -387,6 +387,7 @@ async def test_lists_and_asides_are_punctuated_in_the_screen_s_language(hub: Fak
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.usefixtures("no_small_notice")
 async def test_a_narrow_new_room_dialog_ends_cut_hints_in_an_ellipsis(hub: FakeHub, lang: Lang) -> None:
     """At 60 columns (52 in Chinese) the notebook box's label and the code
     field's hint did not fit and were cut anywhere ("shows what you have se",
@@ -862,6 +863,7 @@ async def test_sessions_share_one_truecolor_filter(hub: FakeHub) -> None:
         assert theirs[0].enabled
 
 
+@pytest.mark.usefixtures("no_small_notice")
 async def test_a_short_terminal_still_shows_the_rooms_and_the_start_of_the_host_key(hub: FakeHub) -> None:
     # the chat and side panes took a fixed 10 rows: at 16 the rooms pane had room for its title only
     hub.lobby("bob").create_room(RoomSettings(name="open room"))
@@ -877,6 +879,40 @@ async def test_a_short_terminal_still_shows_the_rooms_and_the_start_of_the_host_
         assert lines[-2].strip() == f"Host key {hub.fingerprint}" or hub.fingerprint in lines[-2]
         bottom = next(i for i, line in enumerate(lines) if "Online (2)" in line)
         assert len(lines) - bottom >= 10  # a tall terminal: the bottom panes keep their 10 rows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_terminal_too_small_is_said_once_each_time_it_gets_too_small(hub: FakeHub, lang: Lang) -> None:
+    """At 40x12 a table of five showed three seats and nothing said two were
+    missing: a terminal under 60x20 gets a notice with its size and what is
+    needed, again only after it was large enough in between."""
+    app = ThroneApp(hub.lobby("alice", lang=lang))
+
+    def said() -> list[str]:
+        return [str(n.message) for n in app._notifications]
+
+    async with app.run_test(size=(50, 16)) as pilot:
+        await settle(pilot)
+        assert said() == [t("app.small", lang, width=50, height=16, need_w=60, need_h=20)]
+        assert "50×16" in screen_text(app) and "60×20" in screen_text(app)
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot)
+        await pilot.resize_terminal(100, 19)  # too short now
+        await settle(pilot)
+        await pilot.resize_terminal(58, 19)  # still too small: not said again
+        await settle(pilot)
+        assert said()[1:] == [t("app.small", lang, width=100, height=19, need_w=60, need_h=20)]
+        app.clear_notifications()
+        await pilot.resize_terminal(60, 20)
+        await settle(pilot)
+        assert said() == []  # large enough
+
+
+async def test_a_terminal_large_enough_is_told_nothing(hub: FakeHub) -> None:
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        assert list(app._notifications) == []
 
 
 DIALOG_ACTIONS = ["create", "leaders", "language", "app.help", "app.quit_app"]

@@ -484,6 +484,7 @@ async def test_a_narrow_waiting_room_still_shows_f1_and_how_to_start_and_leave(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.usefixtures("no_small_notice")
 async def test_the_host_s_hint_on_a_narrow_terminal_ends_in_an_ellipsis(hub: FakeHub, lang: Lang) -> None:
     """The status line under the seats is one line: at 60 columns the host's
     hint was cut after "start when" with nothing to show it went on."""
