@@ -89,7 +89,7 @@ def test_log_shows_the_last_lines() -> None:
 def test_chinese_labels() -> None:
     text = render(make_view(), NAMES, lang="zh")
     assert "你的角色" in text
-    assert "王冠" in text
+    assert "加冕牌" in text  # the seeds' word
     assert "座位" in text
 
 

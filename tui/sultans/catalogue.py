@@ -468,7 +468,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.key.lang": "English",
     "sk.key.again": "再來一場",
     "sk.key.reopen": "更改設定",
-    "sk.do.peek": "偷看 {target} 的角色。大家都知道你看了誰，只有你看到牌。",
+    "sk.do.peek": "調查 {target} 的角色。大家都知道你看了誰，只有你看到牌。",
     "sk.do.swap": "和 {target} 交換角色牌。大家都看得到交換，雙方都會看到新牌。",
     "sk.do.swap_spare": "和中央牌交換。大家都看得到交換。",
     "sk.do.hide": "把角色牌蓋起來、不交換。其他人只知道你隱藏了，可能換了牌。",
@@ -481,7 +481,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.do.capture": "公開身分並捕捉 {target}（隱藏的非奴隸只會被公開「不是奴隸」）。",
     "sk.do.dance": "公開身分跳肚皮舞：你身邊的守衛不能拘留也不能阻止刺客。",
     "sk.do.manipulate": "公開身分，宣告支持{side}，強迫 {target} 公開並使用行動。",
-    "sk.do.foresee": "公開身分，偷看 {targets} 的角色，接著預言勝方。",
+    "sk.do.foresee": "公開身分，調查 {targets} 的角色，接著預言勝方。",
     "sk.do.predict": "公開預言本局由{side}獲勝。",
     "sk.do.block": "公開身分阻止行刺：刺客反被殺死。",
     "sk.do.join": "公開身分，投身革命。",
@@ -496,7 +496,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.do.capture.open": "捕捉 {target}（隱藏的非奴隸只會被公開「不是奴隸」）。",
     "sk.do.dance.open": "跳肚皮舞：你身邊的守衛不能拘留也不能阻止刺客。",
     "sk.do.manipulate.open": "宣告支持{side}，強迫 {target} 公開並使用行動。",
-    "sk.do.foresee.open": "偷看 {targets} 的角色，接著預言勝方。",
+    "sk.do.foresee.open": "調查 {targets} 的角色，接著預言勝方。",
     "sk.do.block.open": "阻止行刺：刺客反被殺死。",
     "sk.do.join.open": "投身革命。",
     "sk.pick.keys": "數字/方向鍵選擇 · Enter 送出 · Esc 返回",
@@ -538,7 +538,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.brief.slave-driver": "捕捉奴隸（猜中隱藏者可再行動一次）",
     "sk.brief.belly-dancer": "肚皮舞：身邊的守衛不能拘留或阻止",
     "sk.brief.vizier": "宣告陣營，強迫一名隱藏者行動",
-    "sk.brief.fortune-teller": "偷看三張隱藏的牌，預言勝方",
+    "sk.brief.fortune-teller": "調查三張隱藏的牌，預言勝方",
     "sk.own.now_keys": "現在：{keys}",
     "sk.legend.private": "◆ 私密紀錄：只有你看得到",
     "sk.legend.tokens": "# 拘留  & 被捕  ~ 疲勞  ♛ 加冕  ✝ 死亡  →保/→革 大官支持  =保/=革 預言",
@@ -682,7 +682,7 @@ SULTANS_ZH: dict[str, str] = {
         "隱藏時，若結束時你與得 2 分的玩家相鄰，你得 1 分。"
     ),
     "sk.rules.fortune-teller": (
-        "中立。行動〈預言〉：偷看三名隱藏玩家的角色（不足三名就看全部），然後公開預言勝方。"
+        "中立。行動〈預言〉：調查三名隱藏玩家的角色（不足三名就看全部），然後公開預言勝方。"
         "下個回合你必須隱藏。公開且預言正確得 2 分；隱藏時不能獲勝。"
     ),
 }
