@@ -127,6 +127,19 @@ class LeaderRow(BaseModel):
     points: int
 
 
+def leader_ranks(rows: Sequence[LeaderRow], *, points: bool) -> list[int]:
+    """Each row's place, shared by rows the board's order cannot tell apart
+    ("1, 2, 2, 4"): the same wins and matches, and points on one game's board
+    (``points``), which ranks by them too."""
+    def key(row: LeaderRow) -> tuple[int, ...]:
+        return (row.wins, row.matches, row.points) if points else (row.wins, row.matches)
+
+    ranks: list[int] = []
+    for i, row in enumerate(rows):
+        ranks.append(ranks[-1] if i and key(rows[i - 1]) == key(row) else i + 1)
+    return ranks
+
+
 class RoomClient(Protocol):
     """One session's handle on one room (as a seated player or a spectator)."""
 

@@ -621,6 +621,40 @@ async def test_leaderboard_in_the_lobby_and_in_full(hub: FakeHub) -> None:
         assert isinstance(app.screen, LobbyScreen)
 
 
+def test_tied_players_share_their_place_on_the_leaderboard() -> None:
+    """Four players with no win were numbered 1-4 in an order nobody could
+    read: rows the board's order cannot tell apart share a place, and the next
+    one's place counts them ("1, 2, 2, 4")."""
+    from tui.client import LeaderRow, leader_ranks
+
+    def row(wins: int, matches: int, points: int = 0) -> LeaderRow:
+        return LeaderRow(name="x", matches=matches, wins=wins, points=points)
+
+    rows = [row(3, 4, 9), row(1, 2, 5), row(1, 2, 7), row(0, 1), row(0, 1), row(0, 1), row(0, 3)]
+    assert leader_ranks(rows, points=False) == [1, 2, 2, 4, 4, 4, 7]
+    assert leader_ranks(rows, points=True) == [1, 2, 3, 4, 4, 4, 7]  # one game's board ranks points too
+    assert leader_ranks([], points=False) == []
+
+
+async def test_tied_players_share_their_place_in_the_side_pane_and_the_full_board(hub: FakeHub) -> None:
+    from tui.client import LeaderRow
+
+    for name, wins in (("ann", 2), ("bob", 0), ("cy", 0), ("dee", 0)):
+        hub.leaders[name] = LeaderRow(name=name, matches=1, wins=wins, points=0)
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+
+        def places(edge: str) -> list[tuple[str, str]]:  # the side pane's rows, or the dialog's
+            found = (re.search(edge + r"\s*(\d+)\s+(ann|bob|cy|dee)\s", line) for line in screen_text(app).splitlines())
+            return [(m[2], m[1]) for m in found if m]
+
+        assert places("│") == [("ann", "1"), ("bob", "2"), ("cy", "2"), ("dee", "2")]
+        await pilot.press("b")
+        await settle(pilot)
+        assert places("█") == [("ann", "1"), ("bob", "2"), ("cy", "2"), ("dee", "2")]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: Lang) -> None:
     """Sultans points and Overlord gold do not add up: the full leaderboard is of

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from tui.client import ClientError, LeaderRow, RoomSettings
+from tui.client import ClientError, LeaderRow, RoomSettings, leader_ranks
 from tui.i18n import LANGS, Lang, error_text, game_title, guest_marked, t
 from tui.screens.base import HostModal
 from tui.text import literal
@@ -550,8 +550,8 @@ class LeaderboardDialog(HostModal[None]):
         # wins before matches, as the lobby's side pane has them
         for key in ("col.rank", "col.player", "col.wins", "col.matches", *(("col.points",) if points else ())):
             table.add_column(self.tr(key), key=key)
-        for i, row in enumerate(self._rows, 1):
-            cells = [Text(str(i)), literal(row.name), Text(str(row.wins)), Text(str(row.matches))]
+        for rank, row in zip(leader_ranks(self._rows, points=points), self._rows, strict=True):
+            cells = [Text(str(rank)), literal(row.name), Text(str(row.wins)), Text(str(row.matches))]
             table.add_row(*cells, *((Text(str(row.points)),) if points else ()))
 
     def action_close(self) -> None:

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from tui.client import ClientError, LeaderRow, RoomClient, RoomSettings, RoomSummary
+from tui.client import ClientError, LeaderRow, RoomClient, RoomSettings, RoomSummary, leader_ranks
 from tui.i18n import Lang, game_title, guest_marked, room_title
 from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import (
@@ -207,8 +207,8 @@ class LobbyScreen(ChatKeys, HostScreen):
                 Text("#"), Text(self.tr("col.player")), Text(self.tr("col.wins")), Text(self.tr("col.matches")),
                 style="bold",
             )
-            for i, row in enumerate(self._leaders, 1):
-                grid.add_row(Text(str(i)), literal(row.name), Text(str(row.wins)), Text(str(row.matches)))
+            for rank, row in zip(leader_ranks(self._leaders, points=False), self._leaders, strict=True):
+                grid.add_row(Text(str(rank)), literal(row.name), Text(str(row.wins)), Text(str(row.matches)))
             parts.append(grid)
         leaders = tuple((row.name, row.wins, row.matches) for row in self._leaders)
         share = ("lobby-side", tuple(online), leaders, self.lang)  # every lobby shows the same pane
