@@ -32,7 +32,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, TypeVar, cast
 
 import asyncssh
+import asyncssh.connection
 import rich.traceback
+from asyncssh.saslprep import SASLPrepError, saslprep
 from rich.console import Console
 
 from server.config import Config
@@ -246,6 +248,26 @@ def message(key: str, lang: Lang = "en", **values: object) -> str:
     return MESSAGES[key][lang].format(**values)
 
 
+def _user_name(text: str) -> str:
+    """asyncssh's SASLprep of a user name, or the name as sent where SASLprep
+    refuses it: an emoji is "unassigned" in its Unicode 3.2 tables, and OpenSSH
+    printed only "Received disconnect ...: Unassigned character" (the server
+    logged nothing). :func:`clean_name` makes a player name of any text, and the
+    lobby says when it changed the one asked for (or the session says why none
+    is left)."""
+    try:
+        return saslprep(text)
+    except SASLPrepError:
+        return text
+
+
+def allow_any_user_name() -> None:
+    """Let user names SASLprep refuses reach :meth:`Connection.begin_auth`."""
+    names = vars(asyncssh.connection)  # the module's own name for it, used for the user name
+    if names.get("saslprep") is saslprep:
+        names["saslprep"] = _user_name
+
+
 def lang_from_env(env: dict[str, str] | Any) -> Literal["en", "zh"] | None:
     """Language from the client's locale variables, if it sent any."""
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
@@ -296,6 +318,7 @@ class ThroneServer:
     async def start(self) -> int:
         """Listen; return the bound port."""
         limits = self.config.limits
+        allow_any_user_name()
         self._listener = await asyncssh.create_server(
             lambda: Connection(self),
             self.config.server.host,
