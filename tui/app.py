@@ -352,8 +352,19 @@ class ThroneApp(App[None]):
         except ClientError as err:
             self.show_error(err)
             return
+        self._drop_errors()
         self._pop_to_lobby()
         self.push_screen(screen)
+
+    def _drop_errors(self) -> None:
+        """Refusals shown in the lobby ("the match has already started: watch
+        instead") are done with once the player is in a room: they stayed on
+        over the table's chat."""
+        errors = [shown for shown in self._notifications if shown.severity == "error"]
+        for shown in errors:
+            self._unnotify(shown, refresh=False)
+        if errors:
+            self._refresh_notifications()
 
     def _take_room(self, room: RoomClient, *, watching: bool, code: str = "") -> Screen[None]:
         """Make ``room`` this session's and give the screen that shows it (a

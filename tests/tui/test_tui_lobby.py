@@ -315,6 +315,26 @@ async def test_watch_then_take_a_seat(hub: FakeHub) -> None:
         assert "Press r when you are ready." in screen_text(app)
 
 
+async def test_a_refusal_in_the_lobby_does_not_follow_the_player_into_the_room(hub: FakeHub) -> None:
+    """Enter on a room already playing says "watch it instead"; after w the
+    notice stayed on over the table's chat."""
+    bob = hub.lobby("bob").create_room(RoomSettings(name="busy room"))
+    bob.start()
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.notify("a note that is not an error", markup=False)
+        await pilot.press("enter")
+        await settle(pilot)
+        refusal = t("err.in-progress", "en")
+        assert refusal in [n.message for n in app._notifications]
+        await pilot.press("w")
+        await settle(pilot)
+        assert not isinstance(app.screen, LobbyScreen)
+        assert [n.message for n in app._notifications] == ["a note that is not an error"]
+        assert "watch it instead" not in screen_text(app)
+
+
 async def test_lobby_chat_is_sent_and_shown(hub: FakeHub) -> None:
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
