@@ -406,6 +406,28 @@ async def test_lists_and_asides_are_punctuated_in_the_screen_s_language(hub: Fak
         assert "bob, guest-7" in text or "guest-7, bob" in text
 
 
+@pytest.mark.usefixtures("no_small_notice")
+async def test_a_short_new_room_dialog_scrolls_to_the_field_in_focus(hub: FakeHub) -> None:
+    """At 40x12 Tab went on to fields below the terminal's last row: typing
+    changed a field nobody could see, and Create could not be seen."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(50, 14)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert t("field.code", "en") not in screen_text(app)  # below the fold
+        while app.focused is None or app.focused.id != "code":
+            await pilot.press("tab")
+        await pilot.press("Z")
+        await settle(pilot)
+        row = next(r for r in screen_text(app).splitlines() if t("field.code", "en") in r)
+        assert row.split(t("field.code", "en"), 1)[1].strip(" █").startswith("Z"), row
+        await pilot.press("tab")  # Create
+        await settle(pilot)
+        assert app.focused is not None and app.focused.id == "ok"
+        assert t("button.create", "en") in screen_text(app)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.usefixtures("no_small_notice")
 async def test_a_narrow_new_room_dialog_ends_cut_hints_in_an_ellipsis(hub: FakeHub, lang: Lang) -> None:
