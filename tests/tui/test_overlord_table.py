@@ -1227,6 +1227,29 @@ async def test_cards_are_picked_by_the_numbers_the_hand_shows(lang: Lang, cards:
         assert client.sent and client.sent[-1][0] == f"play {card}", (prompt(app), mine)  # no seat: sent
 
 
+async def test_a_single_card_in_hand_is_still_asked_for_by_its_number() -> None:
+    """K-ORD-3: with one card in hand the card step was skipped, so "c 1 Enter
+    5 Enter" (card 1, to seat 5) gave the order to seat 1, as a play-tester
+    holding only [Coercion] found; with two cards the same keys meant card 1."""
+    g = new_game(hands=[["capitalize"], ["sidestep"], ["extortion"], ["extortion"]], deck=[])  # no round draw
+    g.play(0, "order 1")
+    pass_all(g)
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, size=(100, 30)) as (app, pilot, client):
+        assert list(app.screen.ov.hand or []) == ["sidestep"]
+        plays = [a for a in g.legal(1) if a.startswith("play sidestep ")]
+        target = plays[-1].split()[-1]
+        await pilot.press("c")
+        await settle(pilot)
+        assert f"1={card_str('sidestep', 'en')}" in prompt(app), prompt(app)
+        await pilot.press("1", "enter")
+        await settle(pilot)
+        assert client.sent == []  # the card chosen: now the seat
+        await pilot.press(target, "enter")
+        await settle(pilot)
+        assert client.sent and client.sent[-1][0] == f"play sidestep {target}", (client.sent, plays)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_plead_guilty_window_says_the_order_is_taken(lang: Lang) -> None:
     """K-ORD-5: the Retaliate window after a Plead Guilty read "carol (2)

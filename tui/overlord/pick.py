@@ -116,8 +116,9 @@ class Picker:
     def start(cls, kind: str, actions: list[Action], hand: tuple[str, ...] = ()) -> Picker:
         """``hand``: the hand panel numbers the cards 1..n, and a key that
         chooses a card (:data:`CARD_KINDS`) asks for it by those numbers even
-        when only one can be played (it was skipped: the digit meant for the
-        card then picked a seat)."""
+        when only one can be played, or the hand holds one (it was skipped: the
+        digit meant for the card then picked a seat, so ``c 1`` gave the order
+        to seat 1 with one card in hand and played card 1 with two)."""
         p = cls(kind, list(actions), hand=hand if kind in CARD_KINDS else ())
         p._next_step()
         return p
@@ -145,7 +146,7 @@ class Picker:
             if f in self.chosen:
                 continue
             vals = self.candidates(f)
-            if len(vals) > 1 or (f == "card" and len(self.hand) > 1 and vals and vals[0] is not None):
+            if len(vals) > 1 or (f == "card" and self.hand and vals and vals[0] is not None):
                 self.step = f
                 return
             self.chosen[f] = vals[0] if vals else None
