@@ -789,6 +789,32 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         assert "Merchant's gift" not in log_text(app)  # the gift's gold line is not told twice
 
 
+async def test_the_bureaucrat_names_the_tenth_card_and_beyond_by_two_digits() -> None:
+    """K-XROLE-BUREAUCRAT: a card to ban is any of the game's cards, numbered
+    past 9, but a digit picked one choice: "1" "0" said "0 is not a choice
+    now" and "1" "2" picked the 2nd. Two digits make a number of two now."""
+    g = new_game(
+        roles=["tyrant", "soothsayer", "merchant", "bureaucrat"],
+        hands=[["capitalize"], ["sidestep"], ["extortion"], ["victimize"]],
+    )
+    g.play(0, "pass")  # the Tyrant levies nothing: the Bureaucrat is asked
+    room = OverlordRoom(g, humans=(0, 1, 2, 3))
+    async with table(room, 3, size=(100, 30)) as (app, pilot, client):
+        await pilot.press("b")
+        await settle(pilot)
+        names = app.screen.picker.candidates()
+        assert len(names) >= 12, names
+        for keys, at in ((("1", "2"), 12), (("1", "0"), 10), (("1",), 1), (("9", "9"), 9), (("2", "1"), 1)):
+            await pilot.press(*keys)
+            await settle(pilot)
+            assert app.screen.picker.current() == names[at - 1], keys
+            assert f"⏎ ban {card_str(str(names[at - 1]), 'en')} this round" in prompt(app), (keys, prompt(app))
+            await pilot.press("left", "right")  # an arrow ends a number: the next digit starts one
+        await pilot.press("1", "1", "enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == f"name {names[10]}"
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
     """K-ROLE-PEASANT: the Peasant pays 1 gold to pass the order; the log says so once (the

@@ -111,6 +111,7 @@ class Picker:
     note: str = ""  # the screen's word on the last key (a number that picked nothing), shown until the next
     refused: bool = False  # the last key was a number that is no choice: Enter then says so once, not sends
     split: dict[int, int] = field(default_factory=dict)  # the levy step: gold taken from each seat so far
+    typed: str = ""  # a first digit that a second may make a number of two (a list of 10 choices or more)
 
     @classmethod
     def start(cls, kind: str, actions: list[Action], hand: tuple[str, ...] = ()) -> Picker:
@@ -142,6 +143,7 @@ class Picker:
 
     def _next_step(self) -> None:
         self.cursor = 0
+        self.typed = ""
         for f in FIELDS:
             if f in self.chosen:
                 continue
@@ -165,6 +167,7 @@ class Picker:
 
     def move(self, delta: int) -> None:
         c = self.candidates()
+        self.typed = ""
         if c:
             self.cursor = (self.cursor + delta) % len(c)
 
@@ -172,7 +175,9 @@ class Picker:
         """A seat step picks the seat with that number; a card step the hand's
         n-th card (its number in the hand panel); the levy step takes one gold
         more from that seat if it may (:meth:`levy_more`); other steps the n-th
-        choice (1-based)."""
+        choice (1-based): in a list of ten or more, a digit after one that could
+        begin a number of two makes that number ("1" "2": the 12th; the
+        Bureaucrat names any of 14 cards, and the 10th-14th were out of reach)."""
         n = int(digit)
         if self.step == "seat":
             return self.select(n)
@@ -181,8 +186,13 @@ class Picker:
         if self.step == "card" and self.hand:
             return 1 <= n <= len(self.hand) and self.select(self.hand[n - 1])
         c = self.candidates()
+        first, self.typed = self.typed, ""
+        if first and 1 <= int(first + digit) <= len(c):
+            self.cursor = int(first + digit) - 1
+            return True
         if 1 <= n <= len(c):
             self.cursor = n - 1
+            self.typed = digit if n * 10 <= len(c) else ""
             return True
         return False
 
