@@ -307,6 +307,10 @@ async def test_watch_then_take_a_seat(hub: FakeHub) -> None:
         assert room.spectators == ["alice"]
         assert "You are watching" in screen_text(app)
         assert "Ready" not in screen_text(app).splitlines()[-1]  # no ready key for spectators
+        await pilot.press("enter")  # seat 0 is bob's: said so, nothing else
+        await settle(pilot)
+        assert "That seat is taken." in screen_text(app) and room.spectators == ["alice"]
+        app.clear_notifications()
         await pilot.press("down", "down", "enter")  # seat 2 is empty
         await settle(pilot)
         assert room.seat_of("alice") == 2

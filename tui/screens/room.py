@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -219,6 +220,15 @@ class RoomScreen(ChatKeys, HostScreen):
             seat = self.selected_seat()
             return (seat is not None and seat.kind != "empty" and seat.index != self.room.my_seat) or None
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        """Enter on a seat taken by another (the key bar shows "Sit here" dimmed
+        there) says why nothing happens: the status line says "take an empty
+        seat with Enter", and Enter was silent."""
+        seat = self.selected_seat()
+        if event.key == "enter" and seat is not None and seat.kind != "empty" and seat.index != self.room.my_seat:
+            event.stop()
+            self.throne.show_error(ClientError("seat-taken", "that seat is taken"))
 
     def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
         self.refresh_keys()
