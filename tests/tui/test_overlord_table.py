@@ -816,6 +816,41 @@ async def test_the_bureaucrat_names_the_tenth_card_and_beyond_by_two_digits() ->
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_passing_the_order_to_the_tax_collector_says_the_fee_before_enter(lang: Lang) -> None:
+    """K-XROLE-TAXCOLLECTOR: "⏎ give the order to bob (1)" said nothing of
+    the 2 gold it cost; the log said so afterwards. The line says it now, for a
+    command and a card, and not for the Knight, who never pays."""
+    fee = t("ov.pick.fee", lang, gold=2)
+    g = new_game(roles=["overlord", "taxcollector", "squire", "peasant"])
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=(100, 30), lang=lang) as (app, pilot, client):
+        await pilot.press("o", "2")
+        await settle(pilot)
+        assert fee not in prompt(app)  # carol is no Tax Collector
+        await pilot.press("1")
+        await settle(pilot)
+        assert prompt(app).splitlines()[-1].endswith(" · " + fee), prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "order 1"
+    for giver, pays in (("squire", True), ("knight", False)):
+        g = new_game(roles=["overlord", giver, "taxcollector", "peasant"],
+                     hands=[["capitalize"], ["victimize"], ["extortion"], ["extortion"]], deck=[])
+        g.play(0, "order 1")
+        pass_all(g)
+        room = OverlordRoom(g, humans=(1,))
+        async with table(room, 1, size=(100, 30), lang=lang) as (app, pilot, client):
+            await pilot.press("c", "1", "enter", "2")
+            await settle(pilot)
+            assert (fee in prompt(app)) == pays, (giver, prompt(app))
+            await pilot.press("enter")
+            await settle(pilot)
+            assert client.sent[-1][0] == "play victimize 2"
+        pass_all(g)
+        assert (g.view(1).seats[1].gold == 3) == pays  # what the engine took is what was said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
     """K-ROLE-PEASANT: the Peasant pays 1 gold to pass the order; the log says so once (the
     engine's gold event repeats the pass, and is left out), while the gold column moves."""

@@ -41,6 +41,7 @@ from tui.overlord.words import (
     describe_action,
     effect_str,
     event_text,
+    fee_note,
     outcome_reason,
     restated,
     role_str,
@@ -511,7 +512,10 @@ class Table(GameTableScreen[Picker]):
             lines.append(choice)
         preview = p.preview()
         if preview is not None:
-            lines.append(Text("⏎ " + describe_action(preview, namer, self.lang), style="italic", no_wrap=True, overflow="ellipsis", end=""))
+            said = describe_action(preview, namer, self.lang)
+            fee = fee_note(preview, self.ov, self.lang) if self.ov is not None else ""
+            said += f" · {fee}" if fee else ""
+            lines.append(Text("⏎ " + said, style="italic", no_wrap=True, overflow="ellipsis", end=""))
         return lines
 
     def _cand_label(self, step: str, c: Value, n: int, namer: Namer) -> str:
