@@ -850,6 +850,22 @@ async def test_passing_the_order_to_the_tax_collector_says_the_fee_before_enter(
         assert (g.view(1).seats[1].gold == 3) == pays  # what the engine took is what was said
 
 
+async def test_a_ban_and_an_uprising_are_not_shown_once_the_game_is_over() -> None:
+    """K-XROLE-BUREAUCRAT, K-CARD-UPRISING: "Banned: [Sidestep]" and the
+    uprising's line stayed on the game's result."""
+    from tui.overlord.words import Namer
+
+    g = new_game()
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=(100, 30)) as (app, _pilot, _client):
+        view = g.view(0).model_copy(update={"banned": "sidestep", "uprising_by": 1, "uprising_named": 2})
+        namer = Namer(["alice", "bob", "carol", "dave"], 0, "en")
+        playing = " ".join(app.screen._info_lines(view, namer, 100))
+        assert "Banned: [Sidestep]" in playing and "bob (1)" in playing
+        over = " ".join(app.screen._info_lines(view.model_copy(update={"phase": "over"}), namer, 100))
+        assert "Banned" not in over and "bob" not in over and "Deck" in over
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
     """K-ROLE-PEASANT: the Peasant pays 1 gold to pass the order; the log says so once (the

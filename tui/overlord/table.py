@@ -227,9 +227,10 @@ class Table(GameTableScreen[Picker]):
         parts = [self.tr("ov.info", deck=ov.deck_size, discard=len(ov.discard))]
         if ov.centre:
             parts.append(self.tr("ov.info.centre", roles=self.tr("punct.list").join(role_str(r, self.lang) for r in ov.centre)))
-        if ov.banned:
+        over = ov.phase == "over"  # a ban or an uprising of the last round is nothing now (it stayed on the result)
+        if ov.banned and not over:
             parts.append(self.tr("ov.info.banned", card=card_str(ov.banned, self.lang)))
-        if ov.uprising_by is not None:
+        if ov.uprising_by is not None and not over:
             parts.append(self.tr("ov.info.uprising", by=namer.seat(ov.uprising_by), named=namer.seat(ov.uprising_named)))
         lines = [parts[0]]
         for part in parts[1:]:
