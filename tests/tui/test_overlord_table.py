@@ -867,6 +867,24 @@ async def test_a_ban_and_an_uprising_are_not_shown_once_the_game_is_over() -> No
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_tall_terminal_shows_every_card_s_effect_whole(lang: Lang) -> None:
+    """At 120x40 the fourth card's effect was left out (and others cut with
+    "…") while 15 lines of log below stood empty: the band of seats and hand
+    grows to what the hand's effects wrap to, as far as the screen allows."""
+    from tui.overlord.words import effect_str
+
+    cards = ["sidestep", "capitalize", "extortion", "plead-guilty"]
+    g = new_game(roles=["knight", "squire", "captain", "general", "truant", "advisor", "peasant", "overlord"],
+                 hands=[cards, [], [], [], [], [], [], []], deck=[])
+    room = OverlordRoom(g, humans=(0,), names=["alice", *[f"Bot {i}" for i in range(1, 8)]])
+    async with table(room, 0, size=(120, 40), lang=lang) as (app, _pilot, _client):
+        shown = "".join(hand(app).split())  # (a wrapped Chinese line has no space to put back)
+        assert "…" not in shown, hand(app)
+        for card in cards:
+            assert "".join(effect_str(card, lang).split()) in shown, (card, hand(app))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
     """K-ROLE-PEASANT: the Peasant pays 1 gold to pass the order; the log says so once (the
     engine's gold event repeats the pass, and is left out), while the gold column moves."""

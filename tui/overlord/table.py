@@ -19,9 +19,12 @@ Clicking a seat or a card starts or completes a choice. Only actions in
 
 from __future__ import annotations
 
+import functools
+import io
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
+from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -30,7 +33,7 @@ from textual.containers import Horizontal
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
 from tui.client import RoomClient, SeatInfo
-from tui.i18n import game_title
+from tui.i18n import Lang, game_title
 from tui.overlord.help import OverlordHelp
 from tui.overlord.pick import KIND_KEYS, KIND_ORDER, Picker, Value, kind_for_key, parse_legal
 from tui.overlord.widgets import HandPanel, SeatsPanel
@@ -51,6 +54,15 @@ from tui.text import clip, fit_head
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
+
+
+_MEASURE = Console(file=io.StringIO(), width=200, color_system=None)
+
+
+@functools.lru_cache(maxsize=512)
+def _effect_lines(card: str, lang: Lang, width: int) -> int:
+    """How many lines a card's effect wraps to at ``width`` (every update of every screen asks)."""
+    return len(Text(effect_str(card, lang)).wrap(_MEASURE, width))
 PANES = ("log", "exchange", "result")
 # the prompt kinds the status line names (``ov.win.<kind>``); the rest read as a plain decision
 _WINDOW_KINDS = frozenset({
@@ -147,10 +159,15 @@ class Table(GameTableScreen[Picker]):
         self._render_all()
 
     def _size_mid(self, view: OverlordView) -> None:
-        """The seats/hand band: the seats, or the hand with its effects when the screen is tall enough."""
-        hand = len(view.hand or []) + sum(1 for sv in view.seats if sv.shown is not None)
+        """The seats/hand band: the seats, or the hand with its effects when the
+        screen is tall enough (each effect as many lines as it wraps to at the
+        panel's width: at 120x40 the fourth card's went unsaid above 15 empty
+        lines of log)."""
+        width = max(10, (self.query_one(HandPanel).content_size.width or 34) - 2)
+        hand = 1 + sum(1 + _effect_lines(c, self.lang, width) for c in view.hand or [])
+        hand += 2 * sum(1 for sv in view.seats if sv.shown is not None)
         info = len(self._info_lines(view, self.namer(), self.query_one(SeatsPanel).content_size.width or 46))
-        want = max(view.players + 1 + info, min(hand * 2 + 2, self.app.size.height - 16))
+        want = max(view.players + 1 + info, min(hand, self.app.size.height - 16))
         mid = self.query_one("#ov-mid")
         if mid.styles.height is None or mid.styles.height.value != want:
             mid.styles.height = want
