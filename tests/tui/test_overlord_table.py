@@ -885,6 +885,29 @@ async def test_a_tall_terminal_shows_every_card_s_effect_whole(lang: Lang) -> No
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_number_that_picks_nothing_says_why(lang: Lang) -> None:
+    """K-XROLE-BUREAUCRAT: a banned card's number said "1 is not a choice
+    now", and the hand said "not playable now", never that it was banned
+    (the player's own seat: test_a_number_that_is_no_choice_says_so...)."""
+    g = new_game(roles=["tyrant", "soothsayer", "merchant", "bureaucrat"],
+                 hands=[["extortion"], ["capitalize"], ["extortion"], ["victimize"]], deck=["sidestep"] * 12)
+    g.play(0, "pass")
+    g.play(3, "name sidestep")  # bob draws two of them after the ban
+    while 0 not in g.pending():
+        pass_all(g)
+    g.play(0, "order 1")
+    pass_all(g)
+    assert g.hands[1] == ["sidestep", "sidestep", "capitalize"]
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, size=(100, 30), lang=lang) as (app, pilot, client):
+        assert hand(app).count(t("ov.hand.banned", lang)) == 2, hand(app)
+        await pilot.press("c", "1")
+        await settle(pilot)
+        assert t("ov.pick.banned", lang, card=card_str("sidestep", lang)) in prompt(app), prompt(app)
+        assert client.sent == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
     """K-ROLE-PEASANT: the Peasant pays 1 gold to pass the order; the log says so once (the
     engine's gold event repeats the pass, and is left out), while the gold column moves."""
@@ -1504,7 +1527,7 @@ async def test_a_number_that_is_no_choice_says_so_and_enter_does_not_send_anothe
     async with table(room, 0, lang=lang) as (app, pilot, client):
         await pilot.press("o", "0")
         await settle(pilot)
-        assert t("pick.not_a_choice", lang, n="0") in prompt(app), prompt(app)
+        assert t("ov.pick.not_you", lang) in prompt(app), prompt(app)  # (it said "0 is not a choice now")
         await pilot.press("enter")
         await settle(pilot)
         assert client.sent == [] and t("pick.enter_again", lang) in prompt(app), prompt(app)

@@ -391,7 +391,8 @@ class Table(GameTableScreen[Picker]):
                 elif c in card_kinds:  # to discard or give, not to play
                     line.append(" " + self.tr("ov.hand.pick"))
                 elif turn:
-                    line.append(" " + self.tr("ov.hand.not_now"), style="dim")
+                    why = "ov.hand.banned" if c == ov.banned else "ov.hand.not_now"  # (the Bureaucrat's ban said nothing)
+                    line.append(" " + self.tr(why), style="dim")
                 if p is not None and p.step == "card":
                     if c == current:
                         line.stylize("reverse")
@@ -535,6 +536,21 @@ class Table(GameTableScreen[Picker]):
             said += f" · {fee}" if fee else ""
             lines.append(Text("⏎ " + said, style="italic", no_wrap=True, overflow="ellipsis", end=""))
         return lines
+
+    def _why_not(self, p: Picker, n: int) -> str:
+        """Why the number ``n`` picks nothing, where it can be said better than
+        "2 is not a choice now": the card it numbers, banned or not playable
+        now; the player's own seat. ``""``: nothing better to say."""
+        ov = self.ov
+        if ov is None:
+            return ""
+        if p.step == "card" and p.hand and 1 <= n <= len(p.hand):
+            card = p.hand[n - 1]
+            key = "ov.pick.banned" if card == ov.banned else "ov.pick.card_not_now"
+            return self.tr(key, card=card_str(card, self.lang))
+        if p.step == "seat" and n == ov.me:
+            return self.tr("ov.pick.not_you")
+        return ""
 
     def _cand_label(self, step: str, c: Value, n: int, namer: Namer) -> str:
         if step == "seat":
@@ -691,6 +707,7 @@ class Table(GameTableScreen[Picker]):
         elif key.isdigit():
             if not p.type_digit(key):  # a number that is no choice now
                 self.refuse_number(p, key, p.step)
+                p.note = self._why_not(p, int(key)) or p.note
         else:
             kind = kind_for_key(key, self.by_kind)
             if kind is not None and kind != p.kind:  # another kind: start over with it
