@@ -908,6 +908,16 @@ async def test_a_number_that_picks_nothing_says_why(lang: Lang) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_help_s_signs_name_the_order_s_steps_as_the_path_shows_them(lang: Lang) -> None:
+    """K-ORD-5, K-CARD-UPRISING: the help said the path shows "pleaded" and
+    "uprising"; a step with a card shows the card's name ("[Plead Guilty]")."""
+    legend = t("ov.help.legend", lang)
+    for card in ("sidestep", "plead-guilty", "uprising"):
+        assert card_str(card, lang) in legend
+    assert t("ov.path.how.plead-guilty", lang) + "、" not in legend and "pleaded" not in legend
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
     """K-ROLE-PEASANT: the Peasant pays 1 gold to pass the order; the log says so once (the
     engine's gold event repeats the pass, and is left out), while the gold column moves."""
