@@ -976,16 +976,21 @@ async def test_conspire_asks_every_holder_of_a_card_to_give_one_on() -> None:
     assert pr is not None and pr.kind == "conspire" and len(pr.seats) > 1
     room = OverlordRoom(g, humans=(1, 3))
     texts: dict[int, str] = {}
+    receiver = {3: "alice (0)", 1: "carol (2)"}  # the next living player leftwards, bob's way to carol
     for seat in (3, 1):
         async with table(room, seat, size=(100, 30)) as (app, pilot, client):
             texts[seat] = status(app)
             assert " v  Give on" in prompt(app)
             await pilot.press("v")
             await settle(pilot)
-            assert "which card?" in prompt(app) or "⏎ give [" in prompt(app)
+            # each is told whom the card goes to (it said "which card?")
+            assert f"which card for {receiver[seat]}?" in prompt(app), prompt(app)
             await pilot.press("enter")
             await settle(pilot)
             assert client.sent[-1][0].startswith("give ")
+    pass_all(g)
+    moved = {e.params["src"]: e.params["dst"] for e in g.events if e.kind == "passed-card"}
+    assert moved[3] == 0 and moved[1] == 2  # as the prompts said
     assert texts[1].split("·")[0] == texts[3].split("·")[0]
     assert texts[3].startswith("Conspire: every player holding a card gives one on.")
 

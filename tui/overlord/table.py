@@ -516,7 +516,10 @@ class Table(GameTableScreen[Picker]):
         p = self.picker
         assert p is not None
         if p.step != "confirm":
-            what = p.note or self.tr(f"ov.pick.what.{p.step}")
+            to = self._conspire_to() if p.kind == "give" else None
+            what = p.note or (
+                self.tr("ov.pick.what.card_to", to=namer.seat(to)) if to is not None else self.tr(f"ov.pick.what.{p.step}")
+            )
             keys = self.tr("ov.pick.confirm" if p.step == "levy" else "ov.pick.keys")  # a levy's keys are its what
             head = picker_head(self.tr(self._kind_label(p.kind)), what, keys, self.lang)
         else:
@@ -536,6 +539,25 @@ class Table(GameTableScreen[Picker]):
             said += f" · {fee}" if fee else ""
             lines.append(Text("⏎ " + said, style="italic", no_wrap=True, overflow="ellipsis", end=""))
         return lines
+
+    def _conspire_to(self) -> int | None:
+        """K-CARD-CONSPIRE: the player a card given on now goes to, the next
+        living one from this seat in the Conspire's direction ("Give on: which
+        card?" did not say to whom)."""
+        ov = self.ov
+        if ov is None or ov.me is None or ov.prompt is None or ov.prompt.kind != "conspire":
+            return None
+        said = next((e for e in reversed(ov.log) if e.kind == "conspire"), None)
+        direction = said.params.get("direction") if said is not None else None
+        if direction not in ("left", "right"):
+            return None
+        step, n = (1 if direction == "left" else -1), len(ov.seats)
+        seat = ov.me
+        for _ in range(n - 1):
+            seat = (seat + step) % n
+            if ov.seats[seat].alive:
+                return seat
+        return None
 
     def _why_not(self, p: Picker, n: int) -> str:
         """Why the number ``n`` picks nothing, where it can be said better than
