@@ -917,6 +917,28 @@ def test_the_help_s_signs_name_the_order_s_steps_as_the_path_shows_them(lang: La
     assert t("ov.path.how.plead-guilty", lang) + "、" not in legend and "pleaded" not in legend
 
 
+@pytest.mark.parametrize(("target", "swaps"), [(2, True), (3, False)])
+async def test_the_general_s_revolt_says_before_enter_whether_roles_swap(target: int, swaps: bool) -> None:
+    """K-ROLE-GENERAL, K-CARD-REVOLT: the General may Revolt against anyone,
+    but roles swap only with a rank 1 away; "⏎ play [Revolt] → dave (3)" did
+    not say which."""
+    roles = ["overlord", "general", "captain", "squire", "peasant"]
+    g = new_game(roles=roles, hands=[["capitalize"], ["revolt"], ["extortion"], ["extortion"], ["extortion"]], deck=[])
+    g.play(0, "order 1")
+    pass_all(g)
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, size=(100, 30)) as (app, pilot, client):
+        await pilot.press("c", "1", "enter", str(target))
+        await settle(pilot)
+        said = t("ov.pick.revolt_swap" if swaps else "ov.pick.revolt_keep", "en")
+        assert prompt(app).splitlines()[-1].endswith(" · " + said), prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == f"play revolt {target}"
+    pass_all(g)
+    assert (g.roles[1] == roles[target]) == swaps  # the engine did as the line said
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
     """K-ROLE-PEASANT: the Peasant pays 1 gold to pass the order; the log says so once (the

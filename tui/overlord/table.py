@@ -47,6 +47,7 @@ from tui.overlord.words import (
     fee_note,
     outcome_reason,
     restated,
+    revolt_note,
     role_str,
 )
 from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
@@ -535,8 +536,9 @@ class Table(GameTableScreen[Picker]):
         preview = p.preview()
         if preview is not None:
             said = describe_action(preview, namer, self.lang)
-            fee = fee_note(preview, self.ov, self.lang) if self.ov is not None else ""
-            said += f" · {fee}" if fee else ""
+            if self.ov is not None:  # what it costs or brings that the words of the action do not say
+                notes = (fee_note(preview, self.ov, self.lang), revolt_note(preview, self.ov, self.lang))
+                said += "".join(f" · {note}" for note in notes if note)
             lines.append(Text("⏎ " + said, style="italic", no_wrap=True, overflow="ellipsis", end=""))
         return lines
 

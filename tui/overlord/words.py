@@ -265,6 +265,18 @@ def fee_note(a: Action, view: OverlordView, lang: Lang) -> str:
     return t("ov.pick.fee", lang, gold=_tax_fee(view.ruleset))
 
 
+def revolt_note(a: Action, view: OverlordView, lang: Lang) -> str:
+    """K-CARD-REVOLT, K-ROLE-GENERAL: whether the Revolt about to be played
+    swaps roles (the General's swaps only with a rank 1 away; the line did not
+    say which). ``""``: not a Revolt with a target."""
+    me, to = view.me, a.seat
+    if a.verb != "play" or a.card != "revolt" or me is None or to is None or not 0 <= to < len(view.seats):
+        return ""
+    mine, theirs = view.seats[me], view.seats[to]
+    swaps = mine.role != "general" or abs(mine.rank - theirs.rank) == 1
+    return t("ov.pick.revolt_swap" if swaps else "ov.pick.revolt_keep", lang)
+
+
 def describe_action(a: Action, namer: Namer, lang: Lang) -> str:
     v = a.verb
     card = card_str(a.card, lang) if a.card else ""
