@@ -910,11 +910,15 @@ async def test_a_number_that_picks_nothing_says_why(lang: Lang) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_help_s_signs_name_the_order_s_steps_as_the_path_shows_them(lang: Lang) -> None:
     """K-ORD-5, K-CARD-UPRISING: the help said the path shows "pleaded" and
-    "uprising"; a step with a card shows the card's name ("[Plead Guilty]")."""
+    "uprising"; a step with a card shows the card's name ("[Plead Guilty]"),
+    as the help says now (naming no card: a spectator's help names none)."""
     legend = t("ov.help.legend", lang)
-    for card in ("sidestep", "plead-guilty", "uprising"):
-        assert card_str(card, lang) in legend
-    assert t("ov.path.how.plead-guilty", lang) + "、" not in legend and "pleaded" not in legend
+    for how in ("command", "pay", "discard-pass"):  # the steps without a card
+        assert t(f"ov.path.how.{how}", lang) in legend
+    assert ("the name of the card played" if lang == "en" else "打出的牌名") in legend
+    for how in ("plead-guilty", "uprising"):  # always with their card, shown by its name
+        assert t(f"ov.path.how.{how}", lang) + ("," if lang == "en" else "、") not in legend
+        assert t(f"ov.path.how.{how}", lang) + ("." if lang == "en" else "。") not in legend
 
 
 @pytest.mark.parametrize(("target", "swaps"), [(2, True), (3, False)])

@@ -194,8 +194,8 @@ OVERLORD_EN: dict[str, str] = {
     "ov.help.legend": (
         "♔ the ruler (rank 8) · ▶ holds the order · * you · †n executed, with execution token n · "
         "★ the winner · bot: played by the computer · away: disconnected · auto: played by a bot while away.\n"
-        "Order: the order's path this phase, each step =how⇒ to whom: command (the ruler), the card "
-        "played, by its name ([Sidestep], [Plead Guilty], [Uprising] …), paid (Peasant), discard (Outlaw)."
+        "Order: the order's path this phase, each step =how⇒ to whom: command (the ruler), the name of "
+        "the card played, paid (Peasant), discard (Outlaw)."
     ),
     "ov.help.game_title": "The game",
     # the create-room dialog's Kill the Overlord options (tui/screens/dialogs.py)
@@ -512,8 +512,8 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.help.legend": (
         "♔ 統治者（階級 8）· ▶ 持有指示物 · * 你 · †n 已被處決，處決標記 n · ★ 勝利者 · "
         "電腦：由電腦操作 · 離線：斷線 · 代打：離開時由電腦代打。\n"
-        "指示物：本階段指示物的路徑，每一步 =方式⇒ 交給誰：命令（統治者）、打出的牌（寫出牌名，"
-        "如 [閃避]、[認罪]、[暴動]）、付錢（農夫）、棄牌（歹徒）。"
+        "指示物：本階段指示物的路徑，每一步 =方式⇒ 交給誰：命令（統治者）、打出的牌名、付錢（農夫）、"
+        "棄牌（歹徒）。"
     ),
     "ov.help.game_title": "遊戲規則",
     "field.round_limit": "回合上限",
