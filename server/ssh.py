@@ -755,14 +755,14 @@ class Session(asyncssh.SSHServerSession[bytes]):
         assert chan is not None
         env = chan.get_environment()
         self.lang = lang_from_env(env) or "en"
-        if not self.has_pty:
-            hint = self.server.connect_hint(self.connection._conn(), self.connection.name or "yourname")
-            self._close_with(message("no-pty", self.lang, hint=hint.replace("ssh ", "ssh -t ", 1)))
-            return
         decision = self.connection.decide(env)
-        if isinstance(decision, str):
+        if isinstance(decision, str):  # said first, terminal or not: "ssh -t" with a refused name was no help
             log.info("refused %r from %s: %s", self.connection.raw_user[:40], self.connection.peer, decision.splitlines()[0])
             self._close_with(decision)
+            return
+        if not self.has_pty:
+            hint = self.server.connect_hint(self.connection._conn(), decision.name)
+            self._close_with(message("no-pty", self.lang, hint=hint.replace("ssh ", "ssh -t ", 1)))
             return
         if len(self.server.sessions) >= self.server.config.limits.max_sessions:
             log.warning("server full: refused %r from %s", decision.name, self.connection.peer)

@@ -461,6 +461,19 @@ async def test_no_pty_gets_one_clear_line(harness: Harness) -> None:
     assert harness.hub.connected == []
 
 
+async def test_a_refused_name_without_a_pty_is_told_the_refusal_not_to_use_ssh_t(harness: Harness) -> None:
+    """Without a PTY the session said "needs a terminal: ssh -t ... alice@...",
+    a name this key may not use: the refusal comes first now."""
+    harness.storage.claim_name("alice", KEY_A.get_fingerprint("sha256"))
+    conn, _ = await connect(harness.port, "alice", KEY_B)
+    async with conn:
+        result = await conn.run(term_type=None, encoding=None)
+    stdout = result.stdout or b""
+    out = stdout.decode() if isinstance(stdout, bytes) else stdout
+    assert "If the name 'alice' is yours" in out and "needs a terminal" not in out
+    assert harness.hub.connected == []
+
+
 async def test_exec_sftp_and_forwarding_are_refused(harness: Harness) -> None:
     conn, _ = await connect(harness.port, "eve", KEY_A)
     async with conn:
