@@ -201,7 +201,7 @@ class ThroneApp(App[None]):
         self.watching = False
         self.turns = turns  # screen updates take turns too (HostScreen._on_timer_update)
         self._input_at = -1.0  # when the player's last key, click or paste came
-        self._small_said = False  # the terminal is too small and the player was told
+        self._small_said = ""  # the terminal is too small and the player was told this
         self._host_flush = Coalesced(self, lambda: self.flush_interval, self.refresh_screens, turns)
         self._lobby_flush = Coalesced(self, lambda: self.flush_interval * LOBBY_FLUSHES, self._refresh_lobby, turns)
 
@@ -261,13 +261,20 @@ class ThroneApp(App[None]):
 
     def _check_small(self, width: int, height: int) -> None:
         """Tell the player once when the terminal becomes too small to show
-        everything (a seat of the ring, a pane's last lines would be missing)."""
+        everything (a seat of the ring, a pane's last lines would be missing);
+        while the notice is on screen it follows the size."""
         small = width < SMALLEST[0] or height < SMALLEST[1]
-        if small and not self._small_said:
+        if small:
             need_w, need_h = SMALLEST
             text = self.tr("app.small", width=width, height=height, need_w=need_w, need_h=need_h)
-            self.notify(text, severity="warning", markup=False, timeout=10)
-        self._small_said = small
+            shown = [n for n in self._notifications if n.message == self._small_said]
+            if not self._small_said or (shown and text != self._small_said):  # (still on screen: the new size)
+                for old in shown:
+                    self._unnotify(old, refresh=False)
+                self.notify(text, severity="warning", markup=False, timeout=10)
+                self._small_said = text
+        else:
+            self._small_said = ""
 
     def on_unmount(self) -> None:
         self._host_flush.cancel()

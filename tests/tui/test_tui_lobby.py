@@ -965,7 +965,8 @@ async def test_a_short_terminal_still_shows_the_rooms_and_the_start_of_the_host_
 async def test_a_terminal_too_small_is_said_once_each_time_it_gets_too_small(hub: FakeHub, lang: Lang) -> None:
     """At 40x12 a table of five showed three seats and nothing said two were
     missing: a terminal under 60x20 gets a notice with its size and what is
-    needed, again only after it was large enough in between."""
+    needed, again only after it was large enough in between (while it is on
+    screen it follows the size)."""
     app = ThroneApp(hub.lobby("alice", lang=lang))
 
     def said() -> list[str]:
@@ -979,9 +980,14 @@ async def test_a_terminal_too_small_is_said_once_each_time_it_gets_too_small(hub
         await settle(pilot)
         await pilot.resize_terminal(100, 19)  # too short now
         await settle(pilot)
-        await pilot.resize_terminal(58, 19)  # still too small: not said again
-        await settle(pilot)
         assert said()[1:] == [t("app.small", lang, width=100, height=19, need_w=60, need_h=20)]
+        await pilot.resize_terminal(58, 19)  # still too small: not said again, the notice shown follows the size
+        await settle(pilot)
+        assert said()[1:] == [t("app.small", lang, width=58, height=19, need_w=60, need_h=20)]
+        app.clear_notifications()
+        await pilot.resize_terminal(55, 18)  # nothing on screen: nothing said
+        await settle(pilot)
+        assert said() == []
         app.clear_notifications()
         await pilot.resize_terminal(60, 20)
         await settle(pilot)
