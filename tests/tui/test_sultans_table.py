@@ -446,6 +446,12 @@ async def test_round_end_and_match_end() -> None:
         assert set(cards_on(text, ALL)) >= {"sultan", "assassin", "slave", "guard"}
         assert "Rebels win: the Sultan was killed" in text
         assert "Match result" in text
+        # every card is shown once the round is over (S-VIEW-3): no own card line says "face down"
+        from tui.sultans.render import _you_line
+
+        hidden = room.match.view(4).round
+        assert hidden.phase == "over" and not hidden.seats[4].revealed
+        assert t("sk.own.face_down", "en") not in _you_line(hidden, "en").plain
         winners = room.match.view(0).winners
         # one winner: "Winner: …"; seats tied after the tiebreak: "Winners: …" (S-MATCH-1)
         assert ("Winners: " if len(winners) > 1 else "Winner: ") in text
