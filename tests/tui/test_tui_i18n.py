@@ -266,8 +266,10 @@ def test_a_knight_s_protection_from_a_role_is_said_in_the_log() -> None:
     names = ["alice", "bob", "carol", "dave"]
     captain = Event(n=1, round=1, kind="protected", params={"seat": 3, "role": "captain"})
     fee = Event(n=2, round=1, kind="protected", params={"seat": 1, "role": "taxcollector"})
-    assert event_text(captain, Namer(names, 0, "en"), "en").plain == "dave (3) has the Knight's protection: the Captain's power takes nothing from him."
-    assert event_text(fee, Namer(names, 1, "zh"), "zh").plain == "你（1）受騎士保護：財稅官的能力拿不走他的東西。"
+    assert event_text(captain, Namer(names, 0, "en"), "en").plain == "dave (3) has the Knight's protection: the Captain's power takes nothing."
+    # said to the Knight himself: no "him" after "you" ("你……拿不走他的東西" mixed the two)
+    assert event_text(fee, Namer(names, 1, "zh"), "zh").plain == "你（1）受騎士保護：財稅官的能力什麼也拿不走。"
+    assert event_text(fee, Namer(names, 1, "en"), "en").plain == "bob (1, you) has the Knight's protection: the Tax Collector's power takes nothing."
 
 
 def test_a_round_limit_tie_says_the_rank_decided_it() -> None:
