@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Generic, Protocol, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
@@ -67,6 +68,30 @@ def picker_head(label: str, what: str, hint: str, lang: Lang) -> Text:
 CHOICE_GAP = "  "
 """Between the choices of a pick ("1=bob  2=carol"): one space made
 "1=bob (1) 1 2=bob (1) 2" read as one."""
+
+
+def choice_window(labels: list[str], current: int, width: int) -> tuple[int, int]:
+    """The labels ``[start, end)`` a choice line of ``width`` cells shows: all
+    when they fit, else as many as fit around ``current`` (the one picked),
+    with room for "… " before and " …" after where some are left out (a
+    Bureaucrat's 14 cards at 100 columns showed 1-6, and 7-14 were typed blind)."""
+    gap = cell_len(CHOICE_GAP)
+
+    def cells(start: int, end: int) -> int:
+        inner = sum(cell_len(label) for label in labels[start:end]) + gap * (end - start - 1)
+        return 1 + inner + (2 if start > 0 else 0) + (2 if end < len(labels) else 0)
+
+    if not labels or cells(0, len(labels)) <= width:
+        return 0, len(labels)
+    current = min(max(current, 0), len(labels) - 1)
+    start, end = current, current + 1
+    while True:
+        if end < len(labels) and cells(start, end + 1) <= width:
+            end += 1
+        elif start > 0 and cells(start - 1, end) <= width:
+            start -= 1
+        else:
+            return start, end
 
 
 class GameTableScreen(ChatKeys, TableScreen, Generic[P]):

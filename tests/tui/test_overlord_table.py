@@ -810,6 +810,11 @@ async def test_the_bureaucrat_names_the_tenth_card_and_beyond_by_two_digits() ->
             assert app.screen.picker.current() == names[at - 1], keys
             assert f"⏎ ban {card_str(str(names[at - 1]), 'en')} this round" in prompt(app), (keys, prompt(app))
             await pilot.press("left", "right")  # an arrow ends a number: the next digit starts one
+        # the choices line keeps the one picked in view (at 100 columns it showed 1-6 only)
+        await pilot.press("1", "3")
+        await settle(pilot)
+        line = prompt(app).splitlines()[2]
+        assert line.startswith(" … ") and f"13={card_str(str(names[12]), 'en')}" in line, line
         await pilot.press("1", "1", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == f"name {names[10]}"

@@ -340,3 +340,19 @@ async def test_room_back_to_waiting_hands_over_to_the_waiting_room(hub: FakeHub)
         hub.changed()
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
+
+
+def test_a_choice_line_too_long_shows_the_choices_around_the_one_picked() -> None:
+    """A Bureaucrat's 14 cards at 100 columns: 1-6 were shown, 7-14 typed blind."""
+    from tui.table_common import choice_window
+
+    labels = [f"{n}=[Card {n}]" for n in range(1, 15)]  # 11-12 cells each, 2 between
+    assert choice_window(labels, 0, 400) == (0, 14)  # all fit
+    start, end = choice_window(labels, 0, 60)
+    assert start == 0 and 3 <= end < 14
+    start, end = choice_window(labels, 12, 60)
+    assert start <= 12 < end and start > 0
+    start, end = choice_window(labels, 13, 60)
+    assert end == 14 and start > 0
+    assert choice_window(labels, 5, 5) == (5, 6)  # too narrow even for one: that one, cut by the line
+    assert choice_window([], 0, 10) == (0, 0)

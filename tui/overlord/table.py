@@ -50,7 +50,7 @@ from tui.overlord.words import (
     revolt_note,
     role_str,
 )
-from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
+from tui.table_common import CHOICE_GAP, GameTableScreen, choice_window, picker_head
 from tui.text import clip, fit_head
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
@@ -528,10 +528,15 @@ class Table(GameTableScreen[Picker]):
         lines = [head]
         if p.step != "confirm":
             choice = Text(no_wrap=True, overflow="ellipsis", end="")
-            for n, c in enumerate(p.candidates(), 1):
-                sel = c == p.current()
-                choice.append(CHOICE_GAP if n > 1 else " ")
-                choice.append(self._cand_label(p.step, c, n, namer), style="reverse bold" if sel else "")
+            cands = p.candidates()
+            labels = [self._cand_label(p.step, c, n, namer) for n, c in enumerate(cands, 1)]
+            width = self.query_one("#ov-prompt").content_size.width or 80
+            start, end = choice_window(labels, p.cursor, width)  # the one picked stays in view
+            choice.append(" " + ("… " if start else ""))
+            for n in range(start, end):
+                choice.append(CHOICE_GAP if n > start else "")
+                choice.append(labels[n], style="reverse bold" if cands[n] == p.current() else "")
+            choice.append(" …" if end < len(labels) else "")
             lines.append(choice)
         preview = p.preview()
         if preview is not None:
