@@ -311,6 +311,10 @@ async def test_watch_then_take_a_seat(hub: FakeHub) -> None:
         await settle(pilot)
         assert "That seat is taken." in screen_text(app) and room.spectators == ["alice"]
         app.clear_notifications()
+        await pilot.press("t", "h", "i", "enter")  # Enter in the chat line sends it, whatever seat is picked
+        await settle(pilot)
+        assert [line.text for line in room.chat] == ["hi"] and list(app._notifications) == []
+        await pilot.press("escape")  # back to the seats
         await pilot.press("down", "down", "enter")  # seat 2 is empty
         await settle(pilot)
         assert room.seat_of("alice") == 2

@@ -224,9 +224,12 @@ class RoomScreen(ChatKeys, HostScreen):
     def on_key(self, event: events.Key) -> None:
         """Enter on a seat taken by another (the key bar shows "Sit here" dimmed
         there) says why nothing happens: the status line says "take an empty
-        seat with Enter", and Enter was silent."""
+        seat with Enter", and Enter was silent. Only with the seats in focus:
+        Enter in the chat line sends the line."""
+        if event.key != "enter" or self.focused is None or self.focused.id != "seats":
+            return
         seat = self.selected_seat()
-        if event.key == "enter" and seat is not None and seat.kind != "empty" and seat.index != self.room.my_seat:
+        if seat is not None and seat.kind != "empty" and seat.index != self.room.my_seat:
             event.stop()
             self.throne.show_error(ClientError("seat-taken", "that seat is taken"))
 
