@@ -55,15 +55,6 @@ from tui.text import clip, fit_head
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
-
-
-_MEASURE = Console(file=io.StringIO(), width=200, color_system=None)
-
-
-@functools.lru_cache(maxsize=512)
-def _effect_lines(card: str, lang: Lang, width: int) -> int:
-    """How many lines a card's effect wraps to at ``width`` (every update of every screen asks)."""
-    return len(Text(effect_str(card, lang)).wrap(_MEASURE, width))
 PANES = ("log", "exchange", "result")
 # the prompt kinds the status line names (``ov.win.<kind>``); the rest read as a plain decision
 _WINDOW_KINDS = frozenset({
@@ -78,6 +69,16 @@ _TARGET_ASKED = frozenset({"coercion", "victimize", "captain"})
 def pad(text: str, width: int) -> str:
     """``text`` cut or padded to ``width`` terminal cells (CJK counts 2)."""
     return set_cell_size(text, width)
+
+
+_MEASURE = Console(file=io.StringIO(), width=200, color_system=None)
+"""Measures wrapped text for :func:`_effect_lines` (no app's console is needed to count lines)."""
+
+
+@functools.lru_cache(maxsize=512)
+def _effect_lines(card: str, lang: Lang, width: int) -> int:
+    """How many lines a card's effect wraps to at ``width`` (every update of every screen asks)."""
+    return len(Text(effect_str(card, lang)).wrap(_MEASURE, width))
 
 
 class Table(GameTableScreen[Picker]):
