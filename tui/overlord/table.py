@@ -165,7 +165,10 @@ class Table(GameTableScreen[Picker]):
         screen is tall enough (each effect as many lines as it wraps to at the
         panel's width: at 120x40 the fourth card's went unsaid above 15 empty
         lines of log)."""
-        width = max(10, (self.query_one(HandPanel).content_size.width or 34) - 2)
+        # the panel's width, or before its first layout what table.tcss makes it (40%, 32-56, padding 1):
+        # a guess that wrapped the effects otherwise changed the band's height a frame later
+        known = self.query_one(HandPanel).content_size.width
+        width = max(10, (known or min(56, max(32, self.app.size.width * 40 // 100)) - 2) - 2)
         hand = 1 + sum(1 + _effect_lines(c, self.lang, width) for c in view.hand or [])
         hand += 2 * sum(1 for sv in view.seats if sv.shown is not None)
         info = len(self._info_lines(view, self.namer(), self.query_one(SeatsPanel).content_size.width or 46))
