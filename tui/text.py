@@ -7,6 +7,7 @@ Alignment uses terminal cell widths (``rich.cells``), so CJK text lines up.
 
 from __future__ import annotations
 
+import io
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -15,6 +16,10 @@ from rich.cells import cell_len, set_cell_size
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.text import Text
+
+MEASURE = Console(file=io.StringIO(), width=200, color_system=None)
+"""A console that draws nothing, for wrapping and measuring text outside any
+app (ring boxes, card effects): one for the process."""
 
 
 def name_key(name: str) -> str:

@@ -20,11 +20,9 @@ Clicking a seat or a card starts or completes a choice. Only actions in
 from __future__ import annotations
 
 import functools
-import io
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
-from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -51,7 +49,7 @@ from tui.overlord.words import (
     role_str,
 )
 from tui.table_common import CHOICE_GAP, GameTableScreen, choice_window, picker_head
-from tui.text import clip, fit_head
+from tui.text import MEASURE, clip, fit_head
 from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
@@ -71,14 +69,10 @@ def pad(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
-_MEASURE = Console(file=io.StringIO(), width=200, color_system=None)
-"""Measures wrapped text for :func:`_effect_lines` (no app's console is needed to count lines)."""
-
-
 @functools.lru_cache(maxsize=512)
 def _effect_lines(card: str, lang: Lang, width: int) -> int:
     """How many lines a card's effect wraps to at ``width`` (every update of every screen asks)."""
-    return len(Text(effect_str(card, lang)).wrap(_MEASURE, width))
+    return len(Text(effect_str(card, lang)).wrap(MEASURE, width))
 
 
 class Table(GameTableScreen[Picker]):

@@ -10,14 +10,13 @@ the boxes the size allows (:func:`ring_layout`). Clicking a seat box posts
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rich.cells import cell_len
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.cache import LRUCache
@@ -26,7 +25,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 
-from tui.text import pack_items
+from tui.text import MEASURE, pack_items
 from tui.widgets import DirectLines, text_key, text_strip
 
 
@@ -107,7 +106,6 @@ class SeatBox:
     style: str = ""  # applied to the whole box (selection, candidates)
 
 
-_CONSOLE = Console(file=io.StringIO(), width=200, color_system=None)
 
 _ROWS: LRUCache[Hashable, list[Text]] = LRUCache(256)
 """Laid-out rings by their contents (see :meth:`TableRing._build_rows`)."""
@@ -203,7 +201,7 @@ def wrap_lines(lines: list[Text], width: int) -> list[Text]:
     between words (:func:`tui.text.pack_items`)."""
     out: list[Text] = []
     for line in lines:
-        out.extend(pack_items(line, width, _CONSOLE))
+        out.extend(pack_items(line, width, MEASURE))
     return out
 
 
