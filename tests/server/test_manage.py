@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _project(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "manage", tmp_path / "manage")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copytree(ROOT / "requirements", tmp_path / "requirements")
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     for name in ("python", "throneroom"):
@@ -41,7 +42,11 @@ def test_serve_installs_once_and_then_starts_the_server(tmp_path: Path) -> None:
     project = _project(tmp_path)
     calls, err = _run(project, "serve", "--port", "2299")
     assert "installing throneroom (run)" in err
-    assert "python -m pip install -q -e ." in calls
+    # every package from the hashed lock, then the project itself with no resolving
+    assert "python -m pip install -q --require-hashes -r requirements/run.lock" in calls
+    assert calls.index("python -m pip install -q --no-deps -e .") > calls.index(
+        "python -m pip install -q --require-hashes -r requirements/run.lock"
+    )
     assert calls[-1] == "throneroom serve --port 2299"
     assert _stamps(project) == ["run"]
     calls, err = _run(project, "serve")
@@ -59,3 +64,38 @@ def test_serve_after_test_does_not_install_again(tmp_path: Path) -> None:
     assert _stamps(project) == ["dev"]
     calls, err = _run(project, "bench", "x")
     assert "installing" not in err
+
+
+def test_a_changed_lock_installs_again(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    _run(project, "serve")
+    with (project / "requirements" / "run.lock").open("a") as lock:
+        lock.write("# upgraded\n")
+    calls, err = _run(project, "serve")
+    assert "installing throneroom (run)" in err
+    assert "python -m pip install -q --require-hashes -r requirements/run.lock" in calls
+
+
+def test_the_locks_pin_what_pyproject_declares() -> None:
+    """Each lock pins every package exactly, with hashes, and agrees with the exact pins of
+    pyproject.toml (Textual is pinned because tui/ patches its internals)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    exact = {
+        dep.split("==")[0].lower(): dep.split("==")[1]
+        for dep in project["project"]["dependencies"]
+        if "==" in dep
+    }
+    assert "textual" in exact
+    for name in ("run", "dev"):
+        text = (ROOT / "requirements" / f"{name}.lock").read_text()
+        pins = dict(
+            line.split(" ")[0].split("==")
+            for line in text.splitlines()
+            if line and not line[0].isspace() and not line.startswith("#")
+        )
+        for package, version in exact.items():
+            assert pins[package] == version, (name, package)
+        assert "rich" in pins
+        assert text.count("--hash=sha256:") >= len(pins)
