@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib.metadata
 import logging
 import os
 import signal
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="throneroom", description="A self-hosted SSH game host for palace-intrigue party games."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the SSH game host")
     serve.add_argument("--host", help="address to listen on (default 0.0.0.0)")
@@ -39,6 +41,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-delay", type=float, help="seconds a bot thinks before acting, give or take 30%% (default 1; 0 for tests)"
     )
     return parser
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("throneroom")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout without installing
+        return "unknown"
 
 
 def setup_logging(config: Config, stream: TextIO | None = None) -> None:

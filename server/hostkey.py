@@ -8,7 +8,7 @@ from pathlib import Path
 
 import asyncssh
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("throneroom.hostkey")
 
 KEY_ALGORITHM = "ssh-ed25519"
 

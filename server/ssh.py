@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     from server.heap import HeapKeeper
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("throneroom.ssh")
 app_log = logging.getLogger("throneroom.app")
 
 RETIRE_WAIT_MAX = 30.0

@@ -36,7 +36,7 @@ from server.sanitize import strip_escapes
 if TYPE_CHECKING:
     from textual.app import App
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("throneroom.sshdriver")
 
 # Terminal modes set on start and reset on stop.
 ALT_SCREEN_ON = "\x1b[?1049h"

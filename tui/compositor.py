@@ -35,7 +35,7 @@ from textual.strip import Strip
 MAX_CROPS = 8
 """More changed regions than this in one frame: one surrounding crop (Textual's way)."""
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("throneroom.compositor")
 
 
 def _acyclic(method: Callable[..., Any]) -> Callable[..., Any] | None:

@@ -75,7 +75,7 @@ async def test_a_factory_that_raises_costs_only_the_warm_up(hub: Hub, caplog: py
     def broken(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
         raise RuntimeError("no app today")
 
-    caplog.set_level(logging.WARNING, logger="server.ssh")
+    caplog.set_level(logging.WARNING, logger="throneroom.ssh")
     assert await make_server(hub, broken).warm_up() is None
     assert "warm-up failed" in caplog.text and "no app today" in caplog.text
     assert hub.sessions == []
@@ -90,7 +90,7 @@ class CrashOnMount(App[None]):
 
 
 async def test_an_app_that_crashes_before_drawing(hub: Hub, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="server.ssh")
+    caplog.set_level(logging.WARNING, logger="throneroom.ssh")
     assert await make_server(hub, CrashOnMount).warm_up(timeout=10) is None
     assert "warm-up: no first frame (the app ended)" in caplog.text
     assert hub.sessions == []
@@ -111,7 +111,7 @@ class NeverDraws(App[None]):
 
 
 async def test_an_app_that_never_draws_times_out_and_is_stopped(hub: Hub, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="server.ssh")
+    caplog.set_level(logging.WARNING, logger="throneroom.ssh")
     loop = asyncio.get_running_loop()
     started = loop.time()
     assert await make_server(hub, NeverDraws).warm_up(timeout=0.2) is None
@@ -135,7 +135,7 @@ class RefusingHub:
 
 
 async def test_a_hub_that_refuses_the_guest_costs_only_the_warm_up(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="server.ssh")
+    caplog.set_level(logging.WARNING, logger="throneroom.ssh")
     config = Config(server=ServerSection(host="127.0.0.1", port=0))
     server = ThroneServer(config, hub=RefusingHub(), storage=Storage(":memory:"), host_key=KEY)
     assert await server.warm_up() is None
