@@ -82,8 +82,12 @@ async def serve(config: Config) -> int:
     # Textual reads its environment when first imported: fix the colour system
     # for the whole process before that (styles cache escape codes per process).
     os.environ["TEXTUAL_COLOR_SYSTEM"] = config.server.color_system
-    # Import the screens now, not during the first player's login.
-    import tui.app  # noqa: F401
+    # Import the screens now, not during the first player's login, and patch
+    # Textual once for the whole process (tui.patches says which and why).
+    import tui.app
+    import tui.patches
+
+    tui.patches.install()
     from server.health import HealthMonitor
     from server.heap import HeapKeeper
     from server.hostkey import HostKeyError, fingerprint, load_or_create

@@ -28,7 +28,7 @@ from textual.theme import Theme
 from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
-from tui import callbacks, dispatch, kinsoku, retire, screenof, strips, stylescache
+from tui import patches
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import HostScreen, Translatable
@@ -38,7 +38,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.tables import TableScreen, table_screen_for
 from tui.turns import Turns
-from tui.widgets import ChatPanel, guard_option_lists, guard_widget_mounts
+from tui.widgets import ChatPanel
 
 T = TypeVar("T")
 
@@ -180,15 +180,7 @@ class ThroneApp(App[None]):
         turns: Turns | None = None,
         **kw: Any,
     ) -> None:
-        strips.install()  # strips make their caches when used (many sessions share one process)
-        dispatch.install()  # message handlers looked up once per kind of widget and message
-        screenof.install()  # a node's screen found by a quicker walk up its parents
-        callbacks.install()  # callbacks' parameters counted once per function
-        stylescache.install()  # background styles cached by colour, not by widget (which that kept alive)
-        kinsoku.install()  # Chinese lines neither start with a closing mark nor end with an opening one
-        guard_option_lists()  # Page Down in a drop-down with no room for it is no crash
-        guard_widget_mounts()  # a dialog closed before it mounted, and its widgets, skip their Mount
-        retire.install()  # an ended session's widgets can be taken apart (tui.retire)
+        patches.install()  # once per process (tui.patches lists each and why)
         super().__init__(driver_class=driver_class, **kw)
         self.retired_nodes: weakref.WeakSet[Widget] = weakref.WeakSet()  # tui.retire
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)

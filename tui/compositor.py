@@ -315,11 +315,15 @@ def _merge(spans: list[tuple[int, int]] | None, x1: int, x2: int) -> list[tuple[
     return out
 
 
+_NEEDED = ("_dirty_regions", "_regions_to_spans", "_render_chops", "_get_renders", "visible_widgets", "cuts", "size")
+
+
+def available() -> bool:
+    """Whether this Textual's compositor has what :class:`RegionCompositor` builds on."""
+    probe = Compositor()
+    return all(hasattr(probe, name) for name in _NEEDED)
+
+
 def compositor() -> Compositor:
     """A :class:`RegionCompositor` if this Textual has what it needs, else Textual's own."""
-    needed = ("_dirty_regions", "_regions_to_spans", "_render_chops", "_get_renders", "visible_widgets", "cuts", "size")
-    probe = Compositor()
-    if all(hasattr(probe, name) for name in needed):
-        return RegionCompositor()
-    return probe
-
+    return RegionCompositor() if available() else Compositor()
