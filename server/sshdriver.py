@@ -11,7 +11,7 @@ that knows the terminal.
 
 Everything runs on the event loop's thread; parsed events are posted with
 ``app.post_message`` (no thread hops). Facts this relies on are written down
-in ``notes/textual-over-ssh.md``.
+in ``docs/textual-over-ssh.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Kill the Overlord: the rules engine (pure; rules in ``rules/overlord.md``).
+"""Kill the Overlord: the rules engine (pure; rules in ``docs/rules/overlord.md``).
 
 Files: ``rules.py`` (the rule set model; ``rulesets/house.json`` is the house
 default deck, symbols, copies, role sets, incomes, thresholds), ``notation.py``

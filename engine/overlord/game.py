@@ -1,4 +1,4 @@
-"""Kill the Overlord: the whole game, one file of rules (rules/overlord.md).
+"""Kill the Overlord: the whole game, one file of rules (docs/rules/overlord.md).
 
 The flow of a game is written as one sequential procedure (``_run``), a
 generator that *yields* a :class:`Prompt` whenever seats must decide and is
@@ -8,7 +8,7 @@ once every asked seat has answered (reaction windows ask several seats at
 once, K-ORD-5). All chance comes from one ``random.Random(seed)``, so a seed
 plus the ordered actions replays a game exactly.
 
-Rule ids in comments point to ``rules/overlord.md``; "Ruling (H3)" marks a
+Rule ids in comments point to ``docs/rules/overlord.md``; "Ruling (H3)" marks a
 case the rules do not decide, read as close to the seed as we could.
 """
 

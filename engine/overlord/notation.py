@@ -1,4 +1,4 @@
-"""Kill the Overlord notation (rules/overlord.md section 7, K-NOTE-1).
+"""Kill the Overlord notation (docs/rules/overlord.md section 7, K-NOTE-1).
 
 An :class:`Action` is a small hashable value; ``str(action)`` is its canonical
 form and :func:`parse` reads any case with extra spaces, so

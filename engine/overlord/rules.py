@@ -3,7 +3,7 @@
 The abilities of roles and the effects of cards are code (``game.py``); which
 roles exist at which rank, their incomes, which cards are in the deck with how
 many copies and which symbol, and the numbers marked (option) in
-``rules/overlord.md`` are data in a JSON rule set shipped with the package
+``docs/rules/overlord.md`` are data in a JSON rule set shipped with the package
 (``rulesets/<name>.json``), validated by :class:`RuleSet`. A club corrects a
 card count or the coronation threshold by editing or adding a rule set file.
 """
@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
-# Every role ability and card effect the engine knows (ids of rules/overlord.md).
+# Every role ability and card effect the engine knows (ids of docs/rules/overlord.md).
 KNOWN_ROLES: frozenset[str] = frozenset(
     {
         "overlord", "advisor", "general", "captain", "knight", "squire", "peasant", "truant",

@@ -14,7 +14,7 @@ from engine.overlord.rules import load_ruleset
 
 
 class OverlordOptions(BaseModel):
-    """Room options (rules/overlord.md: K-XROLE-1, K-RND-4, K-END-2)."""
+    """Room options (docs/rules/overlord.md: K-XROLE-1, K-RND-4, K-END-2)."""
 
     ruleset: str = "house"
     # ranks whose expansion role replaces the base role (only ranks in play count)

@@ -1,4 +1,4 @@
-"""Sultans of Karaya: the pure rules engine (``shared/rules/sultans.md``).
+"""Sultans of Karaya: the pure rules engine (``docs/rules/sultans.md``).
 
 ``from engine.sultans import Round, Match`` -- see :mod:`engine.sultans.round`
 (every rule of a round) and :mod:`engine.sultans.match` (the match and its

@@ -1,4 +1,4 @@
-"""One round (deal) of Sultans of Karaya: every rule of ``shared/rules/sultans.md``.
+"""One round (deal) of Sultans of Karaya: every rule of ``docs/rules/sultans.md``.
 
 The state is plain Python (lists of ints/bools, bitmasks) for speed; pydantic
 models are built only at the boundary (:meth:`Round.view`, :meth:`Round.outcome`).

@@ -1,4 +1,4 @@
-"""Scenario tests for the plot cards (rules/overlord.md section 4, K-CARD-*)."""
+"""Scenario tests for the plot cards (docs/rules/overlord.md section 4, K-CARD-*)."""
 
 from __future__ import annotations
 

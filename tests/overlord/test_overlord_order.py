@@ -1,4 +1,4 @@
-"""Scenario tests for the order phase (rules/overlord.md section 3, K-ORD-*)."""
+"""Scenario tests for the order phase (docs/rules/overlord.md section 3, K-ORD-*)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests for the roles (rules/overlord.md section 1: K-ROLE-*, K-XROLE-*)."""
+"""Scenario tests for the roles (docs/rules/overlord.md section 1: K-ROLE-*, K-XROLE-*)."""
 
 from __future__ import annotations
 

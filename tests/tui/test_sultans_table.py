@@ -123,7 +123,7 @@ async def test_escape_backs_out_and_arrows_pick_targets() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pick_reads_key_colon_what_and_sets_the_choices_apart(lang: Lang) -> None:
-    """S-ACT-PEEK picked by keys: "Peek: pick a seat  number/arrows …" and the
+    """S-PEEK-1 picked by keys: "Peek: pick a seat  number/arrows …" and the
     seats two spaces apart ("1=bob  2=carol"); in Chinese no space after "："
     ("調查：選一個座位", it was "調查： 選一個座位" and "1=bob 2=carol")."""
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
@@ -260,7 +260,7 @@ async def test_reaction_answer_needs_a_key_and_enter() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_narrow_prompt_keeps_the_choices_and_what_enter_does_in_view(lang: Lang) -> None:
-    """S-ACT-DETAIN at 50 columns: the prompt box has four lines; the pick's
+    """S-GRD-1 (Detain) at 50 columns: the prompt box has four lines; the pick's
     first line wrapped to two and pushed what Enter does out of the box. Now,
     when the wrapped lines would not fit, each line is cut to one with "…"."""
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
@@ -278,7 +278,7 @@ async def test_a_narrow_prompt_keeps_the_choices_and_what_enter_does_in_view(lan
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_window_aimed_at_you_says_you(lang: Lang) -> None:
-    """S-ACT-ASSASSINATE, S-ACT-DETAIN: the window's line reads to its target in the second
+    """S-ASN-1, S-GRD-1 (Assassinate, Detain): the window's line reads to its target in the second
     person ("⚠ bob (1) attacks you!"; it said "attacks dave (3, you)"), and to the others by name."""
     room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 3))
     room.play(1, "assassinate 3")
