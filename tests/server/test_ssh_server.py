@@ -574,7 +574,7 @@ class RecordingKeeper(HeapKeeper):
 async def test_a_session_holds_the_automatic_collections_until_its_first_frame(
     make_server: MakeServer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="server.ssh")
+    caplog.set_level(logging.INFO, logger="throneroom.ssh")
     keeper = RecordingKeeper()
     h: Harness = await make_server(heap=keeper)
     keeper.server = h.server
