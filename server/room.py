@@ -433,10 +433,10 @@ class Room:
                 seat.autoplay = False
                 if back:
                     self.system("sys.back", name=seat.name)
-        elif self.state == "playing" and not any(
+        elif not any(
             s is not session and s.role == "spectator" and name_key(s.identity.name) == name_key(session.identity.name)
             for s in self.sessions
-        ):  # the players see no list of watchers at the table: they are told who came to watch
+        ):  # who came to watch is said once, however many screens they open (the table lists no watchers)
             self.system("sys.watching", name=session.identity.name)
         self._changed(lobby=True)
 

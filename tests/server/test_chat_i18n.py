@@ -115,11 +115,12 @@ async def test_match_lines_autoplay_and_result() -> None:
         await until(lambda: room.state == "finished")
         lines = system_lines(watcher.chat_lines())
         keys = [ln.key for ln in lines]
-        assert keys[:3] == ["sys.sat_down", "sys.match_begins", "sys.left_autoplay"]
+        assert keys[:4] == ["sys.sat_down", "sys.watching", "sys.match_begins", "sys.left_autoplay"]
         assert keys[-1] in ("sys.match_over", "sys.match_over_nobody")
+        assert chat_text(lines[1], "zh").plain.endswith("* zed 在觀戰")  # the waiting room says who came to watch
         # a game the catalogue does not know: its line keeps the English text
-        assert chat_text(lines[1], "zh").plain.endswith("* a match of Count to the Target begins")
-        assert chat_text(lines[2], "zh").plain.endswith("* alice 離開了；由電腦代打他的座位")
+        assert chat_text(lines[2], "zh").plain.endswith("* a match of Count to the Target begins")
+        assert chat_text(lines[3], "zh").plain.endswith("* alice 離開了；由電腦代打他的座位")
         over = lines[-1]
         if over.key == "sys.match_over":
             names = over.params["names"].split("\n")

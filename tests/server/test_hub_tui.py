@@ -348,3 +348,27 @@ async def test_bots_are_named_in_the_reader_s_language(game: str) -> None:
                     assert "Bot 2" not in text, text
     finally:
         await hub.stop()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_waiting_room_says_who_came_to_watch(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 44 item 10: a waiting room names who came to watch in its chat,
+    as a playing table does, in the player's language, at 80x24 and 60x20."""
+    hub = new_hub()
+    await hub.start()
+    try:
+        host = hub.connect(Identity(name="alice", lang=lang))
+        room = host.create_room(RoomSettings(game="count", seats=3))
+        app = ThroneApp(host)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, RoomScreen)  # back to her room: no lobby step
+            hub.connect(Identity(name="carol")).watch(room.room_id)
+            await settle(pilot, 6)
+            said = "carol is watching" if lang == "en" else "carol 在觀戰"
+            text = screen_text(app)
+            chat = "".join(line.split("││")[-1] for line in text.splitlines() if "││" in line)  # the right pane
+            assert said.replace(" ", "") in re.sub(r"[\s│]", "", chat), text
+    finally:
+        await hub.stop()

@@ -806,14 +806,17 @@ async def test_a_private_room_s_code_is_read_in_any_case(hub: Hub) -> None:
     assert hub.connect(Identity(name="carol")).watch(a.room_id, "swan").my_seat is None
 
 
-async def test_who_comes_to_watch_a_match_is_said_once_in_the_room_s_chat(hub: Hub) -> None:
-    """At the table the players see no list of watchers: a spectator who comes
-    while the match is played is named in the chat, once however many screens
-    they open; in the waiting room the seats pane lists watchers, so no line."""
+async def test_who_comes_to_watch_is_said_once_in_the_room_s_chat_waiting_or_playing(hub: Hub) -> None:
+    """A spectator who comes is named in the room's chat, in the waiting room
+    as at the table (the README says both do), once however many screens they
+    open; a second screen of the same watcher says nothing again."""
     lc = hub.connect(Identity(name="carol"))
     la = hub.connect(Identity(name="alice"))
     a = la.create_room(settings())
-    lc.watch(a.room_id)  # waiting: listed on the room screen instead
+    lc.watch(a.room_id)  # the room is waiting
+    hub.connect(Identity(name="carol")).watch(a.room_id)  # carol's second terminal
+    lines = [(line.key, line.params) for line in a.chat_lines() if line.key == "sys.watching"]
+    assert lines == [("sys.watching", {"name": "carol"})]
     lb = hub.connect(Identity(name="bob"))
     lb.join(a.room_id).set_ready(True)
     a.start()
@@ -821,7 +824,7 @@ async def test_who_comes_to_watch_a_match_is_said_once_in_the_room_s_chat(hub: H
     w1 = hub.connect(Identity(name="dave")).watch(a.room_id)
     hub.connect(Identity(name="dave")).watch(a.room_id)  # a second screen of the same player
     lines = [(line.key, line.params) for line in a.chat_lines() if line.key in ("sys.watching", "sys.back")]
-    assert lines == [("sys.watching", {"name": "dave"})]
+    assert lines == [("sys.watching", {"name": "carol"}), ("sys.watching", {"name": "dave"})]
     assert "dave is watching" in [line.text for line in w1.chat_lines()]
 
 
