@@ -26,6 +26,7 @@ from textual.filter import ANSIToTruecolor, LineFilter
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.widget import Widget
+from textual.widgets import Input
 from textual.widgets._toast import ToastRack
 
 from tui import patches
@@ -170,6 +171,10 @@ class ThroneApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", show=False),
         Binding("f2", "toggle_lang", show=False),
+        # Textual's own: Ctrl+Q quit at once, Ctrl+C said in English "press ctrl+q";
+        # both ask as q does, in the player's language, over any screen or dialog
+        Binding("ctrl+q", "quit_app", show=False, priority=True),
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
     ]
 
     def __init__(
@@ -254,12 +259,13 @@ class ThroneApp(App[None]):
     def _check_small(self, width: int, height: int) -> None:
         """Tell the player once when the terminal becomes too small to show
         everything (a seat of the ring, a pane's last lines would be missing);
-        while the notice is on screen it follows the size."""
+        while the notice is on screen it follows the size, and it goes as soon
+        as the size fits."""
         small = width < SMALLEST[0] or height < SMALLEST[1]
+        shown = [n for n in self._notifications if self._small_said and n.message == self._small_said]
         if small:
             need_w, need_h = SMALLEST
             text = self.tr("app.small", width=width, height=height, need_w=need_w, need_h=need_h)
-            shown = [n for n in self._notifications if n.message == self._small_said]
             if not self._small_said or (shown and text != self._small_said):  # (still on screen: the new size)
                 for old in shown:
                     self._unnotify(old, refresh=False)
@@ -267,6 +273,10 @@ class ThroneApp(App[None]):
                 self._small_said = text
         else:
             self._small_said = ""
+            for old in shown:
+                self._unnotify(old, refresh=False)
+            if shown:
+                self._refresh_notifications()
 
     def on_unmount(self) -> None:
         self._host_flush.cancel()
@@ -497,10 +507,27 @@ class ThroneApp(App[None]):
         except ClientError as err:
             self.show_error(err)
 
+    def action_interrupt(self) -> None:
+        """Ctrl+C: copies the text chosen in a field (as Textual's Input does),
+        else asks before leaving, as q does."""
+        focused = self.focused
+        if isinstance(focused, Input) and focused.selected_text:
+            focused.action_copy()
+            return
+        self.action_quit_app()
+
     def action_quit_app(self) -> None:
+        """Ask before leaving (q, Ctrl+Q, Ctrl+C); asked once however often pressed."""
+        if isinstance(self.screen, QuitDialog):
+            return
+
         def done(yes: bool | None) -> None:
             if yes:
                 self.exit()
 
-        self.push_screen(ConfirmDialog(self.tr("confirm.quit")), done)
+        self.push_screen(QuitDialog(self.tr("confirm.quit")), done)
+
+
+class QuitDialog(ConfirmDialog):
+    """The question before the session ends."""
 

@@ -981,13 +981,13 @@ async def test_a_terminal_too_small_is_said_once_each_time_it_gets_too_small(hub
         assert said() == [t("app.small", lang, width=50, height=16, need_w=60, need_h=20)]
         assert "50×16" in screen_text(app) and "60×20" in screen_text(app)
         await pilot.resize_terminal(100, 30)
-        await settle(pilot)
+        await settle(pilot)  # (the first notice goes: the size fits)
         await pilot.resize_terminal(100, 19)  # too short now
         await settle(pilot)
-        assert said()[1:] == [t("app.small", lang, width=100, height=19, need_w=60, need_h=20)]
+        assert said() == [t("app.small", lang, width=100, height=19, need_w=60, need_h=20)]
         await pilot.resize_terminal(58, 19)  # still too small: not said again, the notice shown follows the size
         await settle(pilot)
-        assert said()[1:] == [t("app.small", lang, width=58, height=19, need_w=60, need_h=20)]
+        assert said() == [t("app.small", lang, width=58, height=19, need_w=60, need_h=20)]
         app.clear_notifications()
         await pilot.resize_terminal(55, 18)  # nothing on screen: nothing said
         await settle(pilot)
@@ -996,6 +996,29 @@ async def test_a_terminal_too_small_is_said_once_each_time_it_gets_too_small(hub
         await pilot.resize_terminal(60, 20)
         await settle(pilot)
         assert said() == []  # large enough
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("fits", [(80, 24), (60, 20)])
+async def test_the_too_small_notice_goes_as_soon_as_the_terminal_fits(
+    hub: FakeHub, lang: Lang, fits: tuple[int, int]
+) -> None:
+    """The notice stayed its whole 10 s after the terminal was made large
+    enough, over the screen it no longer had to excuse."""
+    app = ThroneApp(hub.lobby("alice", lang=lang))
+    notice = t("app.small", lang, width=50, height=16, need_w=60, need_h=20)
+    async with app.run_test(size=(50, 16)) as pilot:
+        await settle(pilot)
+        assert [str(n.message) for n in app._notifications] == [notice]
+        await pilot.resize_terminal(*fits)
+        await settle(pilot)
+        assert list(app._notifications) == []
+        assert "50×16" not in screen_text(app)
+        await pilot.resize_terminal(55, 18)  # too small again: said again
+        await settle(pilot)
+        assert [str(n.message) for n in app._notifications] == [
+            t("app.small", lang, width=55, height=18, need_w=60, need_h=20)
+        ]
 
 
 async def test_a_terminal_large_enough_is_told_nothing(hub: FakeHub) -> None:
