@@ -108,6 +108,19 @@ class LimitsSection(_Section):
     """Seconds between SSH keepalives; dead connections are found this way (0: off)."""
     keepalive_count_max: int = Field(default=3, ge=1)
     """Unanswered keepalives before a connection is dropped."""
+    max_cols: int = Field(default=500, ge=20)
+    """Widest terminal drawn, in columns: every size a client reports (window
+    change, in-band resize) is clamped to it (a frame's cost grows with its cells)."""
+    max_rows: int = Field(default=200, ge=10)
+    """Tallest terminal drawn, in rows (clamped like :attr:`max_cols`)."""
+    resize_interval: float = Field(default=0.2, ge=0)
+    """Seconds between two resizes a session applies; the sizes reported meanwhile
+    are coalesced into the last one (each resize redraws the whole screen)."""
+    max_frame_bytes: int = Field(default=4 * 1024 * 1024, ge=64 * 1024)
+    """Bytes one write to a terminal may have; a bigger frame is dropped (and logged)."""
+    warn_interval: float = Field(default=60.0, ge=0)
+    """Seconds between two log lines of one kind of warning a client can trigger
+    (bad input, floods); the lines left out are counted in the next one."""
 
 
 class PlayersSection(_Section):

@@ -38,6 +38,7 @@ from asyncssh.saslprep import SASLPrepError, saslprep
 from rich.console import Console
 
 from server.config import Config
+from server.ratelog import WARNINGS
 from server.sanitize import clean_name, clean_text, lookalike_name
 from server.sshdriver import SessionTerminal
 from tui import retire
@@ -318,6 +319,7 @@ class ThroneServer:
     async def start(self) -> int:
         """Listen; return the bound port."""
         limits = self.config.limits
+        WARNINGS.interval = limits.warn_interval
         allow_any_user_name()
         self._listener = await asyncssh.create_server(
             lambda: Connection(self),
@@ -392,7 +394,7 @@ class ThroneServer:
         (logged; the server starts all the same)."""
         loop = asyncio.get_running_loop()
         drawn: asyncio.Future[None] = loop.create_future()
-        terminal = SessionTerminal(lambda data: None)
+        terminal = SessionTerminal(lambda data: None, limits=self.config.limits)
         terminal.on_first_frame = lambda: None if drawn.done() else drawn.set_result(None)
         started = time.monotonic()
         lobby: LobbyClient | None = None
@@ -771,7 +773,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.identity = decision
         self.lang = decision.lang
         # The terminal exists from now on, so keys typed while the App starts are kept.
-        self.terminal = SessionTerminal(chan.write, self.size)
+        self.terminal = SessionTerminal(chan.write, self.size, self.server.config.limits)
         self.terminal.on_first_frame = self._first_frame
         self.server.sessions.add(self)
         self.server.opened += 1

@@ -31,6 +31,8 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from server.config import LimitsSection
+from server.ratelog import WARNINGS
 from server.sanitize import strip_escapes
 
 if TYPE_CHECKING:
@@ -141,10 +143,13 @@ input is dropped: every session shares one event loop, and a client piping
 megabytes into its terminal must not starve the others."""
 
 
-def _clamp_size(width: int, height: int) -> tuple[int, int]:
+def clamp_size(width: int, height: int, limits: LimitsSection) -> tuple[int, int]:
+    """The one clamp for every size a client reports (window change, in-band
+    resize): nonsense falls back to :data:`DEFAULT_SIZE`, the rest is capped at
+    ``limits.max_cols`` x ``limits.max_rows``."""
     if width <= 0 or height <= 0:
         return DEFAULT_SIZE
-    return min(width, 1000), min(height, 500)
+    return min(width, limits.max_cols), min(height, limits.max_rows)
 
 
 class SessionTerminal:
@@ -155,9 +160,20 @@ class SessionTerminal:
     App has built its driver is kept and fed when the driver starts.
     """
 
-    def __init__(self, write: Callable[[bytes], None], size: tuple[int, int] = DEFAULT_SIZE) -> None:
+    def __init__(
+        self,
+        write: Callable[[bytes], None],
+        size: tuple[int, int] = DEFAULT_SIZE,
+        limits: LimitsSection | None = None,
+    ) -> None:
         self._write = write
-        self.size: tuple[int, int] = _clamp_size(*size)
+        self.limits = limits if limits is not None else LimitsSection()
+        self.size: tuple[int, int] = clamp_size(*size, self.limits)
+        self._wanted_size = self.size  # the last size reported, applied by _apply_size
+        self._resized_at = float("-inf")
+        self._resize_timer: asyncio.TimerHandle | None = None
+        self.oversized_frames = 0
+        """Writes dropped for being over ``limits.max_frame_bytes``."""
         self.paused = False
         self.closed = False
         self.dropped_frames = 0
@@ -200,9 +216,24 @@ class SessionTerminal:
             self._pending_input.append(data)
 
     def resize(self, width: int, height: int) -> None:
-        """The client's window changed size."""
-        self.size = _clamp_size(width, height)
-        if self._driver is not None:
+        """The client's window changed size (a window-change request, or an
+        in-band report the driver read). Applied at once, unless the last
+        resize was less than ``limits.resize_interval`` ago: then the last size
+        reported meanwhile is applied when the interval is over."""
+        self._wanted_size = clamp_size(width, height, self.limits)
+        if self._resize_timer is not None:
+            return
+        wait = self._resized_at + self.limits.resize_interval - time.monotonic()
+        if wait > 0:
+            self._resize_timer = asyncio.get_running_loop().call_later(wait, self._apply_size)
+        else:
+            self._apply_size()
+
+    def _apply_size(self) -> None:
+        self._resize_timer = None
+        self._resized_at = time.monotonic()
+        self.size = self._wanted_size
+        if self._driver is not None and not self.closed:
             self._driver.resize(*self.size)
 
     def pause_writing(self) -> None:
@@ -221,6 +252,9 @@ class SessionTerminal:
         """The transport is gone: stop writing and reading."""
         self.closed = True
         self._pending_input.clear()
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
+            self._resize_timer = None
 
     # -- called by the driver ---------------------------------------------------
 
@@ -232,6 +266,13 @@ class SessionTerminal:
             self.dropped_frames += 1
             return
         raw = data.encode("utf-8", "replace")
+        if len(raw) > self.limits.max_frame_bytes:
+            self.oversized_frames += 1
+            WARNINGS.warn(
+                log, "frame-bytes", "a frame of %d bytes dropped (limits.max_frame_bytes %d)",
+                len(raw), self.limits.max_frame_bytes,
+            )
+            return
         try:
             self._write(raw)
         except Exception:  # the channel closed under us (BrokenPipeError and kin)
@@ -383,9 +424,16 @@ class SSHDriver(Driver):
 
     def _deliver(self, messages: Iterable[Message]) -> None:
         try:
-            self._inbox.extend(messages)
-        except Exception:
-            log.exception("input parse error; input state reset")
+            for message in messages:
+                if isinstance(message, events.Resize):
+                    self._in_band_resize(message)
+                else:
+                    self._inbox.append(message)
+        except Exception as error:  # input Textual's parser chokes on: a warning, never a traceback
+            WARNINGS.warn(
+                log, "parse-error", "input the parser could not read (%s: %.80r): its state reset",
+                type(error).__name__, str(error),
+            )
             self._parser = XTermParser()
         if self._pump_handle is None:
             self._pump()
@@ -428,6 +476,19 @@ class SSHDriver(Driver):
             focused = screen.focused
             pumps.extend(focused.ancestors_with_self if focused is not None else (screen,))
         return all(p._message_queue.empty() and not p._next_callbacks for p in pumps)
+
+    def _in_band_resize(self, event: events.Resize) -> None:
+        """A size the client reported in band (``ESC[48;rows;cols;ph;pwt``): through
+        the terminal's one clamp, as a window change. The parser also keeps the
+        pixel size and from then on divides mouse coordinates by it (a zero pixel
+        size made every later mouse report raise); the server never asks for
+        pixel mouse reports (mode 1016), so coordinates stay cells."""
+        parser = self._parser
+        if parser is not None:
+            parser.mouse_pixels = False
+            parser.terminal_pixel_size = None
+            parser.terminal_size = None
+        self._term.resize(event.size.width, event.size.height)
 
     def _arm_escape_timer(self) -> None:
         """A lone Escape (or a cut-off sequence) is only reported when the

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -13,6 +14,8 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
+from server.config import LimitsSection
+from server.ratelog import WARNINGS, RateLimitedLog
 from server.sshdriver import (
     ALT_SCREEN_OFF,
     ALT_SCREEN_ON,
@@ -36,6 +39,7 @@ class RecorderApp(App[None]):
         self.pastes: list[str] = []
         self.clicks: list[tuple[int, int]] = []
         self.focus_events: list[str] = []
+        self.resizes: list[tuple[int, int]] = []
 
     def compose(self) -> ComposeResult:
         yield Static("constant-label", id="constant")
@@ -55,6 +59,9 @@ class RecorderApp(App[None]):
 
     def on_app_blur(self, event: events.AppBlur) -> None:
         self.focus_events.append("blur")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.resizes.append((event.size.width, event.size.height))
 
 
 async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -370,3 +377,106 @@ async def test_a_synchronised_frame_is_one_write() -> None:
         for frame in frames:
             assert frame.startswith(b"\x1b[?2026h") and frame.endswith(b"\x1b[?2026l")
         assert all(w.count(b"\x1b[?2026h") == w.count(b"\x1b[?2026l") == 1 for w in writes[before:])
+
+
+# -- hostile input (issue 45, finding 1) ------------------------------------------
+
+
+@pytest.fixture
+async def small() -> AsyncIterator[Running]:
+    """A session whose limits clamp sizes to 100x30."""
+    out = bytearray()
+    term = SessionTerminal(out.extend, (80, 24), LimitsSection(max_cols=100, max_rows=30, resize_interval=0.2))
+    app = RecorderApp(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    await until(lambda: app.is_running and "constant-label" in out.decode("utf-8", "replace"))
+    yield Running(out, term, app, task)
+    if not task.done():
+        app.exit()
+        await asyncio.wait_for(task, 5)
+
+
+async def test_an_in_band_resize_goes_through_the_same_clamp_as_a_window_change(small: Running) -> None:
+    """``ESC[48;rows;cols;ph;pwt`` typed into a terminal skipped the clamp window
+    changes get: 20000x20000 froze every session for seconds."""
+    small.term.feed(b"\x1b[48;120;400;2400;4000t")
+    await until(lambda: bool(small.app.resizes))
+    await asyncio.sleep(0.3)
+    assert tuple(small.app.size) == (100, 30)
+    assert small.term.size == (100, 30)
+    small.term.resize(5000, 5000)  # and a window change: the same clamp
+    await until(lambda: small.app.resizes[-1] == (100, 30) and len(small.app.resizes) >= 1)
+    assert max(w for w, _ in small.app.resizes) <= 100 and max(h for _, h in small.app.resizes) <= 30
+
+
+async def test_a_zero_pixel_size_then_mouse_reports_log_no_traceback(
+    small: Running, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A zero pixel size made Textual's parser divide each later mouse report by
+    zero: a traceback per report (7,624 in 10 s). Reports stay in cells."""
+    caplog.set_level(logging.DEBUG)
+    small.term.feed(b"\x1b[48;20;60;0;0t" + b"\x1b[<0;5;2M\x1b[<0;5;2m" * 50)
+    await until(lambda: len(small.app.clicks) >= 50)
+    assert small.app.clicks[0] == (4, 1)
+    assert "Traceback" not in caplog.text and "ZeroDivision" not in caplog.text
+
+
+async def test_input_the_parser_chokes_on_is_one_warning_per_interval_with_a_count(
+    running: Running, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``ESC[99999999u`` (a code point past Unicode) raised in Textual's parser;
+    each one logged a traceback. Now: one warning line, no traceback, and the
+    session still reads keys."""
+    caplog.set_level(logging.DEBUG)
+    saved = WARNINGS.interval
+    WARNINGS.interval = 3600.0
+    WARNINGS._kinds.pop("parse-error", None)
+    try:
+        for _ in range(40):
+            running.term.feed(b"\x1b[99999999u")
+        running.term.feed(b"k")
+        await until(lambda: ("k", "k") in running.app.keys)
+    finally:
+        WARNINGS.interval = saved
+    lines = [r for r in caplog.records if "parser could not read" in r.getMessage()]
+    assert len(lines) == 1
+    assert "Traceback" not in caplog.text and not any(r.exc_info for r in caplog.records)
+
+
+def test_a_rate_limited_warning_says_how_many_were_left_out(caplog: pytest.LogCaptureFixture) -> None:
+    now = [0.0]
+    warnings = RateLimitedLog(10.0, clock=lambda: now[0])
+    logger = logging.getLogger("test.ratelog")
+    caplog.set_level(logging.WARNING, logger="test.ratelog")
+    written = [warnings.warn(logger, "kind", "bad %s", i) for i in range(5)]
+    assert written == [True, False, False, False, False]
+    now[0] = 11.0
+    assert warnings.warn(logger, "kind", "bad %s", 5)
+    assert warnings.warn(logger, "other", "another kind")  # counted per kind
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages == ["bad 0", "bad 5 (4 more like it in the last 11 s)", "another kind"]
+
+
+async def test_resizes_in_a_burst_are_coalesced_into_the_last(small: Running) -> None:
+    """Each resize redraws the whole screen: a client sending window changes in a
+    loop must not make the server draw each one."""
+    before = len(small.app.resizes)
+    for i in range(60):
+        small.term.resize(40 + i, 20)
+    await until(lambda: small.app.resizes[-1:] == [(99, 20)])
+    await asyncio.sleep(0.3)
+    assert len(small.app.resizes) - before <= 3
+    assert tuple(small.app.size) == (99, 20)
+
+
+def test_a_frame_over_the_byte_cap_is_dropped_and_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    WARNINGS._kinds.pop("frame-bytes", None)
+    sent: list[bytes] = []
+    term = SessionTerminal(sent.append, (80, 24), LimitsSection(max_frame_bytes=64 * 1024))
+    term.write("x" * (64 * 1024))
+    for _ in range(5):
+        term.write("y" * (64 * 1024 + 1))
+    assert [len(b) for b in sent] == [64 * 1024]
+    assert term.oversized_frames == 5
+    assert sum("max_frame_bytes" in r.getMessage() for r in caplog.records) == 1

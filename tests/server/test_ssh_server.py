@@ -498,6 +498,22 @@ async def test_window_change_reaches_the_app(harness: Harness) -> None:
         await screen.wait_for("size=120x40")
 
 
+async def test_an_in_band_resize_over_ssh_is_clamped_like_a_window_change(make_server: MakeServer) -> None:
+    """Issue 45 finding 1: ``printf '\\033[48;20000;20000;200000;200000t'`` into
+    ``ssh -tt`` skipped the clamp (a 6 s freeze, ~2 GB); here at a bounded size."""
+    h: Harness = await make_server(limits=LimitsSection(max_cols=90, max_rows=28))
+    conn, _ = await connect(h.port, "gus", KEY_A)
+    async with conn:
+        screen = await open_tty(conn, size=(80, 24))
+        await screen.wait_for("size=80x24")
+        screen.proc.stdin.write(b"\x1b[48;300;900;0;0t")
+        await screen.wait_for("size=90x28")
+        screen.proc.change_terminal_size(2000, 2000)
+        await asyncio.sleep(0.5)
+        assert "size=900x300" not in screen.raw.decode("utf-8", "replace")
+        assert all(s.terminal is None or s.terminal.size == (90, 28) for s in h.server.sessions)
+
+
 async def test_crash_in_one_session_spares_the_others(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
