@@ -1580,3 +1580,60 @@ async def test_a_number_that_is_no_choice_says_so_and_enter_does_not_send_anothe
         await pilot.press("2", "enter")  # a choice: sent as ever
         await settle(pilot)
         assert [text for text, _ in client.sent] == ["order 2"]
+
+
+
+async def _sent_by(keys: Sequence[str], hands: list[list[str]], lang: Lang, size: tuple[int, int]) -> tuple[str, str]:
+    """What seat 1 sends with ``keys`` then Enter, and the prompt before that
+    Enter; a key "#card" is that card's number in the hand panel."""
+    g = new_game(roles=["overlord", "squire", "captain", "peasant"], hands=hands, deck=[])
+    g.play(0, "order 1")
+    pass_all(g)
+    room = OverlordRoom(g, humans=(1,))
+    async with table(room, 1, size=size, lang=lang) as (app, pilot, client):
+        mine = list(app.screen.ov.hand or [])
+        keys = [str(mine.index(k[1:]) + 1) if k.startswith("#") else k for k in keys]
+        await pilot.press(*keys)
+        await settle(pilot)
+        before = prompt(app)
+        assert t("pick.not_a_choice", lang, n=keys[-1]) not in before, (keys, before)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent, (keys, before)
+        return client.sent[-1][0], before
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_card_s_number_then_the_target_s_needs_no_enter_between(lang: Lang, size: tuple[int, int]) -> None:
+    """K-CARD-VICTIMIZE played by keys: "c 2 3" said "3 is not a choice now"
+    (the card step wanted its own Enter); a card's whole number now answers
+    the card step, and the next digit is the target's, as after Enter."""
+    hands = [["capitalize"], ["extortion", "victimize"], ["extortion"], ["extortion"]]
+    for card in ("victimize", "extortion"):
+        with_enter, _ = await _sent_by(["c", f"#{card}", "enter", "3"], hands, lang, size)
+        assert with_enter.startswith(f"play {card} ")
+        without, _ = await _sent_by(["c", f"#{card}", "3"], hands, lang, size)
+        assert without == with_enter
+
+
+async def test_a_hand_of_ten_or_more_still_takes_two_digit_card_numbers() -> None:
+    """K-CARD-VICTIMIZE with 11 cards in hand: "1" may begin 10 or 11, so
+    "c 1 1 3" is card 11 to the target 3, and "c 1 3" is card 1 (there is no
+    card 13) to the target 3. A card with one target left takes no target
+    digit: the next digit picks another card, as before."""
+    size: tuple[int, int] = (100, 30)
+    hands = [["capitalize"], ["extortion"] * 10 + ["victimize"], ["extortion"], ["extortion"]]
+    for keys in (["c", "1", "1"], ["c", "1"]):
+        sent, _ = await _sent_by([*keys, "3"], hands, "en", size)
+        ref, _ = await _sent_by([*keys, "enter", "3"], hands, "en", size)
+        assert sent == ref and len(sent.split()) == 3, (keys, sent)
+    g = new_game(hands=[["capitalize"], ["capitalize", "victimize"], ["extortion"], ["extortion"]], deck=[])
+    g.play(0, "order 1")
+    pass_all(g)
+    assert [a for a in g.legal(1) if "capitalize" in a] == ["play capitalize 3"]  # one target only
+    async with table(OverlordRoom(g, humans=(1,)), 1, size=size) as (app, pilot, _client):
+        mine = list(app.screen.ov.hand or [])
+        await pilot.press("c", str(mine.index("capitalize") + 1), str(mine.index("victimize") + 1))
+        await settle(pilot)
+        assert app.screen.picker.step == "card" and app.screen.picker.current() == "victimize"

@@ -112,6 +112,7 @@ class Picker:
     refused: bool = False  # the last key was a number that is no choice: Enter then says so once, not sends
     split: dict[int, int] = field(default_factory=dict)  # the levy step: gold taken from each seat so far
     typed: str = ""  # a first digit that a second may make a number of two (a list of 10 choices or more)
+    card_typed: bool = False  # the card step's number is whole: a digit now starts the target's step
 
     @classmethod
     def start(cls, kind: str, actions: list[Action], hand: tuple[str, ...] = ()) -> Picker:
@@ -144,6 +145,7 @@ class Picker:
     def _next_step(self) -> None:
         self.cursor = 0
         self.typed = ""
+        self.card_typed = False
         for f in FIELDS:
             if f in self.chosen:
                 continue
@@ -168,6 +170,7 @@ class Picker:
     def move(self, delta: int) -> None:
         c = self.candidates()
         self.typed = ""
+        self.card_typed = False
         if c:
             self.cursor = (self.cursor + delta) % len(c)
 
@@ -177,14 +180,18 @@ class Picker:
         more from that seat if it may (:meth:`levy_more`); other steps the n-th
         choice (1-based): in a list of ten or more, a digit after one that could
         begin a number of two makes that number ("1" "2": the 12th; the
-        Bureaucrat names any of 14 cards, and the 10th-14th were out of reach)."""
+        Bureaucrat names any of 14 cards, and the 10th-14th were out of reach).
+
+        Once the card's number is whole (no digit can make it longer), the
+        next digit answers the step after it, the target: ``c 2 4`` plays card
+        2 at seat 4, as ``c 2 Enter 4`` does (it said "4 is not a choice now")."""
         n = int(digit)
         if self.step == "seat":
             return self.select(n)
         if self.step == "levy":
             return self.levy_more(n) is not None
         if self.step == "card" and self.hand:
-            return 1 <= n <= len(self.hand) and self.select(self.hand[n - 1])
+            return self._type_card(digit)
         c = self.candidates()
         first, self.typed = self.typed, ""
         if first and 1 <= int(first + digit) <= len(c):
@@ -194,6 +201,38 @@ class Picker:
             self.cursor = n - 1
             self.typed = digit if n * 10 <= len(c) else ""
             return True
+        return False
+
+    def _type_card(self, digit: str) -> bool:
+        """A digit in the card step: a card by its number in the hand (two
+        digits in a hand of ten or more), or, after a whole number, the first
+        digit of the target's step."""
+        size = len(self.hand)
+        first, self.typed = self.typed, ""
+        whole, self.card_typed = self.card_typed or bool(first), False
+        if first and 1 <= int(first + digit) <= size and self.select(self.hand[int(first + digit) - 1]):
+            self.card_typed = True
+            return True
+        if whole and self._fix_card():
+            return self.type_digit(digit)
+        n = int(digit)
+        if not (1 <= n <= size and self.select(self.hand[n - 1])):
+            return False
+        if n * 10 <= size:  # "1" in a hand of 12: a second digit may follow
+            self.typed = digit
+        else:
+            self.card_typed = True
+        return True
+
+    def _fix_card(self) -> bool:
+        """Take the card under the cursor as the answer if a step (the target)
+        comes after it (True); else leave the card step as it was."""
+        chosen, cursor = dict(self.chosen), self.cursor
+        self.chosen["card"] = self.current()
+        self._next_step()
+        if self.step not in ("card", "confirm"):
+            return True
+        self.chosen, self.step, self.cursor = chosen, "card", cursor
         return False
 
     def levy_more(self, seat: int) -> bool | None:
