@@ -17,6 +17,9 @@ Decisions:
 * A player who leaves a match in progress keeps the seat (a bot plays it at
   once) and gets it back with ``join``/``current_room``; a dropped connection
   gets ``grace_period`` seconds before a bot takes over.
+* A watcher whose connection (or the server) went while watching is put back
+  watching that room by ``current_room`` within the grace period, as a seat
+  is kept; one who left it, or went to another room, is not.
 * Rooms nobody sits in or watches close (a match in progress never closes;
   bots play it out and the results are recorded).
 * ``start()`` restores every unfinished match from the database, and every
@@ -278,6 +281,14 @@ class Hub:
         the name then: it would take the guest's seat, and its card)."""
         return any(not room.closed and room.guest_seat_of(name) is not None for room in self.rooms.values())
 
+    def watched_room(self, who: Identity) -> Room | None:
+        """The room ``who`` went away from watching (their connection or the
+        server went) and is to be put back in (``Room.watcher_back``), the
+        latest if several."""
+        away = [(room.watcher_away_since(who), room) for room in self.rooms.values() if not room.closed]
+        found = [(since, room) for since, room in away if since is not None]
+        return max(found, key=lambda pair: pair[0])[1] if found else None
+
     def seated_room(self, name: str) -> Room | None:
         for room in self.rooms.values():
             if not room.closed and room.seat_of(name) is not None:
@@ -429,9 +440,10 @@ class LobbySession:
         if current is not None and not current.closed and current.role == "player" and current.my_seat is not None:
             return current
         room = self._hub.seated_room(self._identity.name)
-        if room is None:
-            return None
-        return self._open(room, "player")
+        if room is not None:
+            return self._open(room, "player")
+        room = self._hub.watched_room(self._identity)
+        return None if room is None else self._open(room, "spectator")
 
     # -- internals
     def _check_code(self, room: Room, code: str) -> None:
@@ -465,7 +477,7 @@ class LobbySession:
         current = self._room
         if current is not None and current.room is room and current.role == role and not current.closed:
             return current
-        self._drop_room(leaving=False)
+        self._drop_room(leaving=current is not None and current.role == "spectator")  # a watcher moved on
         session = RoomSession(room, self._identity, role, on_leave=self._left)
         session.specs_provider = lambda: self._hub.specs
         room.attach(session)

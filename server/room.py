@@ -52,6 +52,7 @@ from server.storage import (
     SeatResult,
     Storage,
     StoredMatch,
+    StoredWatcher,
     name_key,
     room_scope,
 )
@@ -300,6 +301,7 @@ class Room:
         self._bot_wake = asyncio.Event()
         self._think = random.Random()  # bot thinking times (not the game's randomness)
         self._saved_lineup: dict[str, Any] | None = None  # the lineup last kept in the database
+        self._watchers: dict[str, StoredWatcher] = {}  # by name key: who watches, or went away watching (kept)
 
     # ------------------------------------------------------------- reading
 
@@ -433,18 +435,60 @@ class Room:
                 seat.autoplay = False
                 if back:
                     self.system("sys.back", name=seat.name)
-        elif not any(
-            s is not session and s.role == "spectator" and name_key(s.identity.name) == name_key(session.identity.name)
-            for s in self.sessions
-        ):  # who came to watch is said once, however many screens they open (the table lists no watchers)
-            self.system("sys.watching", name=session.identity.name)
+        else:
+            returning = self.watcher_back(session.identity)  # put back after a restart or a dropped connection
+            if not returning and not self._watching_elsewhere(session):
+                # who came to watch is said once, however many screens they open (the table lists no watchers)
+                self.system("sys.watching", name=session.identity.name)
+            self._keep_watcher(StoredWatcher(session.identity.name, session.identity.guest, None))
         self._changed(lobby=True)
+
+    def _watching_elsewhere(self, session: RoomSession) -> bool:
+        """Another screen of ``session``'s identity watches this room."""
+        key = name_key(session.identity.name)
+        return any(s is not session and s.role == "spectator" and name_key(s.identity.name) == key for s in self.sessions)
+
+    def watcher_back(self, who: Identity) -> bool:
+        """``who`` watched this room until their connection, or the server, went,
+        within the grace period (a seat's): they are to be put back watching it."""
+        kept = self._watchers.get(name_key(who.name))
+        if kept is None or kept.away is None or kept.guest != who.guest or name_key(who.name) in self.banned:
+            return False
+        if self.env.clock() - kept.away > self.env.grace_period * self.env.time_scale:
+            self._forget_watcher(kept.name)
+            return False
+        return True
+
+    def watcher_away_since(self, who: Identity) -> float | None:
+        """When ``who`` went away watching this room, if they are to be put back (:meth:`watcher_back`)."""
+        return self._watchers[name_key(who.name)].away if self.watcher_back(who) else None
+
+    def _keep_watcher(self, watcher: StoredWatcher) -> None:
+        if self._watchers.get(name_key(watcher.name)) != watcher:
+            self._watchers[name_key(watcher.name)] = watcher
+            self.env.storage.keep_watcher(self.id, watcher)
+
+    def _forget_watcher(self, name: str) -> None:
+        if self._watchers.pop(name_key(name), None) is not None:
+            self.env.storage.drop_watcher(self.id, name)
+
+    def _restore_watchers(self) -> None:
+        """Who watched the room when the server stopped: put back when they
+        connect again within the grace period, counted from now (as seats are)."""
+        now = self.env.clock()
+        for kept in self.env.storage.watchers(self.id):
+            self._keep_watcher(StoredWatcher(kept.name, kept.guest, now if kept.away is None else kept.away))
 
     def detach(self, session: RoomSession, *, leaving: bool = False) -> None:
         """A session goes away. ``leaving``: the player gave the seat up on purpose."""
         if session not in self.sessions:
             return
         self.sessions.remove(session)
+        if session.role == "spectator" and not self._watching_elsewhere(session):
+            if leaving:  # gone on purpose: not put back
+                self._forget_watcher(session.identity.name)
+            elif not self.env.stopping:  # (the server stopping: a restart puts them back from then on)
+                self._keep_watcher(StoredWatcher(session.identity.name, session.identity.guest, self.env.clock()))
         if session.role == "player":
             idx = self.seat_of(session.identity.name)
             if idx is not None:
@@ -869,6 +913,7 @@ class Room:
         for seat in self.humans():
             self._start_grace(seat)
         self.chat.extend(self.env.storage.chat_lines(room_scope(self.id)))
+        self._restore_watchers()
         self.system("sys.restarted")
         self._ensure_bot_loop()
         self._after_change(actor=None)
@@ -903,6 +948,7 @@ class Room:
         for seat in self.humans():
             self._start_grace(seat)
         self.chat.extend(self.env.storage.chat_lines(room_scope(self.id)))
+        self._restore_watchers()
         self.system("sys.restarted_room")
 
     def _rebuild(self) -> None:

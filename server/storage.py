@@ -28,7 +28,7 @@ from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
 
 log = logging.getLogger("throneroom.storage")
@@ -99,6 +99,19 @@ CREATE INDEX IF NOT EXISTS chat_scope ON chat(scope, id);
 # shows), so that a restart brings back rooms waiting or showing a result too.
 _SCHEMA_V4 = "ALTER TABLE rooms ADD COLUMN lineup TEXT"
 
+# v5: who watches each open room (keyed like a seat: by identity), for a
+# restart to put them back; ``away`` is when their last screen of it went.
+_SCHEMA_V5 = """
+CREATE TABLE IF NOT EXISTS watchers (
+    room_id INTEGER NOT NULL REFERENCES rooms(id),
+    key     TEXT NOT NULL,
+    name    TEXT NOT NULL,
+    guest   INTEGER NOT NULL,
+    away    REAL,
+    PRIMARY KEY (room_id, key)
+)
+"""
+
 NEXT_ROUND = "next-round"
 
 
@@ -140,6 +153,16 @@ class SeatResult:
     kind: Literal["human", "guest", "bot"]
     points: int
     win: bool
+
+
+@dataclass(frozen=True)
+class StoredWatcher:
+    """Someone who watches a room, or watched it until ``away`` (unix time):
+    their connection or the server went while they watched."""
+
+    name: str
+    guest: bool
+    away: float | None
 
 
 @dataclass(frozen=True)
@@ -216,6 +239,10 @@ class Storage:
             with self._tx():
                 self._run(_SCHEMA_V4)
                 self._set_version(4)
+        if version < 5:
+            with self._tx():
+                self._run(_SCHEMA_V5)
+                self._set_version(5)
 
     def _run(self, script: str) -> None:
         """Each statement of a schema script, in the open transaction (``executescript`` would commit it)."""
@@ -334,6 +361,7 @@ class Storage:
                 "UPDATE rooms SET closed=? WHERE id=? AND closed IS NULL", (self._clock(), int(room_id))
             )
             self._db.execute("DELETE FROM chat WHERE scope=?", (room_scope(room_id),))
+            self._db.execute("DELETE FROM watchers WHERE room_id=?", (int(room_id),))
 
     def room(self, room_id: str) -> StoredRoom | None:
         row = self._db.execute("SELECT * FROM rooms WHERE id=?", (int(room_id),)).fetchone()
@@ -342,6 +370,32 @@ class Storage:
     def open_rooms(self) -> list[StoredRoom]:
         rows = self._db.execute("SELECT * FROM rooms WHERE closed IS NULL ORDER BY id").fetchall()
         return [_room(r) for r in rows]
+
+    # ---------------------------------------------------------------- watchers
+
+    def keep_watcher(self, room_id: str, watcher: StoredWatcher) -> None:
+        """Record that ``watcher`` watches the room (or went away from it at
+        ``watcher.away``); a failed write is logged: only a restart misses it."""
+        try:
+            self._db.execute(
+                "INSERT OR REPLACE INTO watchers(room_id, key, name, guest, away) VALUES (?, ?, ?, ?, ?)",
+                (int(room_id), name_key(watcher.name), watcher.name, int(watcher.guest), watcher.away),
+            )
+        except sqlite3.Error as err:
+            log.warning("cannot keep a watcher of room %s: %s", room_id, err)
+
+    def drop_watcher(self, room_id: str, name: str) -> None:
+        """``name`` no longer watches the room (they left it, or did not come back)."""
+        try:
+            self._db.execute("DELETE FROM watchers WHERE room_id=? AND key=?", (int(room_id), name_key(name)))
+        except sqlite3.Error as err:
+            log.warning("cannot forget a watcher of room %s: %s", room_id, err)
+
+    def watchers(self, room_id: str) -> list[StoredWatcher]:
+        rows = self._db.execute(
+            "SELECT name, guest, away FROM watchers WHERE room_id=? ORDER BY key", (int(room_id),)
+        ).fetchall()
+        return [StoredWatcher(name=r["name"], guest=bool(r["guest"]), away=r["away"]) for r in rows]
 
     # -------------------------------------------------------------------- chat
 

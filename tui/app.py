@@ -234,7 +234,7 @@ class ThroneApp(App[None]):
         reconnects at once."""
         try:
             room = self.lobby.current_room()
-            screen = None if room is None else self._take_room(room, watching=False)
+            screen = None if room is None else self._take_room(room, watching=room.my_seat is None)
         except ClientError as err:
             self.call_later(self.show_error, err)
             screen = None

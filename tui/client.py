@@ -240,7 +240,9 @@ class LobbyClient(Protocol):
     def watch(self, room_id: str, code: str = "") -> RoomClient: ...
 
     def current_room(self) -> RoomClient | None:
-        """The room whose seat this identity holds, if any (for reconnects)."""
+        """The room whose seat this identity holds, if any, else the room it
+        watched when its connection or the server went (for reconnects: a
+        spectator's handle then, ``my_seat`` None)."""
         ...
 
     def chat(self, text: str) -> None: ...

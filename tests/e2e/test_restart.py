@@ -117,3 +117,39 @@ def test_restart_mid_match_restores_the_same_table(
     server.stop()  # reap; closes what is left
     server.start()  # same port, keys and database
     _after_restart(server, key, before, cells)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_a_watcher_comes_back_watching_after_a_restart(
+    how: str,
+    make_server: Callable[..., ServerProcess],
+    client_key: Callable[[str], Path],
+) -> None:
+    """Issue 44 item 8: seated players reconnected to their seats after a
+    restart, but a spectator landed in the lobby. A watcher of a room that
+    survives the restart (here a waiting room) connects again and is
+    watching it, at 80x24."""
+    server = make_server(config=CONFIG)
+    alice = server.client("alice", key=client_key("alice"), cols=COLS, rows=ROWS)
+    alice.wait_for(server.fingerprint)
+    create_room(alice, name="Arena", seats=5, rounds=1)
+    carol_key = client_key("carol")
+    carol = server.client("carol", key=carol_key, cols=80, rows=24)
+    carol.wait_for("Arena")
+    carol.press("w")
+    carol.wait_for("You are watching.")
+    alice.wait_for("carol is watching")  # the waiting room says who came to watch (item 10)
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGTERM if how == "SIGTERM" else signal.SIGKILL)
+    carol.wait_closed()
+    alice.wait_closed()
+    server.proc.wait(timeout=10)
+    server.stop()
+    server.start()
+    carol = server.client("carol", key=carol_key, cols=80, rows=24)
+    carol.wait_for("You are watching.")  # straight back to the room, as its watcher
+    assert "Arena" in carol.text() and "Watching: carol" in carol.text()
+    assert "New room" not in carol.text()  # not the lobby
+    assert server.alive()
+    assert_no_traceback(server)
+    carol.close()

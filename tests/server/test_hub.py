@@ -542,3 +542,102 @@ async def test_a_guest_seat_holds_its_name_while_the_room_is_open(hub: Hub) -> N
     assert not hub.guest_seated("Hal")
     hub.disconnect(guest)  # gone, but the seat waits for its grace period
     assert hub.guest_seated("Gwen")
+
+
+async def test_watchers_are_put_back_after_a_restart_but_not_who_left(tmp_path: Path) -> None:
+    """Issue 44 item 8: a spectator of a room that survives a restart (a match
+    being played, a waiting room) comes back watching it when they connect
+    again, as seated players come back to their seats; a watcher who left the
+    room, or went to watch another, lands in the lobby; a seat wins over a watch."""
+    db = tmp_path / "db.sqlite"
+    st1 = Storage(db)
+    h1 = new_hub(st1, time_scale=1.0, grace_period=60.0)
+    await h1.start()
+    la, lb = h1.connect(Identity(name="alice")), h1.connect(Identity(name="bob"))
+    playing = la.create_room(settings(options={"rounds": 2, "target": 9}))
+    playing.start()
+    waiting = lb.create_room(settings())
+    carol = h1.connect(Identity(name="carol"))
+    carol.watch(playing.room_id)
+    h1.connect(Identity(name="Dave")).watch(waiting.room_id)
+    h1.connect(Identity(name="zed", guest=True)).watch(waiting.room_id)
+    erin = h1.connect(Identity(name="erin"))
+    erin.watch(waiting.room_id).leave()  # left on purpose: not put back
+    frank = h1.connect(Identity(name="frank"))
+    frank.watch(waiting.room_id)
+    frank.watch(playing.room_id)  # went on to watch the other room: put back there
+    h1.connect(Identity(name="bob")).watch(playing.room_id)  # bob's seat wins over his watch
+    h1.begin_stop()  # SIGTERM: the sessions end, then the hub stops
+    for session in list(h1.sessions):
+        h1.disconnect(session)
+    await h1.stop()
+    st1.close()
+
+    st2 = Storage(db)
+    h2 = new_hub(st2, time_scale=1.0, grace_period=60.0)
+    await h2.start()
+    try:
+        assert sorted(h2.rooms) == sorted([playing.room_id, waiting.room_id])
+        back = {name: h2.connect(Identity(name=name)).current_room() for name in ("carol", "dave", "erin", "frank", "bob")}
+        assert h2.connect(Identity(name="zed")).current_room() is None  # a key's zed is not the guest who watched
+        zed = h2.connect(Identity(name="zed", guest=True)).current_room()
+        for name, room_id in (("carol", playing.room_id), ("dave", waiting.room_id), ("frank", playing.room_id)):
+            rc = back[name]
+            assert rc is not None and rc.room_id == room_id and rc.role == "spectator" and rc.my_seat is None, name
+        assert zed is not None and zed.room_id == waiting.room_id and zed.role == "spectator"
+        assert back["erin"] is None
+        bob = back["bob"]
+        assert bob is not None and bob.room_id == waiting.room_id and bob.role == "player"
+        assert h2.rooms[waiting.room_id].snapshot().spectators == ["dave", "zed"]
+        said = [line.params.get("name") for line in h2.rooms[playing.room_id].chat if line.key == "sys.watching"]
+        assert said == ["carol", "frank", "bob"]  # when they first came; coming back is no news
+    finally:
+        await h2.stop()
+        st2.close()
+
+
+async def test_a_watcher_whose_connection_dropped_is_put_back_within_the_grace_period() -> None:
+    """Keyed to identity like a seat: a watcher whose connection drops comes
+    back watching within the grace period, not after it; after a SIGKILL (no
+    session ended) the grace period counts from the restart."""
+    now = [1000.0]
+    hub = new_hub(time_scale=1.0, grace_period=60.0, clock=lambda: now[0])
+    await hub.start()
+    try:
+        rc = hub.connect(Identity(name="alice")).create_room(settings())
+        first = hub.connect(Identity(name="carol"))
+        first.watch(rc.room_id)
+        hub.disconnect(first)
+        now[0] += 59
+        again = hub.connect(Identity(name="carol"))
+        back = again.current_room()
+        assert back is not None and back.room_id == rc.room_id and back.role == "spectator"
+        hub.disconnect(again)
+        now[0] += 61
+        assert hub.connect(Identity(name="carol")).current_room() is None
+        assert hub.storage.watchers(rc.room_id) == []  # forgotten
+    finally:
+        await hub.stop()
+
+
+async def test_after_a_kill_watchers_get_the_grace_period_from_the_restart(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    now = [1000.0]
+    st1 = Storage(db)
+    h1 = new_hub(st1, time_scale=1.0, grace_period=60.0, clock=lambda: now[0])
+    await h1.start()
+    rc = h1.connect(Identity(name="alice")).create_room(settings())
+    h1.connect(Identity(name="carol")).watch(rc.room_id)
+    await h1.stop()  # SIGKILL: no session ended, nothing said
+    st1.close()
+    now[0] += 3600  # the server was down an hour
+    st2 = Storage(db)
+    h2 = new_hub(st2, time_scale=1.0, grace_period=60.0, clock=lambda: now[0])
+    await h2.start()
+    try:
+        now[0] += 30
+        back = h2.connect(Identity(name="carol")).current_room()
+        assert back is not None and back.room_id == rc.room_id and back.role == "spectator"
+    finally:
+        await h2.stop()
+        st2.close()

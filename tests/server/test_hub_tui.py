@@ -372,3 +372,28 @@ async def test_the_waiting_room_says_who_came_to_watch(size: tuple[int, int], la
             assert said.replace(" ", "") in re.sub(r"[\s│]", "", chat), text
     finally:
         await hub.stop()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_watcher_who_comes_back_starts_on_the_room_watching(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 44 item 8: a spectator whose connection (or the server) went while
+    watching a waiting room connects again: the first screen is that room, as
+    a watcher ("You are watching"), not the lobby, at 80x24 and 60x20."""
+    hub = new_hub(time_scale=1.0, grace_period=60.0)
+    await hub.start()
+    try:
+        room = hub.connect(Identity(name="alice")).create_room(RoomSettings(game="count", seats=3))
+        first = hub.connect(Identity(name="carol", lang=lang))
+        first.watch(room.room_id)
+        hub.disconnect(first)
+        app = ThroneApp(hub.connect(Identity(name="carol", lang=lang)))
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, 6)
+            assert isinstance(app.screen, RoomScreen) and app.watching
+            text = screen_text(app)
+            said = "You are watching." if lang == "en" else "你正在觀戰。"
+            assert said in text, text
+            assert room.room.spectator_names() == ["carol"]
+    finally:
+        await hub.stop()

@@ -205,7 +205,7 @@ def test_the_bell_setting_is_kept_and_rings_when_never_set() -> None:
     assert st.get_bell("dave") is None and st.get_lang("dave") == "zh"
 
 
-def test_a_version_1_database_gains_the_bell_the_chat_and_the_lineup_and_keeps_everything(tmp_path: Path) -> None:
+def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watchers_and_keeps_everything(tmp_path: Path) -> None:
     from server.storage import _SCHEMA_V1
 
     path = tmp_path / "v1.sqlite"
@@ -215,8 +215,9 @@ def test_a_version_1_database_gains_the_bell_the_chat_and_the_lineup_and_keeps_e
         raw.execute("INSERT INTO identities(name, key_fingerprint, lang, created) VALUES ('alice', 'SHA256:aaa', 'zh', 1.0)")
         raw.execute("INSERT INTO rooms(settings, host, created) VALUES ('{}', 'alice', 1.0)")
     st = Storage(path)
-    assert st.schema_version == SCHEMA_VERSION == 4
+    assert st.schema_version == SCHEMA_VERSION == 5
     [room] = st.open_rooms()
+    assert st.watchers(room.id) == []  # (v5)
     assert room.lineup is None  # (v4) a room of the old server: nothing to bring back but its settings
     st.save_lineup(room.id, {"state": "waiting", "match": None, "seats": []})
     assert st.key_owner("alice") == "SHA256:aaa" and st.get_lang("alice") == "zh"
@@ -225,10 +226,34 @@ def test_a_version_1_database_gains_the_bell_the_chat_and_the_lineup_and_keeps_e
     st.keep_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))  # and the chat table (v3)
     st.close()
     again = Storage(path)  # opened again: nothing to migrate
-    assert again.get_bell("alice") is False and again.schema_version == 4
+    assert again.get_bell("alice") is False and again.schema_version == 5
     assert [line.text for line in again.chat_lines(LOBBY_CHAT)] == ["hi"]
     assert [r.lineup for r in again.open_rooms()] == [{"state": "waiting", "match": None, "seats": []}]
     again.close()
+
+
+def test_watchers_are_kept_per_room_by_identity_and_go_with_their_room(tmp_path: Path) -> None:
+    """Issue 44 item 8: who watches which room is kept (one row per identity,
+    names compared as names are), across opening the database again, until
+    they are dropped or the room closes."""
+    from server.storage import StoredWatcher
+
+    path = tmp_path / "db.sqlite"
+    st = Storage(path)
+    one = st.create_room({}, "alice")
+    two = st.create_room({}, "bob")
+    st.keep_watcher(one, StoredWatcher("carol", guest=False, away=None))
+    st.keep_watcher(one, StoredWatcher("Carol", guest=False, away=12.5))  # the same identity: one row
+    st.keep_watcher(one, StoredWatcher("zed", guest=True, away=None))
+    st.keep_watcher(two, StoredWatcher("carol", guest=False, away=None))
+    st.close()
+    st = Storage(path)
+    assert st.watchers(one) == [StoredWatcher("Carol", False, 12.5), StoredWatcher("zed", True, None)]
+    st.drop_watcher(one, "ZED")
+    assert st.watchers(one) == [StoredWatcher("Carol", False, 12.5)]
+    st.close_room(one)
+    assert st.watchers(one) == [] and st.watchers(two) == [StoredWatcher("carol", False, None)]
+    st.close()
 
 
 def test_chat_is_kept_per_scope_newest_lines_only_and_goes_with_its_room(tmp_path: Path) -> None:
