@@ -42,13 +42,12 @@ from typing import Literal
 from engine.api import GameSpec
 from server.room import (
     CHAT_HISTORY,
-    CHAT_MAX,
     Room,
     RoomEnv,
     RoomSession,
+    chat_text,
     validate_settings,
 )
-from server.sanitize import clean_text
 from server.storage import LOBBY_CHAT, SeatRecord, Storage, StoredRoom, name_key
 from server.throttle import Throttle
 from tui.client import (
@@ -326,7 +325,7 @@ class Hub:
         self._lobby_changed()
 
     def say(self, name: str, text: str) -> None:
-        clean = clean_text(text, CHAT_MAX)
+        clean = chat_text(text)
         if clean:
             line = ChatLine(at=self._clock(), name=name, text=clean)
             self.chat.append(line)
@@ -378,6 +377,7 @@ class LobbySession:
         return self._hub.storage.leaderboard(game=game)
 
     def chat(self, text: str) -> None:
+        text = chat_text(text)  # a refused line is not counted
         self._hub.env.count_chat(self._identity.name)
         self._hub.say(self._identity.name, text)
 

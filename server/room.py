@@ -58,6 +58,7 @@ from server.storage import (
 )
 from server.throttle import Throttle
 from tui.client import (
+    CHAT_MAX,
     ChatLine,
     ClientError,
     Identity,
@@ -72,7 +73,6 @@ from tui.i18n import NAMES_SEP, has_key, said_changes, said_names, t
 
 log = logging.getLogger("throneroom.room")
 
-CHAT_MAX = 300
 CHAT_BURST = 8  # chat lines a player may send at once (lobby and rooms together)...
 CHAT_EVERY = 1.5  # ...then one every this many seconds
 ROOM_NAME_MAX = 40
@@ -654,7 +654,7 @@ class Room:
         self._changed()
 
     def say(self, name: str, text: str) -> None:
-        clean = clean_text(text, CHAT_MAX)
+        clean = chat_text(text)
         if not clean:
             return
         self._add_chat(ChatLine(at=self.env.clock(), name=name, text=clean))
@@ -1257,6 +1257,15 @@ class Room:
         return True
 
 
+def chat_text(text: str) -> str:
+    """A player's chat line as others see it (cleaned); refused with
+    ClientError("chat-long") when longer than CHAT_MAX: never cut unsaid."""
+    clean = clean_text(text, CHAT_MAX + 1)
+    if len(clean) > CHAT_MAX:
+        raise ClientError("chat-long", f"a chat line holds at most {CHAT_MAX} characters", params={"max": str(CHAT_MAX)})
+    return clean
+
+
 def logged_action(text: str) -> str:
     """An action as a server log line shows it: its verb alone. The rest may be
     private (the card a seat hands on, the secret partner of a hide: S-VIEW-4,
@@ -1353,6 +1362,7 @@ class RoomSession:
 
     def chat(self, text: str) -> None:
         room = self._live()
+        text = chat_text(text)  # a refused line is not counted
         room.env.count_chat(self.identity.name)
         room.say(self.identity.name, text)
 
@@ -1425,6 +1435,7 @@ def call_listener(listener: Listener | None, ctx: contextvars.Context | None, wh
 
 __all__ = [
     "CHAT_HISTORY",
+    "CHAT_MAX",
     "Room",
     "RoomEnv",
     "RoomSession",

@@ -20,6 +20,11 @@ from pydantic import BaseModel, ConfigDict, Field
 Listener = Callable[[], None]
 
 
+CHAT_MAX = 300
+"""Characters a chat line holds at most: the chat line's input stops there and
+says so, and the host refuses a longer line (``ClientError("chat-long")``)."""
+
+
 class ClientError(Exception):
     """A request the host refused. ``code`` is stable (``"room-full"``,
     ``"stale"``, ``"illegal"``, ``"not-host"``, ``"bad-code"``...) and

@@ -33,7 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.input import Selection
 
-from tui.client import ChatLine
+from tui.client import CHAT_MAX, ChatLine
 from tui.i18n import LANGS, Lang, system_line, t
 from tui.text import Packed, clip, clock, cut_lines, fit
 
@@ -1197,6 +1197,10 @@ class SteadyInput(Input):
         room = max(0, self.max_length - (len(self.value) - (end - start)))
         if len(line) > room:
             event.text = line[:room]
+            self.cut_short()
+
+    def cut_short(self) -> None:
+        """Text typed or pasted went past ``max_length`` and was left out."""
 
 
 class ChatInput(DirectRender, SteadyInput):
@@ -1216,6 +1220,23 @@ class ChatInput(DirectRender, SteadyInput):
     highlighter, tabs or control characters go Textual's way."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def restricted(self) -> None:
+        """Textual rings the bell for a key it refused; one refused because the
+        line is full is said (the player kept typing into a line that took
+        nothing, and learnt it only from the line sent)."""
+        if self.max_length and len(self.value) >= self.max_length:
+            self.cut_short()
+        else:
+            super().restricted()
+
+    def cut_short(self) -> None:
+        """Tell the player the line holds no more (once while it is shown: a held key is one notice)."""
+        app = self.app
+        lang = getattr(app, "lang", "en")
+        text = t("chat.full", lang if lang in LANGS else "en", max=str(self.max_length))
+        if not any(shown.message == text for shown in app._notifications):
+            app.notify(text, severity="warning", markup=False)
 
     _line_key: tuple[Any, ...] = ()
     _line: Strip | None = None
@@ -1426,7 +1447,7 @@ class ChatPanel(PaneBox):
         # Made here, not in compose, so a screen may fill the panel (placeholder,
         # lines) in its own on_mount before the panel's children are mounted.
         self._log = TailLog(max_lines=self.MAX_LINES, wrap=True, markup=False, min_width=10)
-        self._input = ChatInput(max_length=300, id=f"{self.id or 'chat'}-input")
+        self._input = ChatInput(max_length=CHAT_MAX, id=f"{self.id or 'chat'}-input")
 
     def compose(self) -> ComposeResult:
         yield self._log

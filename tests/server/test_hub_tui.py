@@ -19,7 +19,7 @@ from server.room import Room
 from server.storage import Storage
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
-from tui.i18n import Lang, game_title
+from tui.i18n import Lang, game_title, t
 from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen
@@ -395,5 +395,59 @@ async def test_a_watcher_who_comes_back_starts_on_the_room_watching(size: tuple[
             said = "You are watching." if lang == "en" else "你正在觀戰。"
             assert said in text, text
             assert room.room.spectator_names() == ["carol"]
+    finally:
+        await hub.stop()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_chat_line_that_is_full_says_so_to_its_sender(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 44 item 9: a chat line stops at CHAT_MAX characters; a key or a
+    paste past it was dropped without a word. The sender is told (a notice on
+    their screen only, in their language); what they send is what the line
+    shows, all of it."""
+    from textual import events
+
+    from tui.client import CHAT_MAX
+    from tui.widgets import ChatInput
+
+    hub = new_hub()
+    await hub.start()
+    try:
+        host = hub.connect(Identity(name="alice", lang=lang))
+        room = host.create_room(RoomSettings(game="count", seats=3))
+        other = ThroneApp(hub.connect(Identity(name="bob", lang=lang)))
+        app = ThroneApp(host)
+        said = t("chat.full", lang, max=str(CHAT_MAX))
+        async with app.run_test(size=size) as pilot, other.run_test(size=size) as other_pilot:
+            await settle(pilot)
+            await pilot.press("t")
+            field = app.screen.query_one(ChatInput)
+            assert field.has_focus and field.max_length == CHAT_MAX
+            field.value = "word " * ((CHAT_MAX - 1) // 5) + "x" * ((CHAT_MAX - 1) % 5)
+            field.cursor_position = len(field.value)
+            await pilot.press("y", "z")  # the 300th character, then one too many
+            await settle(pilot)
+            assert len(field.value) == CHAT_MAX and field.value.endswith("y")
+            assert [n.message for n in app._notifications] == [said]
+            flat = re.sub(r"\s", "", screen_text(app))
+            assert said.replace(" ", "")[:12] in flat  # the notice is on the screen
+            await pilot.press("z", "z")  # a held key: one notice, not a pile
+            await settle(pilot)
+            assert [n.message for n in app._notifications] == [said]
+            await pilot.press("enter")
+            await settle(pilot)
+            sent = [line.text for line in room.chat_lines() if line.name == "alice"]
+            assert sent == ["word " * ((CHAT_MAX - 1) // 5) + "x" * ((CHAT_MAX - 1) % 5) + "y"]
+            for note in list(app._notifications):
+                app._unnotify(note)
+            field.value = "x" * (CHAT_MAX - 3)
+            field.cursor_position = len(field.value)
+            field.post_message(events.Paste("abcdef"))  # a paste that does not fit is cut, and said
+            await settle(pilot)
+            assert field.value == "x" * (CHAT_MAX - 3) + "abc"
+            assert [n.message for n in app._notifications] == [said]
+            await settle(other_pilot)
+            assert not other._notifications  # only the sender is told
     finally:
         await hub.stop()

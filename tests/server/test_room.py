@@ -425,14 +425,16 @@ async def test_settings_saved_unchanged_keep_everyone_ready_and_say_nothing(hub:
     assert a.chat_lines()[-1].text == "the host changed the settings: seats" and not a.snapshot().seats[1].ready
 
 
-async def test_chat_is_sanitised_and_capped(hub: Hub) -> None:
+async def test_chat_is_sanitised_and_bounded(hub: Hub) -> None:
     _, a, _, b = await two_players(hub)
     a.chat("hi \x1b[31mred\x1b[0m \x1b]52;c;ZXZpbA==\x07[/b] \u202eevil")
     b.chat("\x1b[2J")  # nothing left: ignored
     lines = [line for line in b.chat_lines() if not line.system]
     assert [(line.name, line.text) for line in lines] == [("alice", "hi red [/b] evil")]
-    a.chat("x" * 5000)
-    assert len(b.chat_lines()[-1].text) <= 300
+    with pytest.raises(ClientError):  # refused, said (see below), never cut unsaid
+        a.chat("x" * 5000)
+    a.chat("\x1b[31m" + "x" * 300 + "\x1b[0m")  # what is left after cleaning counts
+    assert b.chat_lines()[-1].text == "x" * 300
     for i in range(CHAT_HISTORY + 10):
         room_of(a).say("alice", f"line {i}")  # (a player's own lines are throttled: see below)
     assert len(a.chat_lines()) == CHAT_HISTORY
@@ -461,6 +463,30 @@ async def test_a_player_sending_chat_lines_faster_than_anyone_reads_is_held_back
         with pytest.raises(ClientError):
             a.chat("but not two")
         assert [line.text for line in a.chat_lines()[-2:]] == ["bob is not held back", "after a moment"]
+    finally:
+        await h.stop()
+
+
+async def test_a_chat_line_longer_than_chat_max_is_refused_not_cut_unsaid() -> None:
+    """Issue 44 item 9: a line over CHAT_MAX characters (the one bound the chat
+    line's input reads too) is refused with a reason the screens translate,
+    and not counted against the sender; one of CHAT_MAX is sent whole."""
+    from server.room import CHAT_MAX
+    from tui.i18n import error_text
+
+    h = new_hub()
+    await h.start()
+    try:
+        la, a, _, _ = await two_players(h)
+        for call in (a.chat, la.chat):
+            with pytest.raises(ClientError) as err:
+                call("y" * (CHAT_MAX + 1))
+            assert err.value.code == "chat-long" and err.value.params == {"max": str(CHAT_MAX)}
+            assert error_text(err.value, "zh").startswith(f"一則聊天訊息最多 {CHAT_MAX} 個字")
+        for _ in range(CHAT_BURST):  # the refused lines were not counted
+            a.chat("x" * CHAT_MAX)
+        assert a.chat_lines()[-1].text == "x" * CHAT_MAX
+        assert [line.text for line in la.chat_lines()] == []
     finally:
         await h.stop()
 
