@@ -118,6 +118,22 @@ class LimitsSection(_Section):
     are coalesced into the last one (each resize redraws the whole screen)."""
     max_frame_bytes: int = Field(default=4 * 1024 * 1024, ge=64 * 1024)
     """Bytes one write to a terminal may have; a bigger frame is dropped (and logged)."""
+    input_rate: int = Field(default=32 * 1024, ge=1024)
+    """Input bytes per second a session may send, sustained (typing is a few bytes);
+    beyond its budget input is dropped."""
+    input_burst: int = Field(default=128 * 1024, ge=4096)
+    """Input bytes a session may send at once (a long paste)."""
+    input_queue: int = Field(default=256, ge=16)
+    """Input events (keys, clicks, pastes) waiting for a session's App; input
+    beyond is held unparsed (at most ``input_burst`` characters), then dropped."""
+    input_flood_timeout: float = Field(default=10.0, ge=0)
+    """Seconds a session may go on sending input that is dropped (over its budget,
+    or faster than its App reads) before it is closed with a message (0: never)."""
+    paste_max: int = Field(default=64 * 1024, ge=1024)
+    """Characters of one bracketed paste kept (a chat line takes a few hundred)."""
+    paste_timeout: float = Field(default=5.0, gt=0)
+    """Seconds a bracketed paste may stay open: a paste whose end marker never
+    comes ends then with what it has (every later key went into it)."""
     warn_interval: float = Field(default=60.0, ge=0)
     """Seconds between two log lines of one kind of warning a client can trigger
     (bad input, floods); the lines left out are counted in the next one."""

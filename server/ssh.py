@@ -228,6 +228,13 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "en": "Closed after {minutes} min without a keypress. Reconnect any time.",
         "zh": "{minutes} 分鐘沒有按鍵，連線已關閉。隨時可以再連線。",
     },
+    "flood": {
+        "en": (
+            "Closed: this terminal kept sending input faster than the game can read it for {seconds} s\r\n"
+            "(a stuck key, or a file pasted or piped in). Reconnect any time."
+        ),
+        "zh": "連線已關閉：這個終端機連續 {seconds} 秒送出的輸入比遊戲能讀的還快\r\n（按鍵卡住，或貼上、導入了檔案）。隨時可以再連線。",
+    },
     "shutdown": {
         "en": "The server is shutting down. Come back soon!",
         "zh": "伺服器正在關閉，待會兒見！",
@@ -775,6 +782,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         # The terminal exists from now on, so keys typed while the App starts are kept.
         self.terminal = SessionTerminal(chan.write, self.size, self.server.config.limits)
         self.terminal.on_first_frame = self._first_frame
+        self.terminal.on_flood = self._flooded
         self.server.sessions.add(self)
         self.server.opened += 1
         self._drawing = True
@@ -858,6 +866,12 @@ class Session(asyncssh.SSHServerSession[bytes]):
             log.exception("session %s failed", name)
         finally:
             self._finish(crashed)
+
+    def _flooded(self) -> None:
+        seconds = self.server.config.limits.input_flood_timeout
+        log.warning("session %s: input flood for %.0f s from %s: closed",
+                    self.identity.name if self.identity else "?", seconds, self.connection.peer)
+        self.end("flood", seconds=f"{seconds:g}")
 
     def _first_frame(self) -> None:
         self._drawn()

@@ -19,9 +19,11 @@ from __future__ import annotations
 import asyncio
 import codecs
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import constants, events
@@ -64,29 +66,54 @@ DEFAULT_SIZE = (80, 24)
 
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
-PASTE_MAX = 64 * 1024
-"""Characters of one bracketed paste kept (a chat line takes a few hundred)."""
+
+
+@dataclass(frozen=True)
+class Pasted:
+    """A whole bracketed paste, its escape sequences taken out."""
+
+    text: str
+
+
+Piece = str | Pasted
+"""What :class:`PasteFilter` passes on: text for Textual's parser, or a paste."""
 
 
 class PasteFilter:
-    """Takes the escape characters out of a bracketed paste before Textual's
-    parser sees it. The parser reads an ESC inside a paste as the start of a
-    sequence that never ends, and sends the paste's rest as keys ahead of the
-    paste itself: ``AA<ESC>[31mBB`` reached the chat as ``^[31mBBAA``. A paste
-    is held until its end marker (Textual sends it whole then anyway); its
-    escape sequences are dropped, as the chat drops them from typed text.
-    Each input is looked at once (a paste sent a byte per packet costs no
-    more than one sent whole), and at most PASTE_MAX of a paste is kept."""
+    """Takes bracketed pastes out of the input before Textual's parser sees it.
+    The parser reads an ESC inside a paste as the start of a sequence that
+    never ends, and sends the paste's rest as keys ahead of the paste itself:
+    ``AA<ESC>[31mBB`` reached the chat as ``^[31mBBAA``; and it parses a
+    paste a character at a time. A paste is held until its end marker and
+    passed on as one :class:`Pasted`, its escape sequences dropped (as the
+    chat drops them from typed text), at most ``paste_max`` of it. The
+    parser gets the start marker with an end marker right after it (a marker
+    may begin in one input and end in the next: the parser holds its first
+    part), so its own paste mode never stays open. Each input is looked at
+    once (a paste sent a byte per packet costs no more than one sent whole).
+
+    Input dropped unread (over the session's budget) still counts for the
+    markers (:meth:`skip`): a paste whose end marker was dropped ends there.
+    A paste whose end never comes is ended by :meth:`expire`."""
 
     _EDGE = len(PASTE_END) - 1  # a marker's first part, at the end of one input
 
-    def __init__(self) -> None:
+    def __init__(self, paste_max: int = 64 * 1024) -> None:
+        self.paste_max = paste_max
         self._paste: list[str] | None = None  # the paste being read, or None outside one
         self._kept = 0  # characters in ``_paste``
         self._tail = ""  # the last input's last few characters: a marker's first part maybe
+        self._tail_held = False  # ``_tail`` is the end of the held paste (not of dropped input)
+        self.opened_at = 0.0
+        """Monotonic time the open paste started."""
 
-    def feed(self, text: str) -> str:
-        out: list[str] = []
+    @property
+    def open(self) -> bool:
+        """A paste has started and not ended yet."""
+        return self._paste is not None
+
+    def feed(self, text: str) -> list[Piece]:
+        out: list[Piece] = []
         while text:
             seen = self._tail + text
             if self._paste is None:
@@ -94,53 +121,135 @@ class PasteFilter:
                 if at < 0:
                     out.append(text)
                     self._tail = seen[-self._EDGE:]
-                    return "".join(out)
-                cut = at + len(PASTE_START) - len(self._tail)  # where the marker ends in ``text``
-                out.append(text[:cut])
-                self._paste, self._kept = [], 0
+                    return out
+                begin = max(0, at - len(self._tail))  # where the marker begins in ``text``
+                cut = at + len(PASTE_START) - len(self._tail)  # where it ends
+                if begin:
+                    out.append(text[:begin])
+                out.append(text[begin:cut] + PASTE_END)
+                self._start()
             else:
                 at = seen.find(PASTE_END)
                 if at < 0:
                     self._hold(text)
                     self._tail = seen[-self._EDGE:]
-                    return "".join(out)
+                    self._tail_held = True
+                    return out
                 body = "".join(self._paste)
-                if at < len(self._tail):  # the marker began in the last input: its first part was held
+                if at < len(self._tail) and self._tail_held:  # the marker began in the last input: its first part was held
                     body = body[: len(body) - (len(self._tail) - at)]
                 else:
                     body += text[: at - len(self._tail)]
-                out.append(_strip_paste(body[:PASTE_MAX]) + PASTE_END)
+                out.append(self._end(body))
                 cut = at + len(PASTE_END) - len(self._tail)
-                self._paste = None
             text = text[cut:]
             self._tail = ""
-        return "".join(out)
+        return out
+
+    def skip(self, text: str) -> list[Piece]:
+        """``text`` was dropped unread: only the paste markers in it count. The
+        open paste ends at an end marker in it (with what was kept of it); a
+        start marker without an end after it opens a paste, read from here on."""
+        out: list[Piece] = []
+        seen = self._tail + text
+        pos = 0
+        if self._paste is not None:
+            at = seen.find(PASTE_END)
+            if at < 0:
+                self._tail = seen[-self._EDGE:]
+                self._tail_held = False
+                return out
+            body = "".join(self._paste)
+            if at < len(self._tail) and self._tail_held:
+                body = body[: len(body) - (len(self._tail) - at)]
+            out.append(self._end(body))
+            pos = at + len(PASTE_END)
+        start = seen.rfind(PASTE_START, pos)
+        if start >= 0 and seen.find(PASTE_END, start) < 0:
+            self._start()
+            pos = start + len(PASTE_START)
+        self._tail = seen[max(pos, len(seen) - self._EDGE):]
+        self._tail_held = False
+        return out
+
+    def expire(self) -> list[Piece]:
+        """End the open paste with what it has (its end marker never came)."""
+        if self._paste is None:
+            return []
+        body = "".join(self._paste)[: self._kept]
+        self._tail = ""
+        return [self._end(body)]
+
+    def _start(self) -> None:
+        self._paste, self._kept = [], 0
+        self.opened_at = time.monotonic()
+
+    def _end(self, body: str) -> Pasted:
+        self._paste = None
+        return Pasted(_strip_paste(body[: self.paste_max]))
 
     def _hold(self, text: str) -> None:
-        """Keep what fits of a paste: PASTE_MAX and a marker's length more (so
-        that taking a marker's first part back off leaves PASTE_MAX whole)."""
+        """Keep what fits of a paste: paste_max and a marker's length more (so
+        that taking a marker's first part back off leaves paste_max whole)."""
         assert self._paste is not None
-        room = PASTE_MAX + len(PASTE_END) - self._kept
+        room = self.paste_max + len(PASTE_END) - self._kept
         if room > 0:
             self._paste.append(text[:room])
             self._kept += min(len(text), room)
 
 
+CSI_PARAMS_MAX = 32
+"""Parameter characters of one control sequence read at most (Textual's parser
+gives up on a sequence at 32 characters and types it as keys)."""
+_LONG_CSI = re.compile(rf"\x1b\[[0-?]{{{CSI_PARAMS_MAX},}}[ -/]*[@-~]?")
+_CSI_REST = re.compile(r"([0-?]*)[ -/]*([@-~]?)")
+_CSI_OPEN = re.compile(r"\x1b\[([0-?]*)\Z")
+
+
+class CsiGuard:
+    """Drops control sequences with more than :data:`CSI_PARAMS_MAX` parameter
+    characters (``ESC[`` and 100,000 digits became 100,000 keys), also when one
+    runs on over several inputs; a sequence cut at an input's end and finished
+    in the next is tracked by its count. Everything else passes unchanged."""
+
+    def __init__(self) -> None:
+        self._params = -1  # parameter characters of a sequence open at the last input's end; -1: none
+
+    def feed(self, text: str) -> str:
+        if self._params >= 0:
+            rest = _CSI_REST.match(text)
+            assert rest is not None  # every part of the pattern may be empty
+            params = self._params + len(rest.group(1))
+            ended = bool(rest.group(2)) or rest.end() < len(text)
+            if params > CSI_PARAMS_MAX:
+                text = text[rest.end():]  # the overlong sequence's rest (its first part went on: the parser drops it)
+            self._params = -1 if ended else params
+            if not ended:
+                return "" if params > CSI_PARAMS_MAX else text
+        text = _LONG_CSI.sub(self._cut, text)
+        if self._params < 0 and (open_at_end := _CSI_OPEN.search(text)) is not None:
+            self._params = len(open_at_end.group(1))
+        return text
+
+    def _cut(self, match: re.Match[str]) -> str:
+        if match.end() == len(match.string) and not "@" <= match.group()[-1] <= "~":
+            self._params = CSI_PARAMS_MAX + 1  # runs on into the next input: dropped there too
+        return ""
+
+
 def _strip_paste(text: str) -> str:
     """A paste's text without escape sequences or stray ESCs (sanitize's rules)."""
-    return strip_escapes(text).replace("\x1b", "")
+    return strip_escapes(text).replace("\x1b", "").replace("\x00", "")
 
 SETTLE_POLL = 0.002
 """Seconds between checks whether the App has finished with the previous input event."""
 SETTLE_MAX = 0.25
 """Longest wait for the App to settle before the next input event is posted anyway."""
 
-INPUT_RATE = 32 * 1024
-"""Input bytes per second a session may send, sustained (typing is a few bytes)."""
-INPUT_BURST = 128 * 1024
-"""Input bytes a session may send at once (a long paste). Beyond the budget
-input is dropped: every session shares one event loop, and a client piping
-megabytes into its terminal must not starve the others."""
+PARSE_SLICE = 64
+"""Characters given to Textual's parser at a time, between checks of the App's
+input queue (``limits.input_queue``): a flood is parsed only as fast as the
+App reads it, never as one long stall of the shared event loop."""
 
 
 def clamp_size(width: int, height: int, limits: LimitsSection) -> tuple[int, int]:
@@ -183,8 +292,13 @@ class SessionTerminal:
         self.on_first_frame: Callable[[], None] | None = None
         """Called once, when the App has written its first frame (see :meth:`frame_written`)."""
         self.dropped_input = 0
-        """Input bytes dropped for exceeding the budget (:data:`INPUT_RATE`)."""
-        self._budget = float(INPUT_BURST)
+        """Input dropped: bytes over the budget (``limits.input_rate``), characters
+        the App did not read in time (``limits.input_queue``)."""
+        self.on_flood: Callable[[], None] | None = None
+        """Called once when input has been dropped for ``limits.input_flood_timeout`` seconds."""
+        self._flood_since: float | None = None  # when the current run of dropped input began
+        self._dropped_at = 0.0
+        self._budget = float(self.limits.input_burst)
         self._budget_at = self.last_input
         self._pending_input: list[bytes] = []
         self._driver: SSHDriver | None = None
@@ -196,24 +310,41 @@ class SessionTerminal:
     # -- called by the transport ------------------------------------------------
 
     def feed(self, data: bytes) -> None:
-        """Input bytes from the client."""
+        """Input bytes from the client. Beyond the session's budget they are
+        dropped: every session shares one event loop, and a client piping
+        megabytes into its terminal must not starve the others."""
+        limits = self.limits
         now = time.monotonic()
         self.last_input = now
-        self._budget = min(float(INPUT_BURST), self._budget + (now - self._budget_at) * INPUT_RATE)
+        if self._flood_since is not None and now - self._dropped_at > 1.0:
+            self._flood_since = None  # a second without drops ends the run
+        self._budget = min(float(limits.input_burst), self._budget + (now - self._budget_at) * limits.input_rate)
         self._budget_at = now
+        dropped = b""
         if len(data) > self._budget:
             allowed = int(self._budget)
-            if not self.dropped_input:
-                log.warning("session input over %d bytes/s: dropping the excess", INPUT_RATE)
-            self.dropped_input += len(data) - allowed
-            data = data[:allowed]
-            if not data:
-                return
+            data, dropped = data[:allowed], data[allowed:]
+            self.input_dropped(len(dropped), f"over {limits.input_rate} bytes/s")
         self._budget -= len(data)
         if self._driver is not None and self._driver.accepting_input:
-            self._driver.feed(data)
-        elif not self.closed:
+            self._driver.feed(data, dropped)
+        elif data and not self.closed:
             self._pending_input.append(data)
+
+    def input_dropped(self, count: int, why: str) -> None:
+        """``count`` bytes or characters of input were dropped (``why``). Input
+        dropped for ``limits.input_flood_timeout`` seconds on end (no second
+        without) calls :attr:`on_flood`."""
+        now = time.monotonic()
+        self.dropped_input += count
+        self._dropped_at = now
+        WARNINGS.warn(log, "input-dropped", "session input %s: dropping the excess", why)
+        if self._flood_since is None:
+            self._flood_since = now
+        timeout = self.limits.input_flood_timeout
+        if timeout > 0 and now - self._flood_since >= timeout and self.on_flood is not None:
+            callback, self.on_flood = self.on_flood, None
+            callback()
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed size (a window-change request, or an
@@ -315,12 +446,22 @@ class SSHDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size or self.terminal.size)
         self._term = self.terminal
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
-        self._paste = PasteFilter()
+        self._limits = self._term.limits
+        self._paste = PasteFilter(self._limits.paste_max)
+        self._csi = CsiGuard()
+        self._paste_timer: asyncio.TimerHandle | None = None
         self._parser: XTermParser | None = None
         self._escape_timer: asyncio.TimerHandle | None = None
+        # Input not parsed yet: parsed only while the App's queue has room.
+        self._unparsed: deque[Piece] = deque()
+        self._unparsed_chars = 0
+        self._unparsed_at = 0  # characters of the first piece already parsed
+        self._unparsed_pasted = 0  # of _unparsed_chars, those of pastes
+        self._parse_soon = False
         self._input_enabled = False
         self._started = False
-        # Input events wait here and reach the App one at a time (see _pump).
+        # Input events wait here and reach the App one at a time (see _pump);
+        # at most ``limits.input_queue`` (and one slice's events) at a time.
         self._inbox: deque[Message] = deque()
         self._pump_handle: asyncio.TimerHandle | None = None
         self._last_post = 0.0  # monotonic time the last input event was posted
@@ -379,7 +520,12 @@ class SSHDriver(Driver):
     def disable_input(self) -> None:
         self._input_enabled = False
         self._cancel_escape_timer()
+        if self._paste_timer is not None:
+            self._paste_timer.cancel()
+            self._paste_timer = None
         self._inbox.clear()
+        self._unparsed.clear()
+        self._unparsed_chars = self._unparsed_at = self._unparsed_pasted = 0
         if self._pump_handle is not None:
             self._pump_handle.cancel()
             self._pump_handle = None
@@ -411,22 +557,96 @@ class SSHDriver(Driver):
 
     # -- input -----------------------------------------------------------------
 
-    def feed(self, data: bytes) -> None:
-        """Decode and parse input bytes; post the resulting events to the App."""
+    def feed(self, data: bytes, dropped: bytes = b"") -> None:
+        """Decode and parse input bytes; post the resulting events to the App.
+        ``dropped`` came right after ``data`` and is over the session's budget:
+        only the paste markers in it count."""
         parser = self._parser
         if parser is None or not self._input_enabled:
             return
-        text = self._paste.feed(self._decode(data))
-        if not text:
-            return
-        self._deliver(parser.feed(text))
+        pieces = self._paste.feed(self._decode(data)) if data else []
+        if dropped:  # decoded too (the decoder's state runs on), for the paste markers in it
+            pieces += self._paste.skip(self._decode(dropped))
+        self._hold(pieces)
+        self._arm_paste_timer()
+        self._parse()
+
+    def _hold(self, pieces: list[Piece]) -> None:
+        """Queue input for the parser. Typed text waits up to four times
+        ``limits.input_queue`` characters (an event is a few characters: a key,
+        a 12-character mouse report), pastes up to twice ``limits.paste_max``;
+        what does not fit is dropped, so a flood never backlogs the session
+        for more than a few seconds of what its App reads."""
+        limits = self._limits
+        dropped = 0
+        for piece in pieces:
+            if isinstance(piece, Pasted):
+                size, room = len(piece.text), 2 * limits.paste_max - self._unparsed_pasted
+            else:
+                piece = self._csi.feed(piece)
+                size, room = len(piece), 4 * limits.input_queue - (self._unparsed_chars - self._unparsed_pasted)
+            if not size and not isinstance(piece, Pasted):
+                continue
+            if size > room:
+                dropped += size
+                continue
+            self._unparsed.append(piece)
+            self._unparsed_chars += size
+            if isinstance(piece, Pasted):
+                self._unparsed_pasted += size
+        if dropped:
+            self._term.input_dropped(dropped, "faster than its screen reads it")
+
+    def _parse(self) -> None:
+        """Parse held input, a slice at a time, while the App's queue has room."""
+        parser = self._parser
+        queue = self._unparsed
+        cap = self._limits.input_queue
+        while queue and parser is not None and len(self._inbox) < cap:
+            piece = queue[0]
+            if isinstance(piece, Pasted):
+                queue.popleft()
+                self._unparsed_chars -= len(piece.text)
+                self._unparsed_pasted -= len(piece.text)
+                self._inbox.append(events.Paste(piece.text))
+                continue
+            at = self._unparsed_at
+            text = piece[at : at + PARSE_SLICE]
+            if at + len(text) >= len(piece):
+                queue.popleft()
+                self._unparsed_at = 0
+            else:
+                self._unparsed_at += len(text)
+            self._unparsed_chars -= len(text)
+            self._deliver(parser.feed(text))
+            parser = self._parser  # a new one if that input broke the last
         self._arm_escape_timer()
+        if self._pump_handle is None:
+            self._pump()
+
+    def _arm_paste_timer(self) -> None:
+        """A paste whose end marker never comes ends after ``limits.paste_timeout``."""
+        if self._paste.open and self._paste_timer is None:
+            wait = self._paste.opened_at + self._limits.paste_timeout - time.monotonic()
+            self._paste_timer = self._loop.call_later(max(0.0, wait), self._on_paste_timer)
+
+    def _on_paste_timer(self) -> None:
+        self._paste_timer = None
+        if not self._input_enabled or not self._paste.open:
+            return
+        if time.monotonic() - self._paste.opened_at < self._limits.paste_timeout:
+            self._arm_paste_timer()  # a later paste opened meanwhile
+            return
+        self._hold(self._paste.expire())
+        self._parse()
 
     def _deliver(self, messages: Iterable[Message]) -> None:
         try:
             for message in messages:
                 if isinstance(message, events.Resize):
                     self._in_band_resize(message)
+                elif isinstance(message, events.Paste):
+                    pass  # the parser's own (empty) paste: pastes come whole from the PasteFilter
                 else:
                     self._inbox.append(message)
         except Exception as error:  # input Textual's parser chokes on: a warning, never a traceback
@@ -435,8 +655,6 @@ class SSHDriver(Driver):
                 type(error).__name__, str(error),
             )
             self._parser = XTermParser()
-        if self._pump_handle is None:
-            self._pump()
 
     def _pump(self) -> None:
         """Post queued input events to the App, each only once the App has
@@ -462,6 +680,19 @@ class SSHDriver(Driver):
             self._settled_checks = 0
             self._last_post = time.monotonic()
             self.process_message(self._inbox.popleft())
+            if self._unparsed and len(self._inbox) < self._limits.input_queue // 2:
+                self._parse_later()
+
+    def _parse_later(self) -> None:
+        """Parse more held input on the loop's next turn (not from inside the pump)."""
+        if not self._parse_soon:
+            self._parse_soon = True
+            self._loop.call_soon(self._parse_held)
+
+    def _parse_held(self) -> None:
+        self._parse_soon = False
+        if self._input_enabled:
+            self._parse()
 
     def _app_settled(self) -> bool:
         """True when nothing is queued along the path an input event takes:
@@ -508,6 +739,8 @@ class SSHDriver(Driver):
             return
         self._deliver(parser.tick())
         self._arm_escape_timer()
+        if self._pump_handle is None:
+            self._pump()
 
     def _cancel_escape_timer(self) -> None:
         if self._escape_timer is not None:

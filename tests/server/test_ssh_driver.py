@@ -23,8 +23,12 @@ from server.sshdriver import (
     CURSOR_SHOW,
     FOCUS_ON,
     MOUSE_ON,
+    PARSE_SLICE,
     PASTE_ON,
     SYNC_QUERY,
+    Pasted,
+    PasteFilter,
+    Piece,
     SessionTerminal,
     SSHDriver,
 )
@@ -157,30 +161,61 @@ async def test_a_paste_with_escapes_arrives_whole_and_in_order(running: Running)
     assert [k for k, _ in running.app.keys] == ["x"]  # typed after the paste; nothing of it typed
 
 
-def test_the_paste_filter_finds_its_markers_split_anywhere() -> None:
-    from server.sshdriver import PASTE_MAX, PasteFilter
+def _joined(pieces: list[Piece]) -> str:
+    """A PasteFilter's output as one string, each paste as <P:text>."""
+    return "".join(f"<P:{p.text}>" if isinstance(p, Pasted) else p for p in pieces)
 
-    stream = "ab\x1b[A\x1b[200~p\x1b[1mq\x1b[201~c\x1b\x1b[200~r\x1b[201~"
-    want = "ab\x1b[A\x1b[200~pq\x1b[201~c\x1b\x1b[200~r\x1b[201~"
+
+def test_the_paste_filter_finds_its_markers_split_anywhere() -> None:
+    paste_max = LimitsSection().paste_max
+    S, E = "\x1b[200~", "\x1b[201~"
+    stream = "ab\x1b[A" + S + "p\x1b[1mq" + E + "c\x1b" + S + "r" + E
+    want = "ab\x1b[A" + S + E + "<P:pq>c\x1b" + S + E + "<P:r>"
     for cut in range(len(stream) + 1):
         for cut2 in range(cut, len(stream) + 1):
-            f = PasteFilter()
+            f = PasteFilter(paste_max)
             parts = [stream[:cut], stream[cut:cut2], stream[cut2:]]
-            assert "".join(f.feed(p) for p in parts) == want, (cut, cut2)
-    f = PasteFilter()  # outside a paste nothing waits: a lone Escape key goes straight on
-    assert f.feed("\x1b") == "\x1b" and f.feed("[200~") == "[200~"  # (a start marker, split)
-    assert f.feed("\x1b[1mz\x1b[201~") == "z\x1b[201~"
-    f = PasteFilter()  # a paste without end is held, at most PASTE_MAX of it
-    assert f.feed("\x1b[200~" + "x" * (3 * PASTE_MAX)) == "\x1b[200~"
-    assert f.feed("y\x1b[201~") == "x" * PASTE_MAX + "\x1b[201~"
+            assert "".join(_joined(f.feed(p)) for p in parts) == want, (cut, cut2)
+    f = PasteFilter(paste_max)  # outside a paste nothing waits: a lone Escape key goes straight on
+    assert f.feed("\x1b") == ["\x1b"] and f.feed("[200~") == ["[200~" + E]  # (a start marker, split)
+    assert _joined(f.feed("\x1b[1mz" + E)) == "<P:z>"
+    f = PasteFilter(paste_max)  # a paste without end is held, at most paste_max of it
+    assert _joined(f.feed(S + "x" * (3 * paste_max))) == S + E
+    assert _joined(f.feed("y" + E)) == "<P:" + "x" * paste_max + ">"
     # a byte at a time: each input looked at once (joining the held paste on
     # every input made a 64 K paste sent that way cost billions of steps)
-    f = PasteFilter()
-    stream = "\x1b[200~" + "z" * (PASTE_MAX + 100) + "\x1b[201~q"
-    assert "".join(f.feed(ch) for ch in stream) == "\x1b[200~" + "z" * PASTE_MAX + "\x1b[201~q"
-    f = PasteFilter()  # exactly PASTE_MAX, its marker a byte at a time: nothing of the paste lost
-    stream = "\x1b[200~" + "w" * PASTE_MAX + "\x1b[201~"
-    assert "".join(f.feed(ch) for ch in stream) == stream
+    f = PasteFilter(paste_max)
+    stream = S + "z" * (paste_max + 100) + E + "q"
+    assert "".join(_joined(f.feed(ch)) for ch in stream) == S + E + "<P:" + "z" * paste_max + ">q"
+    f = PasteFilter(paste_max)  # exactly paste_max, its marker a byte at a time: nothing of the paste lost
+    stream = S + "w" * paste_max + E
+    assert "".join(_joined(f.feed(ch)) for ch in stream) == S + E + "<P:" + "w" * paste_max + ">"
+
+
+def test_a_paste_whose_end_marker_was_dropped_still_ends() -> None:
+    """Issue 45 finding 3: the input budget dropped a long paste's end marker and
+    every later key went into the paste. Dropped input still counts for markers."""
+    S, E = "\x1b[200~", "\x1b[201~"
+    f = PasteFilter(10)
+    assert _joined(f.feed(S + "abc")) == S + E
+    assert _joined(f.skip("lots more" + E[:3])) == ""  # dropped; the marker split across inputs
+    assert _joined(f.skip(E[3:] + "typed after")) == "<P:abc>"
+    assert not f.open
+    assert f.feed("k") == ["k"]
+    # a start in dropped input, its end in kept input: the paste is read from there
+    assert _joined(f.skip("xx" + S + "gone")) == ""
+    assert f.open
+    assert _joined(f.feed("kept" + E + "j")) == "<P:kept>j"
+    # a whole paste dropped: nothing opens
+    assert _joined(f.skip(S + "all" + E + "z")) == "" and not f.open
+
+
+def test_a_paste_whose_end_never_comes_expires_with_what_it_has() -> None:
+    f = PasteFilter(10)
+    f.feed("\x1b[200~" + "p" * 30)
+    assert _joined(f.expire()) == "<P:" + "p" * 10 + ">"
+    assert not f.open and f.feed("k") == ["k"]
+    assert f.expire() == []
 
 
 async def test_mouse_click_and_focus_reports(running: Running) -> None:
@@ -265,8 +300,7 @@ def test_each_session_gets_its_own_driver_class() -> None:
 
 
 def test_input_flood_is_capped() -> None:
-    from server.sshdriver import INPUT_BURST
-
+    INPUT_BURST = LimitsSection().input_burst
     term = SessionTerminal(lambda _b: None)
     term.feed(b"x" * (10 * INPUT_BURST))  # before the App starts: kept, but capped
     kept = sum(len(chunk) for chunk in term._pending_input)
@@ -480,3 +514,99 @@ def test_a_frame_over_the_byte_cap_is_dropped_and_logged_once(caplog: pytest.Log
     assert [len(b) for b in sent] == [64 * 1024]
     assert term.oversized_frames == 5
     assert sum("max_frame_bytes" in r.getMessage() for r in caplog.records) == 1
+
+
+# -- floods and pastes (issue 45, findings 2 and 3) -------------------------------
+
+
+@pytest.fixture
+async def queued() -> AsyncIterator[Running]:
+    """A session with a short input queue and a short paste timeout."""
+    out = bytearray()
+    limits = LimitsSection(input_queue=32, paste_timeout=0.3, input_flood_timeout=0)
+    term = SessionTerminal(out.extend, (80, 24), limits)
+    app = RecorderApp(term.driver_class)
+    task = asyncio.create_task(app.run_async(size=term.size))
+    await until(lambda: app.is_running and "constant-label" in out.decode("utf-8", "replace"))
+    yield Running(out, term, app, task)
+    if not task.done():
+        app.exit()
+        await asyncio.wait_for(task, 5)
+
+
+def _driver(r: Running) -> SSHDriver:
+    driver = r.app._driver
+    assert isinstance(driver, SSHDriver)
+    return driver
+
+
+async def test_a_paste_over_the_input_burst_ends_and_later_keys_arrive(running: Running) -> None:
+    """Finding 3: a paste over ~128 KB left the session deaf (the budget dropped
+    its end marker, and every later key went into the paste)."""
+    burst = running.term.limits.input_burst
+    running.term.feed(b"\x1b[200~" + b"x" * (burst + 70_000) + b"\x1b[201~")
+    running.term.feed(b"k")  # over the budget too, right away: dropped
+    await until(lambda: bool(running.app.pastes))
+    assert running.app.pastes == ["x" * running.term.limits.paste_max]
+    await asyncio.sleep(0.3)  # the budget refills
+    running.term.feed(b"k")
+    await until(lambda: ("k", "k") in running.app.keys)
+
+
+async def test_a_paste_whose_end_never_comes_ends_after_the_timeout(queued: Running) -> None:
+    queued.term.feed(b"\x1b[200~half a paste")
+    await until(lambda: bool(queued.app.pastes), timeout=3)
+    assert queued.app.pastes == ["half a paste"]
+    queued.term.feed(b"k")
+    await until(lambda: ("k", "k") in queued.app.keys)
+
+
+async def test_long_csi_parameters_do_not_become_a_key_each(queued: Running) -> None:
+    """Finding 2: ``ESC[`` and 100,000 digits became ~100,000 keys."""
+    queued.term.feed(b"\x1b[" + b"1" * 60_000)
+    queued.term.feed(b"1" * 40_000 + b"u")
+    await asyncio.sleep(0.2)
+    queued.term.feed(b"k")
+    await until(lambda: ("k", "k") in queued.app.keys)
+    assert len(queued.app.keys) < 40
+
+
+async def test_a_mouse_report_flood_stays_bounded_and_does_not_backlog_input(queued: Running) -> None:
+    """Finding 2: keys and mouse reports queued faster than the App read them
+    (RSS 131 -> 750 MB over a minute; 40k mouse reports backlogged input for
+    minutes). The queue, the text held for the parser and the time to drain
+    them are bounded; the excess is dropped."""
+    driver = _driver(queued)
+    limits = queued.term.limits
+    peak = [0, 0]
+    for _ in range(20):
+        queued.term.feed(b"\x1b[<0;5;2M\x1b[<0;5;2m" * 200)  # 400 reports a packet
+        peak[0] = max(peak[0], len(driver._inbox))
+        peak[1] = max(peak[1], driver._unparsed_chars)
+        await asyncio.sleep(0.01)
+    assert queued.term.dropped_input > 0
+    assert peak[0] <= limits.input_queue + 2 * PARSE_SLICE
+    assert peak[1] <= 4 * limits.input_queue + 2 * limits.paste_max
+    await until(lambda: not driver._inbox and not driver._unparsed, timeout=10)
+    queued.term.feed(b"k")
+    await until(lambda: ("k", "k") in queued.app.keys, timeout=2)
+
+
+async def test_input_dropped_for_the_flood_timeout_calls_on_flood() -> None:
+    """A sustained flood ends the session (the server says why: see test_ssh_server)."""
+    limits = LimitsSection(input_rate=1024, input_burst=4096, input_flood_timeout=0.3)
+    term = SessionTerminal(lambda _b: None, (80, 24), limits)
+    flooded: list[bool] = []
+    term.on_flood = lambda: flooded.append(True)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 1.0
+    while loop.time() < deadline and not flooded:
+        term.feed(b"y" * 2048)
+        await asyncio.sleep(0.02)
+    assert flooded == [True]
+    quiet = SessionTerminal(lambda _b: None, (80, 24), limits)  # a paste over the burst, once: no flood
+    quiet.on_flood = lambda: flooded.append(False)
+    quiet.feed(b"z" * 8192)
+    await asyncio.sleep(0.4)
+    quiet.feed(b"z")
+    assert flooded == [True]

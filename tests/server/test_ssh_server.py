@@ -6,6 +6,7 @@ the SSH layer is under test."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -868,3 +869,26 @@ async def test_a_key_cannot_claim_the_name_of_a_guest_seat_in_an_open_room(harne
         screen = await open_tty(conn)
         await screen.wait_for("hello erin guest=False")
     assert harness.storage.key_owner("erin") == KEY_A.get_fingerprint("sha256")
+
+
+async def test_a_sustained_input_flood_ends_the_session_with_a_message(make_server: MakeServer) -> None:
+    """Issue 45 finding 2: a key flood inside the input budget queued faster than
+    the App read it, for as long as it went on. Input dropped for
+    ``input_flood_timeout`` seconds closes the session, saying why."""
+    h: Harness = await make_server(limits=LimitsSection(input_flood_timeout=0.5, input_queue=16))
+    conn, _ = await connect(h.port, "flo", KEY_A)
+    async with conn:
+        screen = await open_tty(conn)
+        await screen.wait_for("hello flo")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 5.0
+        while loop.time() < deadline and not screen.proc.stdout.at_eof():
+            screen.proc.stdin.write(b"\x1b[<0;5;2M\x1b[<0;5;2m" * 300)
+            await asyncio.sleep(0.02)
+            with contextlib.suppress(TimeoutError):
+                chunk = await asyncio.wait_for(screen.proc.stdout.read(65536), 0.01)
+                screen.raw.extend(chunk)
+            if "faster than the game" in screen.raw.decode("utf-8", "replace"):
+                break
+        assert "faster than the game can read it for 0.5 s" in screen.raw.decode("utf-8", "replace")
+    await until(lambda: not h.server.sessions)
