@@ -108,6 +108,13 @@ class LimitsSection(_Section):
     """Seconds between SSH keepalives; dead connections are found this way (0: off)."""
     keepalive_count_max: int = Field(default=3, ge=1)
     """Unanswered keepalives before a connection is dropped."""
+    sessions_per_connection: int = Field(default=2, ge=1)
+    """Session channels open at once on one SSH connection (sshd's MaxSessions):
+    more are refused, so one connection cannot fill ``max_sessions`` past
+    ``max_per_address``."""
+    unused_connection_timeout: float = Field(default=30.0, ge=0)
+    """Seconds an authenticated connection may stay without a session (``ssh -N``)
+    before it is closed (sshd's UnusedConnectionTimeout; 0: never)."""
     max_cols: int = Field(default=500, ge=20)
     """Widest terminal drawn, in columns: every size a client reports (window
     change, in-band resize) is clamped to it (a frame's cost grows with its cells)."""

@@ -518,6 +518,8 @@ class Connection(asyncssh.SSHServer):
         self._banner_sent = False
         self._counted = False
         self.over_limit = False
+        self.sessions_open = 0  # session channels open now (limits.sessions_per_connection)
+        self._unused_timer: asyncio.TimerHandle | None = None
 
     # -- connection ------------------------------------------------------------
 
@@ -539,6 +541,9 @@ class Connection(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.connections.discard(self)
+        if self._unused_timer is not None:
+            self._unused_timer.cancel()
+            self._unused_timer = None
         if self._counted:
             self._counted = False
             counts = self.server.per_address
@@ -605,6 +610,7 @@ class Connection(asyncssh.SSHServer):
         return False
 
     def auth_completed(self) -> None:
+        self._watch_unused()
         fp = self.key_fingerprint
         if fp is None or self.guest_auth or not self.name or self.lookalike:
             return
@@ -638,8 +644,35 @@ class Connection(asyncssh.SSHServer):
 
     # -- channels --------------------------------------------------------------
 
-    def session_requested(self) -> Session:
+    def session_requested(self) -> Session | bool:
+        limit = self.server.config.limits.sessions_per_connection
+        if self.sessions_open >= limit:
+            WARNINGS.warn(log, "sessions-per-connection", "refused a session from %s: %d open on its connection already",
+                          self.peer, limit)
+            return False
+        self.sessions_open += 1
+        if self._unused_timer is not None:
+            self._unused_timer.cancel()
+            self._unused_timer = None
         return Session(self)
+
+    def session_closed(self) -> None:
+        """A session channel of this connection closed."""
+        self.sessions_open -= 1
+        self._watch_unused()
+
+    def _watch_unused(self) -> None:
+        """Close the connection if it has no session for ``limits.unused_connection_timeout``."""
+        timeout = self.server.config.limits.unused_connection_timeout
+        if timeout > 0 and not self.sessions_open and self._unused_timer is None and self.conn is not None:
+            self._unused_timer = asyncio.get_running_loop().call_later(timeout, self._close_unused, timeout)
+
+    def _close_unused(self, timeout: float) -> None:
+        self._unused_timer = None
+        if self.sessions_open or self.conn is None:
+            return
+        log.info("closing the connection from %s: no session for %g s", self.peer, timeout)
+        self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"no session opened for {timeout:g} s")
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         log.info("refused port forwarding to %s:%s from %s", dest_host, dest_port, self.peer)
@@ -819,6 +852,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         if self.terminal is not None:
             self.terminal.close()
         self.end()
+        self.connection.session_closed()
 
     # -- running the App -------------------------------------------------------
 

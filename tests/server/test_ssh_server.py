@@ -892,3 +892,37 @@ async def test_a_sustained_input_flood_ends_the_session_with_a_message(make_serv
                 break
         assert "faster than the game can read it for 0.5 s" in screen.raw.decode("utf-8", "replace")
     await until(lambda: not h.server.sessions)
+
+
+async def test_one_connection_opens_at_most_sessions_per_connection(make_server: MakeServer) -> None:
+    """Issue 45 finding 4: 25 session channels on one TCP connection filled
+    ``max_sessions`` and got around ``max_per_address`` (sshd's MaxSessions)."""
+    h: Harness = await make_server(limits=LimitsSection(sessions_per_connection=2))
+    conn, _ = await connect(h.port, "mul", KEY_A)
+    async with conn:
+        first = await open_tty(conn)
+        await first.wait_for("hello mul")
+        await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
+        for _ in range(3):
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
+        assert len(h.server.sessions) <= 2
+        first.proc.stdin.write(b"q")  # one ends: there is room for another
+        await first.drain()
+        await until(lambda: all(c.sessions_open < 2 for c in h.server.connections))
+        third = await open_tty(conn)
+        await third.wait_for("hello mul")
+
+
+async def test_a_connection_without_a_session_is_closed_after_the_unused_timeout(make_server: MakeServer) -> None:
+    """Issue 45 finding 4: ``ssh -N`` (no session) was never timed out."""
+    h: Harness = await make_server(limits=LimitsSection(unused_connection_timeout=0.5))
+    conn, _ = await connect(h.port, "nos", KEY_A)
+    await asyncio.wait_for(conn.wait_closed(), 5)
+    await until(lambda: not h.server.connections)
+    conn2, _ = await connect(h.port, "yes", KEY_A)  # one with a session stays
+    async with conn2:
+        screen = await open_tty(conn2)
+        await screen.wait_for("hello yes")
+        await asyncio.sleep(1.0)
+        assert len(h.server.connections) == 1
