@@ -81,6 +81,8 @@ TIMER_MAX = 600
 BOT_DELAY_MAX = 30.0
 BOT_JITTER = 0.3
 ACTION_MAX = 200
+AWAY_AFTER = 2  # decisions in a row whose time ran out that make a seat "away" (a stand-in plays it)
+STANDIN_BOT = "heuristic"  # the level of the bot that stands in for a player (away, handed over, left)
 
 State = Literal["waiting", "playing", "finished"]
 
@@ -239,24 +241,29 @@ class Seat:
     name: str = ""
     guest: bool = False
     ready: bool = False
-    autoplay: bool = False
+    autoplay: bool = False  # a bot plays the seat while its player is not at the table
+    away: bool = False  # a stand-in bot plays the seat until its player presses a key at the table
+    missed: int = 0  # decisions in a row whose time ran out for this seat (see AWAY_AFTER)
+    left: str = ""  # a bot's seat that a player left mid-match: the player's name (the result marks it)
     sessions: int = 0  # attached sessions of the owner
     bot: Bot | None = None
     grace: asyncio.Task[None] | None = None
 
     def display(self) -> str:
         if self.kind == "bot":
-            return bot_name(self.index)
+            return self.left or bot_name(self.index)
         return self.name
 
     def bot_plays(self) -> bool:
-        return self.kind == "bot" or (self.kind == "human" and self.autoplay)
+        return self.kind == "bot" or (self.kind == "human" and (self.autoplay or self.away))
 
     def clear(self) -> None:
         if self.grace is not None:
             self.grace.cancel()
         self.kind, self.name, self.guest = "empty", "", False
-        self.ready = self.autoplay = False
+        self.ready = self.autoplay = self.away = False
+        self.missed = 0
+        self.left = ""
         self.sessions = 0
         self.bot = None
         self.grace = None
@@ -340,7 +347,7 @@ class Room:
         which they only read."""
         seats = tuple(
             (s.index, s.kind, s.display(), s.kind == "human" and s.sessions > 0, s.ready, s.kind == "human" and s.autoplay,
-             s.kind == "human" and s.guest)
+             s.kind == "human" and s.guest, s.kind == "human" and s.away, s.kind == "bot" and bool(s.left))
             for s in self.seats
         )
         spectators = self.spectator_names()
@@ -355,8 +362,9 @@ class Room:
             host=self.host,
             state=self.state,
             seats=[
-                SeatInfo(index=index, kind=kind, name=name, connected=connected, ready=ready, autoplay=autoplay, guest=guest)
-                for index, kind, name, connected, ready, autoplay, guest in seats
+                SeatInfo(index=index, kind=kind, name=name, connected=connected, ready=ready, autoplay=autoplay, guest=guest,
+                         away=away, left=left)
+                for index, kind, name, connected, ready, autoplay, guest, away, left in seats
             ],
             spectators=spectators,
             version=self.version,
@@ -433,7 +441,7 @@ class Room:
                     seat.grace.cancel()
                     seat.grace = None
                 seat.autoplay = False
-                if back:
+                if back and not seat.away:  # (an away seat's player is back when they press a key)
                     self.system("sys.back", name=seat.name)
         else:
             returning = self.watcher_back(session.identity)  # put back after a restart or a dropped connection
@@ -540,6 +548,72 @@ class Room:
         self.system(why, name=seat.name)
         self._wake_bots()
         self._changed()
+
+    def come_back(self, who: Identity) -> bool:
+        """``who`` pressed a key at the table: a seat of theirs that a stand-in
+        plays is theirs again. False when it was not away."""
+        idx = self.seat_of(who.name)
+        return idx is not None and self.state == "playing" and self._reclaim(self.seats[idx])
+
+    def _reclaim(self, seat: Seat) -> bool:
+        if seat.kind != "human" or not seat.away:
+            return False
+        seat.away = False
+        seat.missed = 0
+        self._idle.discard(seat.index)
+        self.system("sys.standin_back", name=seat.name)
+        return True
+
+    def hand_to_standin(self, who: Identity, index: int) -> None:
+        """The host hands a player's seat to a stand-in bot during the match (the
+        player is at the table but holds it up); any key of theirs takes it back.
+        Not the host's own seat: any key of theirs would take it back at once,
+        and Escape already lets a bot play it while they are away."""
+        self._require_host(who)
+        if self.state != "playing" or self.table is None:
+            raise ClientError("not-playing", "no match is being played")
+        seat = self._seat(index)
+        if seat.kind != "human":
+            raise ClientError("bad-seat", f"seat {index} has no player", reason="no-player", params={"seat": str(index)})
+        if name_key(seat.name) == name_key(who.name):
+            raise ClientError("bad-seat", "the host cannot hand their own seat to a stand-in", reason="self-standin")
+        if seat.away:
+            raise ClientError(
+                "bad-seat", f"a stand-in plays seat {index} already", reason="standin", params={"seat": str(index)}
+            )
+        seat.away = True
+        self.system("sys.handed_standin", name=seat.name, host=who.name)
+        self._wake_bots()
+
+    def leave_match(self, who: Identity) -> None:
+        """``who`` leaves the match being played for good: a bot plays the seat
+        to the end, the result marks it as left (a match played and not won, for
+        the leaderboard), and they may sit down in another room at once. Their
+        terminals in this room are sent back to the lobby. Kept with the match's
+        seats, so a restart brings the seat back as left."""
+        if self.state != "playing" or self.table is None or self.match_id is None:
+            raise ClientError("not-playing", "no match is being played")
+        idx = self.seat_of(who.name)
+        if idx is None:
+            raise ClientError("not-seated", "you have no seat in this room")
+        seat = self.seats[idx]
+        name, guest = seat.name, seat.guest
+        try:
+            self.env.storage.mark_left(self.match_id, idx)
+        except Exception:
+            log.exception("room %s: cannot record that seat %s left match %s", self.id, idx, self.match_id)
+        for session in [s for s in self.sessions if s.role == "player" and name_key(s.identity.name) == name_key(name)]:
+            self.sessions.remove(session)
+            session._closed = True
+            self.env.notify([session])
+        seat.clear()
+        seat.kind, seat.left, seat.guest = "bot", name, guest
+        self._idle.discard(idx)
+        self.system("sys.left_match", name=name)
+        if name_key(name) == name_key(self.host):
+            self._pass_host()
+        self._wake_bots()
+        self._changed(lobby=True)
 
     def _free_seat(self, seat: Seat, why: str) -> None:
         """Empty ``seat``; ``why`` is the chat line's key (its param: the name)."""
@@ -844,6 +918,7 @@ class Room:
         for seat in self.seats:
             seat.ready = False
             seat.bot = None
+            seat.left = ""
         self.system("sys.reopened")
         self._changed(lobby=True)
 
@@ -871,6 +946,7 @@ class Room:
                 seat.kind = "bot"
             seat.ready = False
             seat.bot = None
+            seat.left = ""  # a seat left in the last match is a bot's like any other now
         seed = secrets.randbits(62)
         options = self.spec.options_model.model_validate(self.settings.options)
         try:
@@ -900,6 +976,8 @@ class Room:
         for seat, rec in zip(self.seats, match.seats, strict=True):
             seat.kind, seat.guest = rec.kind, rec.guest
             seat.name = rec.name if rec.kind == "human" else ""
+            if rec.left and rec.kind == "human":  # left for good before the restart: a bot's to the end
+                seat.kind, seat.name, seat.left = "bot", "", rec.name
         self._played_by = [s.display() for s in self.seats]
         options = self.spec.options_model.model_validate(match.options, context={"stored": True})  # as it was started
         table = self.spec.new_table(len(self.seats), match.seed, options)
@@ -940,6 +1018,9 @@ class Room:
             self.table, self.match_id, self.seed, self._options = table, finished.id, finished.seed, options
             self.seq = len(finished.log)
             self._played_by = [rec.name if rec.kind == "human" else bot_name(i) for i, rec in enumerate(finished.seats)]
+            for seat, rec in zip(self.seats, finished.seats, strict=True):
+                if seat.kind == "bot" and rec.kind == "human" and rec.left:  # its result still says who left
+                    seat.left = rec.name
             self._legal = [[] for _ in self.seats]
             self._legal_changed = [0 for _ in self.seats]
             self.state = "finished"
@@ -968,8 +1049,10 @@ class Room:
             raise ClientError("not-seated", "spectators cannot act")
         if version > self.version or (version < self.version and self._legal_changed[seat] > version):
             raise ClientError("stale", "the table changed; look again")
+        self._reclaim(self.seats[seat])  # acting is being back (a screen asks for the seat first)
         self.apply(seat, text[:ACTION_MAX].strip())
         self._idle.discard(seat)  # its player is back: a next timeout is said again
+        self.seats[seat].missed = 0  # acted in time: the count of timeouts in a row starts again
 
     def apply(self, seat: int, text: str) -> None:
         """Validate, log, then publish one action (humans, bots and timeouts alike)."""
@@ -1065,6 +1148,7 @@ class Room:
         await self.env.sleep(seconds)
         self._timer = None
         self._deadline = None
+        missed: list[int] = []
         try:
             # play the default for every seat still owing an answer in this decision
             while self.state == "playing" and self.table is not None and self._decision == decision:
@@ -1088,10 +1172,27 @@ class Room:
                     break
                 if news:
                     self._timeouts[seat] = self._timeouts.get(seat, 0) + 1  # (its screen says so)
+                    missed.append(seat)
         except Exception:
             log.exception("room %s: timeout handling failed", self.id)
         self._say_timeouts()
+        self._count_missed(missed)
         self._changed()
+
+    def _count_missed(self, seats: Iterable[int]) -> None:
+        """Count a decision whose time ran out for each of ``seats`` (a reaction
+        let go is none: passing is a choice); a player's seat that missed
+        ``AWAY_AFTER`` in a row is away: a stand-in bot plays it, at bot pace,
+        until its player presses a key at the table (:meth:`come_back`)."""
+        for index in sorted(set(seats)):
+            seat = self.seats[index]
+            if seat.kind != "human" or seat.bot_plays():
+                continue
+            seat.missed += 1
+            if seat.missed >= AWAY_AFTER and self.state == "playing":
+                seat.away = True
+                self.system("sys.away_standin", name=seat.name)
+                self._wake_bots()
 
     def _say_timeouts(self) -> None:
         """The chat's line for the seats whose time ran out that it has not named yet."""
@@ -1138,7 +1239,8 @@ class Room:
         winners = set(table.winners())
         results: list[SeatResult] = []
         for s in self.seats:
-            kind: Literal["human", "guest", "bot"] = "bot" if s.kind != "human" else ("guest" if s.guest else "human")
+            player = s.kind == "human" or bool(s.left)
+            kind: Literal["human", "guest", "bot"] = "bot" if not player else ("guest" if s.guest else "human")
             results.append(
                 SeatResult(
                     seat=s.index,
@@ -1146,6 +1248,7 @@ class Room:
                     kind=kind,
                     points=int(points[s.index]) if s.index < len(points) else 0,
                     win=s.index in winners,
+                    left=bool(s.left),
                 )
             )
         try:
@@ -1159,7 +1262,8 @@ class Room:
             self.system("sys.match_over_nobody")
         away = {seat.index for seat in self.humans() if seat.autoplay and seat.sessions == 0}
         for seat in self.humans():
-            seat.autoplay = False
+            seat.autoplay = seat.away = False
+            seat.missed = 0
             if seat.sessions == 0 and seat.grace is None:
                 self._start_grace(seat)
         host = next((seat for seat in self.humans() if name_key(seat.name) == name_key(self.host)), None)
@@ -1168,6 +1272,8 @@ class Room:
             self._pass_host()
         self._save_lineup()
         self.env.on_lobby_change()
+        if not self.humans():  # every player left the match: nobody to show its result to but watchers
+            self.env.loop.call_soon(self._maybe_close, context=self.env.context)
 
     # ------------------------------------------------------------------ bots
 
@@ -1189,7 +1295,8 @@ class Room:
 
     def _bot_for(self, seat: Seat) -> Bot:
         if seat.bot is None:
-            seat.bot = self.spec.new_bot(seat.index, "heuristic", (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
+            level = STANDIN_BOT if seat.kind == "human" or seat.left else "heuristic"
+            seat.bot = self.spec.new_bot(seat.index, level, (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
         return seat.bot
 
     async def _bot_loop(self) -> None:
@@ -1396,6 +1503,22 @@ class RoomSession:
 
     def reopen(self) -> None:
         self._live().reopen(self.identity)
+
+    def come_back(self) -> bool:
+        room = self._live()
+        return self.role == "player" and room.come_back(self.identity)
+
+    def hand_to_standin(self, index: int) -> None:
+        self._live().hand_to_standin(self.identity, index)
+
+    def leave_match(self) -> None:
+        room = self._live()
+        if self.role != "player":
+            raise ClientError("not-seated", "you have no seat in this room")
+        room.leave_match(self.identity)
+        self._closed = True
+        if self._on_leave is not None:
+            self._on_leave(self)
 
     def leave(self) -> None:
         if not self._closed:

@@ -28,7 +28,7 @@ from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
 
 log = logging.getLogger("throneroom.storage")
@@ -112,6 +112,10 @@ CREATE TABLE IF NOT EXISTS watchers (
 )
 """
 
+# v6: a seat whose player left the match before its end (a bot played it out):
+# the result says so, and the leaderboard counts it a match played, never won.
+_SCHEMA_V6 = "ALTER TABLE results ADD COLUMN left_match INTEGER NOT NULL DEFAULT 0"
+
 NEXT_ROUND = "next-round"
 
 
@@ -132,16 +136,22 @@ class SeatRecord:
     kind: Literal["human", "bot", "empty"]
     name: str = ""
     guest: bool = False
+    left: bool = False  # the player left the match before its end (:meth:`Storage.mark_left`)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "guest": self.guest}
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name, "guest": self.guest}
+        if self.left:
+            out["left"] = True
+        return out
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> SeatRecord:
         kind = data.get("kind", "empty")
         if kind not in ("human", "bot", "empty"):
             raise ValueError(f"bad seat kind {kind!r}")
-        return SeatRecord(kind=kind, name=str(data.get("name", "")), guest=bool(data.get("guest", False)))
+        return SeatRecord(
+            kind=kind, name=str(data.get("name", "")), guest=bool(data.get("guest", False)), left=bool(data.get("left", False))
+        )
 
 
 @dataclass(frozen=True)
@@ -153,6 +163,7 @@ class SeatResult:
     kind: Literal["human", "guest", "bot"]
     points: int
     win: bool
+    left: bool = False  # the player left before the end; a bot played the seat out
 
 
 @dataclass(frozen=True)
@@ -243,6 +254,10 @@ class Storage:
             with self._tx():
                 self._run(_SCHEMA_V5)
                 self._set_version(5)
+        if version < 6:
+            with self._tx():
+                self._run(_SCHEMA_V6)
+                self._set_version(6)
 
     def _run(self, script: str) -> None:
         """Each statement of a schema script, in the open transaction (``executescript`` would commit it)."""
@@ -484,9 +499,23 @@ class Storage:
         with self._tx():
             self._db.execute("UPDATE matches SET finished=? WHERE id=?", (self._clock(), match_id))
             self._db.executemany(
-                "INSERT OR REPLACE INTO results(match_id, seat, name, kind, points, win) VALUES (?, ?, ?, ?, ?, ?)",
-                [(match_id, r.seat, r.name, r.kind, r.points, int(r.win)) for r in results],
+                "INSERT OR REPLACE INTO results(match_id, seat, name, kind, points, win, left_match) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(match_id, r.seat, r.name, r.kind, r.points, int(r.win), int(r.left)) for r in results],
             )
+
+    def mark_left(self, match_id: int, seat: int) -> None:
+        """The player of ``seat`` left match ``match_id`` before its end (kept in
+        the match's seats, so a restart replays the seat as left)."""
+        with self._tx():
+            row = self._db.execute("SELECT seats FROM matches WHERE id=?", (match_id,)).fetchone()
+            if row is None:
+                raise StorageError(f"no match {match_id}")
+            seats = json.loads(row["seats"])
+            if not 0 <= seat < len(seats):
+                raise StorageError(f"match {match_id} has no seat {seat}")
+            seats[seat]["left"] = True
+            self._db.execute("UPDATE matches SET seats=? WHERE id=?", (json.dumps(seats), match_id))
 
     def abandon_match(self, match_id: int, reason: str) -> None:
         """Close a match that will never finish (its room closed, or its log cannot be replayed)."""
@@ -533,10 +562,13 @@ class Storage:
 
     def match_results(self, match_id: int) -> list[SeatResult]:
         rows = self._db.execute(
-            "SELECT seat, name, kind, points, win FROM results WHERE match_id=? ORDER BY seat", (match_id,)
+            "SELECT seat, name, kind, points, win, left_match FROM results WHERE match_id=? ORDER BY seat", (match_id,)
         ).fetchall()
         return [
-            SeatResult(seat=r["seat"], name=r["name"], kind=r["kind"], points=r["points"], win=bool(r["win"]))
+            SeatResult(
+                seat=r["seat"], name=r["name"], kind=r["kind"], points=r["points"], win=bool(r["win"]),
+                left=bool(r["left_match"]),
+            )
             for r in rows
         ]
 
@@ -544,7 +576,8 @@ class Storage:
         """Players (not bots, not guests) by wins, then points, then fewest matches,
         of one ``game``'s matches; or of every game's (None) by wins, then fewest
         matches (a Sultans point and an Overlord gold do not add up: ``points``
-        is their sum there, and screens do not show it).
+        is their sum there, and screens do not show it). A seat its player left
+        before the end (``SeatResult.left``) is a match played, not won, no points.
 
         Rows of one identity (names equal under :func:`name_key`) are added up and
         shown under the name it used last. Read from the results once and kept
@@ -559,7 +592,9 @@ class Storage:
     def _read_leaderboard(self, game: str | None) -> list[LeaderRow]:
         join, where, args = ("JOIN matches m ON m.id = r.match_id", "AND m.game=?", (game,)) if game else ("", "", ())
         rows = self._db.execute(  # every game's results, or one game's (its matches joined)
-            "SELECT r.name AS name, COUNT(*) AS matches, SUM(r.win) AS wins, SUM(r.points) AS points, "
+            # a seat left before the end counts as a match played, never won, with no points (the bot's are not theirs)
+            "SELECT r.name AS name, COUNT(*) AS matches, SUM(CASE WHEN r.left_match THEN 0 ELSE r.win END) AS wins, "
+            "SUM(CASE WHEN r.left_match THEN 0 ELSE r.points END) AS points, "
             f"MAX(r.match_id) AS last FROM results r {join} WHERE r.kind='human' {where} GROUP BY r.name",
             args,
         ).fetchall()

@@ -288,7 +288,31 @@ class ThroneApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.InputEvent, events.Paste)):
             self._input_at = time.monotonic()
+            if isinstance(event, events.Key) and self._came_back():
+                return  # the key gave the seat back; what it was for was meant for a table not yet seen
         await super().on_event(event)
+
+    def _came_back(self) -> bool:
+        """Any key of a player whose seat a stand-in bot plays (away after two
+        timeouts, or handed over by the host) gives the seat back."""
+        room = self.room
+        if room is None or self.watching:
+            return False
+        try:
+            seat, snap = room.my_seat, room.snapshot()
+            if seat is None or snap.state != "playing" or not 0 <= seat < len(snap.seats) or not snap.seats[seat].away:
+                return False
+            back = room.come_back()
+        except ClientError:
+            return False
+        if back:
+            table = next((s for s in reversed(self.screen_stack) if isinstance(s, TableScreen)), None)
+            if table is not None:
+                table.said_back()
+            else:
+                self.notify(self.tr("table.back"), markup=False)
+            self.host_changed()
+        return back
 
     def answers_input(self) -> bool:
         """Whether a frame drawn now may show the answer to the player's input

@@ -90,6 +90,8 @@ class SeatInfo(BaseModel):
     ready: bool = False
     autoplay: bool = False  # a human seat currently played by a bot (owner away)
     guest: bool = False  # a human seat held by a guest (no key owns the name)
+    away: bool = False  # a human seat a stand-in bot plays until its player presses a key at the table
+    left: bool = False  # a bot's seat whose player left the match (``name`` is the player's)
 
 
 class RoomSummary(BaseModel):
@@ -209,6 +211,23 @@ class RoomClient(Protocol):
         ...
 
     def leave(self) -> None: ...
+
+    # a match being played: stand-ins and leaving it
+    def come_back(self) -> bool:
+        """A key pressed at the table: ``my_seat``, if a stand-in bot plays it
+        (away, or handed over by the host), is the player's again. True if it was."""
+        ...
+
+    def hand_to_standin(self, index: int) -> None:
+        """The host hands the player's seat ``index`` to a stand-in bot until that
+        player presses a key (not the host's own seat)."""
+        ...
+
+    def leave_match(self) -> None:
+        """Leave the match being played for good: a bot plays the seat to the end,
+        the result marks it as left, and this handle is closed (the player may
+        join another room at once)."""
+        ...
 
     def set_listener(self, listener: Listener | None) -> None: ...
 

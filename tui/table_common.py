@@ -229,6 +229,8 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
                 ("o", "reopen", f"{pre}.key.reopen"),
                 ("t", "chat", f"{pre}.key.chat"),
             ]
+            if self.picker is None:  # (shown while the match is played: check_action)
+                keys += [("h", "standin", "table.key.standin"), ("q", "leave_match", "table.key.leave_match")]
         keys += [
             ("Tab", "pane", f"{pre}.key.pane"),
             self.HELP_KEY,
@@ -274,11 +276,13 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         self.picker = None
         if self.play(text):
             self._timed_out = False
+            self._back_at = None
             self.message = Text(self.tr(f"{self.PREFIX}.status.sent", what=what), style="dim", end="")
         self._redraw_choice()
 
     _timeouts_seen: int | None = None  # the seat's count of timeouts when this screen last looked
     _timed_out = False  # the room played for this seat since it last sent an action
+    _back_at: tuple[object, ...] | None = None  # the decision at which a key took the seat back from a stand-in
 
     PROMPT_ROWS = 4
     """The prompt box's height while a match is played (its ``table.tcss``)."""
@@ -316,6 +320,17 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         snap, seat = self.snap, self.room.my_seat
         if snap is None or seat is None:
             return
+        if snap.state == "playing" and seat < len(snap.seats) and snap.seats[seat].away:
+            # a stand-in bot plays the seat: say so, and how to take it back, above all else
+            self._timed_out, self._back_at = False, None
+            self._timeouts_seen = snap.timeouts[seat] if seat < len(snap.timeouts) else 0
+            self.message = Text(self.tr("table.away_you"), style="bold reverse", end="")
+            return
+        if self._back_at is not None:
+            if self._back_at == self._decision and snap.state == "playing":  # until the next decision
+                self.message = Text(self.tr("table.back"), style="bold", end="")
+                return
+            self._back_at = None
         count = snap.timeouts[seat] if seat < len(snap.timeouts) else 0
         if self._timeouts_seen is not None and count > self._timeouts_seen:
             self._timed_out = True
@@ -326,7 +341,24 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         elif self._timed_out:
             self.message = Text(self.tr("table.timed_out"), style="bold", end="")
 
+    def said_back(self) -> None:
+        self._timed_out = False
+        self._back_at = self._decision
+        self.message = Text(self.tr("table.back"), style="bold", end="")
+        self._redraw_choice()
+
+    def left_line(self, seat_label: Callable[[int], str]) -> Text | None:
+        """The result's line naming the seats whose players left the match
+        before its end (``seat_label``: a seat as the table names it)."""
+        snap = self.snap
+        left = [s.index for s in snap.seats if s.left] if snap is not None else []
+        if not left:
+            return None
+        names = self.tr("punct.list").join(seat_label(i) for i in left)
+        return Text(self.tr("table.left_seats", names=names), style="italic", end="")
+
     def on_refused(self, err: ClientError) -> None:
+        self._back_at = None
         self._timed_out = False  # the player is acting again: this says what happened now
         self.message = Text(self.tr(f"{self.PREFIX}.status.refused", msg=error_text(err, self.lang)), style="bold", end="")
 

@@ -45,10 +45,10 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
-from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot
+from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
 from tui.i18n import shown_name
 from tui.screens.base import HostScreen
-from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
+from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, RoomSettingsDialog
 from tui.ticker import TICKER
 from tui.widgets import ChatPanel
 
@@ -60,6 +60,9 @@ spares a repaint per second on every other screen of a busy server. A step
 shows the time left rounded down, never more than there is."""
 
 HOST_KEYS = {"p": "play_again", "o": "reopen"}
+MATCH_KEYS = {"q": "leave_match", "h": "standin"}
+"""While a match is played: a seated player leaves it for good (q); the host
+hands a player's seat to a stand-in bot (h)."""
 """The host's keys after a match (bound below). A game's table binds every
 letter its action kinds use, and a subclass's binding of a key hides the base
 class's, so such a table runs these itself when no kind takes the letter
@@ -75,6 +78,7 @@ class TableScreen(HostScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", show=False),
         *(Binding(key, action, show=False) for key, action in HOST_KEYS.items()),
+        *(Binding(key, action, show=False) for key, action in MATCH_KEYS.items()),
     ]
     COUNTDOWN_ID: ClassVar[str] = "countdown"  # the Static that :meth:`_tick` fills
     COUNTDOWN_TEXT: ClassVar[str] = "table.countdown"  # its text, with ``s`` seconds
@@ -226,7 +230,72 @@ class TableScreen(HostScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in HOST_KEYS.values():
             return self.snap is not None and self.snap.state == "finished" and self.is_host
+        if action == "leave_match":
+            return self.snap is not None and self.snap.state == "playing" and not self.throne.watching and self.room.my_seat is not None
+        if action == "standin":
+            return self.snap is not None and self.snap.state == "playing" and self.is_host and bool(self.standin_seats())
         return True
+
+    def standin_seats(self) -> list[SeatInfo]:
+        """The seats the host may hand to a stand-in bot now: every other player's
+        that no stand-in plays yet."""
+        snap, me = self.snap, self.room.my_seat
+        if snap is None:
+            return []
+        return [s for s in snap.seats if s.kind == "human" and not s.away and s.index != me]
+
+    def action_leave_match(self) -> None:
+        """q: leave the match for good, once the player confirmed what that does."""
+        if not self.check_action("leave_match", ()):
+            return
+
+        def leave(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.room.leave_match()
+            except ClientError as err:
+                self.error(err)
+                return
+            self.throne.leave_room(tell_host=False)
+
+        self.app.push_screen(ConfirmDialog(self.tr("confirm.leave_match")), leave)
+
+    def action_standin(self) -> None:
+        """h (host): pick a player's seat, confirm, and a stand-in bot plays it
+        until that player presses a key."""
+        if not self.check_action("standin", ()):
+            return
+        snap = self.snap
+        assert snap is not None
+        names = self.seat_names(snap)
+        seats = self.standin_seats()
+
+        def confirm(index: int | None) -> None:
+            if index is None:
+                return
+
+            def hand(yes: bool | None) -> None:
+                if yes:
+                    self.throne.guard(self.room.hand_to_standin, index)
+                    self.throne.host_changed()
+
+            question = self.tr("confirm.standin", name=names[index], seat=self.seat_label(index))
+            self.app.push_screen(ConfirmDialog(question), hand)
+
+        if len(seats) == 1:
+            confirm(seats[0].index)
+            return
+        choices = [(s.index, f"{self.seat_label(s.index)}  {names[s.index]}") for s in seats]
+        self.app.push_screen(ChoiceDialog(self.tr("standin.title"), choices), confirm)
+
+    def seat_label(self, index: int) -> str:
+        """A seat's number as players see and type it."""
+        return str(index)
+
+    def said_back(self) -> None:
+        """A key of this player took their seat back from a stand-in bot: say so."""
+        self.throne.notify(self.tr("table.back"), markup=False)
 
     def action_play_again(self) -> None:
         self.throne.guard(self.room.play_again)

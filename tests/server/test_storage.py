@@ -214,8 +214,13 @@ def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watcher
         raw.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '1')")
         raw.execute("INSERT INTO identities(name, key_fingerprint, lang, created) VALUES ('alice', 'SHA256:aaa', 'zh', 1.0)")
         raw.execute("INSERT INTO rooms(settings, host, created) VALUES ('{}', 'alice', 1.0)")
+        raw.execute("INSERT INTO matches(room_id, game, seed, options, seats, started, finished) VALUES (1, 'count', 1, '{}', '[]', 1.0, 2.0)")
+        raw.execute("INSERT INTO results(match_id, seat, name, kind, points, win) VALUES (1, 0, 'alice', 'human', 3, 1)")
     st = Storage(path)
-    assert st.schema_version == SCHEMA_VERSION == 5
+    assert st.schema_version == SCHEMA_VERSION == 6
+    [result] = st.match_results(1)  # (v6) an old result: its player played it to the end
+    assert result.win and not result.left
+    assert [(r.name, r.wins, r.points) for r in st.leaderboard()] == [("alice", 1, 3)]
     [room] = st.open_rooms()
     assert st.watchers(room.id) == []  # (v5)
     assert room.lineup is None  # (v4) a room of the old server: nothing to bring back but its settings
@@ -226,7 +231,7 @@ def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watcher
     st.keep_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))  # and the chat table (v3)
     st.close()
     again = Storage(path)  # opened again: nothing to migrate
-    assert again.get_bell("alice") is False and again.schema_version == 5
+    assert again.get_bell("alice") is False and again.schema_version == 6
     assert [line.text for line in again.chat_lines(LOBBY_CHAT)] == ["hi"]
     assert [r.lineup for r in again.open_rooms()] == [{"state": "waiting", "match": None, "seats": []}]
     again.close()

@@ -136,7 +136,7 @@ async def test_a_long_name_leaves_room_for_the_ready_state_at_80_columns(hub: Fa
         assert t("seat.not_ready", lang) in own, own  # the host's own state was cut to "not rea…"
 
 
-async def test_a_seat_whose_player_left_says_away_and_online_goes_unsaid(hub: FakeHub) -> None:
+async def test_a_seat_whose_player_left_says_offline_and_online_goes_unsaid(hub: FakeHub) -> None:
     lobby = hub.lobby("alice")
     app = ThroneApp(lobby)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -152,8 +152,8 @@ async def test_a_seat_whose_player_left_says_away_and_online_goes_unsaid(hub: Fa
         await settle(pilot)
         rows = {name: next(line for line in screen_text(app).splitlines() if name in line and "│" in line)
                 for name in ("alice", "bob")}
-        assert "not ready · away" in rows["bob"], rows["bob"]
-        assert "not ready" in rows["alice"] and "away" not in rows["alice"] and "online" not in rows["alice"], rows
+        assert "not ready · offline" in rows["bob"], rows["bob"]  # ("away" is a seat a stand-in bot plays)
+        assert "not ready" in rows["alice"] and "offline" not in rows["alice"] and "online" not in rows["alice"], rows
         rc.add_bot()
         await settle(pilot)
         bot = next(line for line in screen_text(app).splitlines() if "Bot 2" in line and "│" in line)

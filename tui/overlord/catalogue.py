@@ -193,7 +193,8 @@ OVERLORD_EN: dict[str, str] = {
     "ov.help.legend_title": "Signs",
     "ov.help.legend": (
         "♔ the ruler (rank 8) · ▶ holds the order · * you · †n executed, with execution token n · "
-        "★ the winner · bot: played by the computer · away: disconnected · auto: played by a bot while away.\n"
+        "★ the winner · bot: played by the computer · offline: disconnected · auto: played by a bot while away from the "
+        "table · away: a stand-in bot plays it until its player presses a key · left: its player left the match.\n"
         "Order: the order's path this phase, each step =how⇒ to whom: command (the ruler), the name of "
         "the card played, paid (Peasant), discard (Outlaw)."
     ),
@@ -242,8 +243,10 @@ OVERLORD_EN: dict[str, str] = {
     "ov.state.order": "◆order",
     "ov.state.dead": "†{token}",
     "ov.state.bot": "bot",
-    "ov.state.offline": "away",
+    "ov.state.offline": "offline",
     "ov.state.auto": "auto",
+    "ov.state.standin": "away",
+    "ov.state.left": "left",
     "ov.state.winner": "★won",
     "ov.info": "Deck {deck} · discard {discard}",
     "ov.info.centre": "Centre: {roles}",
@@ -511,7 +514,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.help.legend_title": "符號",
     "ov.help.legend": (
         "♔ 統治者（階級 8）· ▶ 持有指示物 · * 你 · †n 已被處決，處決標記 n · ★ 勝利者 · "
-        "電腦：由電腦操作 · 離線：斷線 · 代打：離開時由電腦代打。\n"
+        "電腦：由電腦操作 · 離線：斷線 · 代打：離開時由電腦代打 · 暫離：代打電腦在玩，直到玩家按任一鍵 · 退出：玩家退出了比賽。\n"
         "指示物：本階段指示物的路徑，每一步 =方式⇒ 交給誰：命令（統治者）、打出的牌名、付錢（農夫）、"
         "棄牌（歹徒）。"
     ),
@@ -559,6 +562,8 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.state.bot": "電腦",
     "ov.state.offline": "離線",
     "ov.state.auto": "代打",
+    "ov.state.standin": "暫離",
+    "ov.state.left": "退出",
     "ov.state.winner": "★勝",
     "ov.info": "牌堆 {deck} · 棄牌 {discard}",
     "ov.info.centre": "中央：{roles}",

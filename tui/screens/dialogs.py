@@ -69,6 +69,42 @@ class ConfirmDialog(HostModal[bool]):
         self.dismiss(False)
 
 
+class ChoiceDialog(HostModal[int | None]):
+    """A question and its choices, one a row (``(value, label)``): Enter or a
+    click picks the highlighted one, Escape picks none."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", show=False),
+    ]
+    KEYS: ClassVar[list[KeySpec]] = [("Enter", "choose", "key.choose"), ("Esc", "cancel", "button.cancel")]
+
+    def __init__(self, question: str, choices: list[tuple[int, str]]) -> None:
+        super().__init__(classes="dialog-screen")
+        self._question = question
+        self._choices = list(choices)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(literal(self._question), classes="dialog-title")
+            yield OptionList(*(Option(literal(label), id=str(value)) for value, label in self._choices), id="choices")
+
+    def on_mount(self) -> None:
+        self.live = True
+        options = self.query_one("#choices", OptionList)
+        options.highlighted = 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(int(event.option.id or 0))
+
+    def action_choose(self) -> None:
+        self.query_one("#choices", OptionList).action_select()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class _ErrorLine:
     """A dialog's line for what was refused (``#ERROR_ID``), cleared as soon as
     the player changes a field: it stayed after the field was corrected

@@ -79,8 +79,8 @@ class HelpDialog(HostModal[None]):
         """A table's keys (catalogue ``key``, its last line the keys of every
         screen). A spectator gets that line alone, without the host's p/o and
         with Escape that stops watching: it plays nothing and keeps no seat."""
-        if not watching:
-            return self.tr(key, leave=self.tr("table.help.leave"))
+        if not watching:  # and what leaving the match, stand-ins and the seats' marks mean
+            return self.tr(key, leave=self.tr("table.help.leave")) + "\n" + self.tr("table.help.standin")
         general = self.tr(key, leave=self.tr("table.help.leave_watching")).split("\n")[-1]
         return " · ".join(item for item in general.split(" · ") if not item.startswith("p "))
 

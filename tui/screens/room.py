@@ -33,7 +33,9 @@ def seat_status(seat: SeatInfo, f: Callable[..., str]) -> str:
     parts = [f("seat.ready") if seat.ready else f("seat.not_ready")]
     if not seat.connected:
         parts.append(f("seat.away"))
-    if seat.autoplay:
+    if seat.away:
+        parts.append(f("seat.standin"))
+    elif seat.autoplay:
         parts.append(f("seat.autoplay"))
     return " · ".join(parts)
 

@@ -41,8 +41,10 @@ SULTANS_EN: dict[str, str] = {
     "sk.tok.exhausted": "~tired",
     "sk.tok.must_hide": "must hide",
     "sk.tok.bot": "bot",
-    "sk.tok.away": "away",
+    "sk.tok.away": "offline",
     "sk.tok.autoplay": "bot plays",
+    "sk.tok.standin": "away",
+    "sk.tok.left": "left",
     "sk.tok.declared": "for {side}",
     "sk.tok.predicted": "bets {side}",
     "sk.legend": (
@@ -395,6 +397,8 @@ SULTANS_ZH: dict[str, str] = {
     "sk.tok.bot": "電腦",
     "sk.tok.away": "離線",
     "sk.tok.autoplay": "電腦代打",
+    "sk.tok.standin": "暫離",
+    "sk.tok.left": "已退出",
     "sk.tok.declared": "支持{side}",
     "sk.tok.predicted": "預言{side}",
     "sk.legend": (

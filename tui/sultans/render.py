@@ -59,7 +59,7 @@ def seat_box_lines(
     i = seat.index
     key = (
         id(seat), rv.playing is None, rv.phase,
-        None if info is None else (info.kind, info.autoplay, info.connected),
+        None if info is None else (info.kind, info.autoplay, info.connected, info.away, info.left),
         namer.name(i), i == namer.viewer, lang, note, width, height, points,
     )
     hit = _BOX_LINES.get(key)
@@ -78,8 +78,12 @@ def seat_box_lines(
     line1.append(name, style="bold underline" if i == namer.viewer else "bold")
     conn = ""
     if info is not None:
-        if info.kind == "bot":  # "電腦 2" says it already ("2 電腦 2 電腦")
+        if info.left:  # its player left the match: a bot plays it out under their name
+            conn = t("sk.tok.left", lang)
+        elif info.kind == "bot":  # "電腦 2" says it already ("2 電腦 2 電腦")
             conn = "" if name == t("table.bot_name", lang, n=i) else t("sk.tok.bot", lang)
+        elif info.away:  # a stand-in bot plays it until its player presses a key
+            conn = t("sk.tok.standin", lang)
         elif info.autoplay:
             conn = t("sk.tok.autoplay", lang)
         elif not info.connected:

@@ -182,7 +182,7 @@ class Table(GameTableScreen[Picker]):
             # made once, the lists shared (never changed after: see _ring_content)
             memo_key = (
                 id(mv), namer.viewer, tuple(self.names), self.lang, width, height, room, self._notebook, keys,
-                tuple((s.kind, s.connected, s.autoplay) for s in seats),
+                tuple((s.kind, s.connected, s.autoplay, s.away, s.left) for s in seats),
             )
             hit = _RING_CONTENT.get(memo_key)
             if hit is not None and hit[0] is mv:
@@ -411,6 +411,10 @@ class Table(GameTableScreen[Picker]):
                 body.append_text(match_table(mv, namer, self.lang))
                 body.append("\n")
                 body.append(self.tr("sk.match.again_host" if self.is_host else "sk.match.again_wait") + "\n\n", style="bold")
+            left = self.left_line(namer.seat)
+            if mv.over and left is not None:
+                body.append_text(left)
+                body.append("\n\n")
             if self._last_result is not None:
                 number, rv_over = self._last_result
                 body.append_text(round_result(rv_over, number, namer, self.lang))
