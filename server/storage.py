@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tui.client import ChatLine, LeaderRow
+from tui.client import ChatLine, LeaderRow, leader_order
 from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
@@ -573,11 +573,13 @@ class Storage:
         ]
 
     def leaderboard(self, limit: int = 50, game: str | None = None) -> list[LeaderRow]:
-        """Players (not bots, not guests) by wins, then points, then fewest matches,
-        of one ``game``'s matches; or of every game's (None) by wins, then fewest
-        matches (a Sultans point and an Overlord gold do not add up: ``points``
-        is their sum there, and screens do not show it). A seat its player left
-        before the end (``SeatResult.left``) is a match played, not won, no points.
+        """Players (not bots, not guests) of one ``game``'s matches, or of every
+        game's (None), in the boards' order (``tui.client.leader_order``: by
+        win rate, counting how many matches show it; one game's then by points
+        per match. A Sultans point and an Overlord gold do not add up:
+        ``points`` is their sum on every game's board, and screens do not show it).
+        A seat its player left before the end (``SeatResult.left``) is a match
+        played, not won, no points.
 
         Rows of one identity (names equal under :func:`name_key`) are added up and
         shown under the name it used last. Read from the results once and kept
@@ -608,11 +610,7 @@ class Storage:
             entry[2] += r["wins"] or 0
             entry[3] += r["points"] or 0
         board = [LeaderRow(name=e[0], matches=e[1], wins=e[2], points=e[3]) for e in merged.values()]
-        if game is None:
-            board.sort(key=lambda row: (-row.wins, row.matches, name_key(row.name)))
-        else:
-            board.sort(key=lambda row: (-row.wins, -row.points, row.matches, name_key(row.name)))
-        return board
+        return leader_order(board, points=game is not None)
 
 
 LOBBY_CHAT = "lobby"  # the lobby's chat scope

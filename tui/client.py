@@ -12,10 +12,13 @@ cheap: screens coalesce and re-read state on their own schedule.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from tui.text import name_key
 
 Listener = Callable[[], None]
 
@@ -133,17 +136,57 @@ class LeaderRow(BaseModel):
     wins: int
     points: int
 
+    @property
+    def rate(self) -> float:
+        """Wins per match (0 with no match)."""
+        return self.wins / self.matches if self.matches > 0 else 0.0
+
+    @property
+    def percent(self) -> str:
+        """The win rate as the boards show it: ``75%``."""
+        return f"{round(100 * self.rate)}%"
+
+
+RANK_Z = 1.96
+"""The boards rank by the lower end of the 95% Wilson interval of the win rate
+(z = 1.96): the rate a player has shown at least, counting how many matches
+show it. 1 win in 1 match is 100% but could be luck (0.21); 5 in 10 ranks
+above it (0.24), 3 in 4 above both (0.30); no win is 0 however many matches."""
+
+
+def rank_rate(wins: int, matches: int) -> float:
+    """The win rate the boards rank by (:data:`RANK_Z`)."""
+    if matches <= 0 or wins <= 0:
+        return 0.0
+    n, p, z2 = matches, min(wins, matches) / matches, RANK_Z * RANK_Z
+    centre = p + z2 / (2 * n)
+    spread = RANK_Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, (centre - spread) / (1 + z2 / n))
+
+
+def leader_key(row: LeaderRow, *, points: bool) -> tuple[float, ...]:
+    """Where ``row`` goes on a board (smaller first), and the rows that share
+    a place (equal keys): by :func:`rank_rate`; on one game's board
+    (``points``) then by points per match (a game's points add up with the
+    matches played, so their sum would rank playing more)."""
+    rate = -round(rank_rate(row.wins, row.matches), 9)
+    if not points:
+        return (rate,)
+    return (rate, -round(row.points / row.matches, 9) if row.matches > 0 else 0.0)
+
+
+def leader_order(rows: Sequence[LeaderRow], *, points: bool) -> list[LeaderRow]:
+    """``rows`` in the boards' order: :func:`leader_key`, then by name."""
+    return sorted(rows, key=lambda row: (*leader_key(row, points=points), name_key(row.name)))
+
 
 def leader_ranks(rows: Sequence[LeaderRow], *, points: bool) -> list[int]:
-    """Each row's place, shared by rows the board's order cannot tell apart
-    ("1, 2, 2, 4"): the same wins and matches, and points on one game's board
-    (``points``), which ranks by them too."""
-    def key(row: LeaderRow) -> tuple[int, ...]:
-        return (row.wins, row.matches, row.points) if points else (row.wins, row.matches)
-
+    """Each row's place (rows in :func:`leader_order`), shared by rows the
+    board's order cannot tell apart ("1, 2, 2, 4")."""
     ranks: list[int] = []
     for i, row in enumerate(rows):
-        ranks.append(ranks[-1] if i and key(rows[i - 1]) == key(row) else i + 1)
+        same = i and leader_key(rows[i - 1], points=points) == leader_key(row, points=points)
+        ranks.append(ranks[-1] if same else i + 1)
     return ranks
 
 

@@ -72,6 +72,10 @@ EN: dict[str, str] = {
     "col.status": "Status",
     "col.rank": "#",
     "col.matches": "Matches",
+    "col.rate": "Win %",
+    "col.rate_short": "%",
+    "col.avg_points": "Avg pts",
+    "col.record": "W/M",
     # games
     "game.sultans": "Sultans of Karaya",
     "game.overlord": "Kill the Overlord",
@@ -87,6 +91,7 @@ EN: dict[str, str] = {
     "leaders.title": "Leaderboard · {game}",
     "leaders.all": "all games",
     "leaders.foot": "g shows each game's own board, with its points · Escape closes.",
+    "leaders.how": "By win rate, counting how many matches show it (F1 says how); players it cannot tell apart share a place.",
     "lobby.no_leaders": "No ranked matches yet (players with a key are ranked; guests are not).",
     "lobby.fingerprint": "Host key {fp}",
     "lobby.guest": "guest",
@@ -418,6 +423,14 @@ EN: dict[str, str] = {
         "leaves the table (your seat stays yours; a bot plays it until you come back)."
     ),
     "help.game.title": "{game} ({lo}-{hi} players)",
+    "help.leaders.title": "Leaderboard",
+    "help.leaders": (
+        "Players with a key are ranked (guests and bots are not). Each row shows wins, matches and the win rate. "
+        "The order is by win rate, counting how many matches show it (the lower end of its 95% Wilson interval): "
+        "1 win in 1 match may be luck, so 3 wins in 4 rank above it, and 5 in 10 too; with no win yet, how many "
+        "matches does not matter. Players the order cannot tell apart share a place. On a game's own board (g), "
+        "equal rates go by average points per match (Avg pts)."
+    ),
     "help.game.none": "No summary for this game yet.",
     "table.timed_out": "Your time ran out earlier: the room played the default for you.",
     "table.away_you": "You are away: a stand-in bot plays your seat. Press any key to take it back.",
@@ -533,6 +546,10 @@ ZH: dict[str, str] = {
     "col.status": "狀況",
     "col.rank": "名次",
     "col.matches": "場數",
+    "col.rate": "勝率",
+    "col.rate_short": "勝率",
+    "col.avg_points": "平均分",
+    "col.record": "勝/場",
     "game.sultans": "推翻蘇丹",
     "game.overlord": "刺殺領主",
     "game.short.sultans": "推翻蘇丹",
@@ -546,6 +563,7 @@ ZH: dict[str, str] = {
     "leaders.title": "排行榜 · {game}",
     "leaders.all": "所有遊戲",
     "leaders.foot": "按 g 看各遊戲自己的排行榜和分數 · 按 Escape 關閉。",
+    "leaders.how": "依勝率排名，並看場數多寡（F1 有說明）；分不出高下的玩家名次相同。",
     "lobby.no_leaders": "還沒有計分的比賽（用金鑰登入的玩家才會計分，訪客不計）。",
     "lobby.fingerprint": "主機金鑰 {fp}",
     "lobby.guest": "訪客",
@@ -865,6 +883,13 @@ ZH: dict[str, str] = {
         "按鍵、符號和你手上的東西，p 再來一場或 o 先更改設定（房主，比賽結束後），Escape 離開牌桌（座位仍是你的；你回來之前由電腦代打）。"
     ),
     "help.game.title": "{game}（{lo}-{hi} 人）",
+    "help.leaders.title": "排行榜",
+    "help.leaders": (
+        "用金鑰登入的玩家才會上榜（訪客和電腦不會）。每一列是勝場、場數和勝率。"
+        "排名依勝率，並看是多少場打出來的（取勝率 95% Wilson 信賴區間的下限）："
+        "1 場 1 勝可能只是運氣，所以 4 場 3 勝排在它前面，10 場 5 勝也是；還沒有勝場時，場數多少不影響排名。"
+        "分不出高下的玩家名次相同。在各遊戲自己的排行榜（g）上，勝率相同時看每場平均分數（平均分）。"
+    ),
     "help.game.none": "這個遊戲還沒有規則摘要。",
     "table.timed_out": "你先前超時了：系統已替你出了預設動作。",
     "table.away_you": "你暫離中：代打電腦正在玩你的座位。按任一鍵拿回座位。",

@@ -20,7 +20,7 @@ from server.storage import (
     name_key,
     room_scope,
 )
-from tui.client import ChatLine
+from tui.client import ChatLine, leader_ranks
 
 
 def test_claim_name_first_key_keeps_it() -> None:
@@ -152,6 +152,27 @@ def test_a_leaderboard_of_one_game() -> None:
     rows = [r for r in st.leaderboard() if r.name in ("carol", "dave")]
     assert [r.name for r in rows] == ["dave", "carol"]  # one win each: fewer matches first, not more gold
     assert [r.name for r in st.leaderboard(game="overlord") if r.name in ("carol", "erin")] == ["carol", "erin"]
+
+
+def test_the_leaderboard_of_the_play_test_ranks_fairly_and_shows_no_bot() -> None:
+    """Issue 44 item 12: bots won every match of the evening; the board ranked
+    `1 carol 0 1`, `1 dave 0 1`, `3 bob 0 3`, `4 alice 0 6` (more matches, a
+    lower place with the same wins). No win is no win: one shared place, in
+    name order; a bot never appears, on any board."""
+    st = Storage(":memory:")
+    for humans in (["alice", "bob", "carol"], ["alice", "bob", "dave"], ["alice", "bob"], ["alice"], ["alice"], ["alice"]):
+        _, match = _match(st, "sultans")
+        seats = [SeatResult(i, name, "human", 1, False) for i, name in enumerate(humans)]
+        st.finish_match(match, [*seats, SeatResult(len(humans), f"Bot {len(humans) + 1}", "bot", 9, True)])
+    for game in (None, "sultans"):
+        board = st.leaderboard(game=game)
+        ranks = leader_ranks(board, points=game is not None)
+        assert [(rank, r.name, r.wins, r.matches) for rank, r in zip(ranks, board, strict=True)] == [
+            (1, "alice", 0, 6), (1, "bob", 0, 3), (1, "carol", 0, 1), (1, "dave", 0, 1),
+        ]
+    _, match = _match(st, "overlord")  # carol's first win
+    st.finish_match(match, [SeatResult(0, "carol", "human", 30, True), SeatResult(1, "Bot 2", "bot", 40, False)])
+    assert [r.name for r in st.leaderboard()] == ["carol", "alice", "bob", "dave"]
 
 
 def test_abandon_and_close_room() -> None:

@@ -31,6 +31,7 @@ from tui.client import (
     RoomSnapshot,
     RoomSummary,
     SeatInfo,
+    leader_order,
 )
 
 if TYPE_CHECKING:
@@ -548,7 +549,7 @@ class FakeLobby:
 
     def leaderboard(self, game: str | None = None) -> list[LeaderRow]:
         board = self.hub.leaders if game is None else self.hub.game_leaders.get(game, {})
-        return sorted(board.values(), key=lambda r: (-r.points, r.name))
+        return leader_order(list(board.values()), points=game is not None)
 
     def set_lang(self, lang: Literal["en", "zh"]) -> None:
         self.langs.append(lang)

@@ -675,15 +675,43 @@ def test_tied_players_share_their_place_on_the_leaderboard() -> None:
     """Four players with no win were numbered 1-4 in an order nobody could
     read: rows the board's order cannot tell apart share a place, and the next
     one's place counts them ("1, 2, 2, 4")."""
-    from tui.client import LeaderRow, leader_ranks
+    from tui.client import LeaderRow, leader_order, leader_ranks
 
-    def row(wins: int, matches: int, points: int = 0) -> LeaderRow:
-        return LeaderRow(name="x", matches=matches, wins=wins, points=points)
+    def row(name: str, wins: int, matches: int, points: int = 0) -> LeaderRow:
+        return LeaderRow(name=name, matches=matches, wins=wins, points=points)
 
-    rows = [row(3, 4, 9), row(1, 2, 5), row(1, 2, 7), row(0, 1), row(0, 1), row(0, 1), row(0, 3)]
-    assert leader_ranks(rows, points=False) == [1, 2, 2, 4, 4, 4, 7]
-    assert leader_ranks(rows, points=True) == [1, 2, 3, 4, 4, 4, 7]  # one game's board ranks points too
+    rows = [row("a", 3, 4, 9), row("b", 1, 2, 5), row("c", 1, 2, 7), row("d", 0, 1), row("e", 0, 1), row("f", 0, 3)]
+    board = leader_order(rows, points=False)
+    assert [r.name for r in board] == ["a", "b", "c", "d", "e", "f"]
+    assert leader_ranks(board, points=False) == [1, 2, 2, 4, 4, 4]
+    board = leader_order(rows, points=True)  # one game's board: equal rates by average points
+    assert [r.name for r in board] == ["a", "c", "b", "d", "e", "f"]
+    assert leader_ranks(board, points=True) == [1, 2, 3, 4, 4, 4]
     assert leader_ranks([], points=False) == []
+
+
+def test_the_leaderboard_ranks_by_win_rate_counting_how_many_matches_show_it() -> None:
+    """Issue 44 item 12: the board ranked `1 carol 0 1`, `1 dave 0 1`, `3 bob 0 3`,
+    `4 alice 0 6`: with equal wins, playing more ranked you lower. Now by the
+    lower end of the 95% Wilson interval of the win rate: no win is no win
+    however many matches (one shared place); a rate shown over more matches
+    counts for more than a lucky one."""
+    from tui.client import LeaderRow, leader_order, leader_ranks, rank_rate
+
+    def row(name: str, wins: int, matches: int) -> LeaderRow:
+        return LeaderRow(name=name, matches=matches, wins=wins, points=0)
+
+    seen = [row("carol", 0, 1), row("dave", 0, 1), row("bob", 0, 3), row("alice", 0, 6)]
+    board = leader_order(seen, points=False)
+    assert [(rank, r.name, r.percent) for rank, r in zip(leader_ranks(board, points=False), board, strict=True)] == [
+        (1, "alice", "0%"), (1, "bob", "0%"), (1, "carol", "0%"), (1, "dave", "0%"),
+    ]
+    rows = [row("lucky", 1, 1), row("half", 5, 10), row("steady", 3, 4), row("some", 3, 10), row("twenty", 10, 20)]
+    assert [r.name for r in leader_order(rows, points=False)] == ["steady", "twenty", "half", "lucky", "some"]
+    assert round(rank_rate(1, 1), 3) == 0.207 and round(rank_rate(3, 4), 3) == 0.301
+    assert rank_rate(0, 9) == 0.0 and rank_rate(0, 0) == 0.0
+    assert rank_rate(1, 2) > rank_rate(1, 3) > 0  # equal wins: a lower rate ranks lower, as it should
+    assert row("x", 2, 3).percent == "67%" and row("x", 0, 0).percent == "0%"
 
 
 async def test_tied_players_share_their_place_in_the_side_pane_and_the_full_board(hub: FakeHub) -> None:
@@ -725,26 +753,26 @@ async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: L
         await settle(pilot)
         board = app.screen
 
-        def rows() -> list[tuple[str, str]]:  # (name, the last number on its row)
-            found = (re.search(r"█\s+\d+\s+(bob|dave)\s+[\d\s]*?(\d+)\s+█", line) for line in screen_text(app).splitlines())
-            return [(m[1], m[2]) for m in found if m]
+        def rows() -> list[tuple[str, ...]]:  # (name, wins, matches, win rate[, average points])
+            found = (re.search(r"█\s+\d+\s+(bob|dave)\s+([\d.%\s]*?)\s+█", line) for line in screen_text(app).splitlines())
+            return [(m[1], *m[2].split()) for m in found if m]
 
         def title() -> str:
             return next(line for line in screen_text(app).splitlines() if t("key.leaders", lang) + " · " in line)
 
         assert t("leaders.all", lang) in title() and t("key.leaders_game", lang) in screen_text(app)
-        assert rows() == [("bob", "2"), ("dave", "1")]  # matches last: every game's board has no points column
+        assert rows() == [("bob", "1", "2", "50%"), ("dave", "0", "1", "0%")]  # every game's board has no points column
         columns = [str(c.label) for c in board.query_one("#leaders-table", DataTable).columns.values()]
         assert t("col.points", lang) not in columns
         assert columns.index(t("col.wins", lang)) < columns.index(t("col.matches", lang))  # as in the side pane
         await pilot.press("g")
         await settle(pilot)
         assert t("game.sultans", lang) in title()
-        assert rows() == [("dave", "2"), ("bob", "1")]
+        assert rows() == [("dave", "0", "1", "0%", "2.0"), ("bob", "0", "1", "0%", "1.0")]  # equal rates: average points
         await pilot.press("g")
         await settle(pilot)
         assert t("game.overlord", lang) in title()
-        assert rows() == [("bob", "42")]
+        assert rows() == [("bob", "1", "1", "100%", "42.0")]
         await pilot.press("g")
         await settle(pilot)
         assert "Tokens" in title() and rows() == []  # a game the catalogue does not know: its own title
@@ -752,8 +780,69 @@ async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: L
         assert t("leaders.foot", lang)[:12] in screen_text(app)  # an empty board lost how to go on
         await pilot.press("g")
         await settle(pilot)
-        assert t("leaders.all", lang) in title() and rows() == [("bob", "2"), ("dave", "1")]
+        assert t("leaders.all", lang) in title() and rows() == [("bob", "1", "2", "50%"), ("dave", "0", "1", "0%")]
         assert app.screen is board
+
+
+def board_rows(text: str) -> list[str]:
+    """The full leaderboard's rows, their cells one space apart."""
+    found = (re.search(r"█\s+(\d+\s+\S.*?)\s*█", line) for line in text.splitlines())
+    return [re.sub(r"\s+", " ", m[1]) for m in found if m]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_leaderboard_shows_wins_matches_and_win_rate_in_the_side_pane_and_in_full(
+    hub: FakeHub, lang: Lang, size: tuple[int, int], no_small_notice: None
+) -> None:
+    """Issue 44 item 12, on screen at 80x24 and 60x20: the side pane's rows
+    are place, name, wins/matches and win rate (the numbers whole, a long name
+    cut); the full board (b) has wins, matches and win rate, g each game's
+    with its average points; ties share a place; the board says how it ranks."""
+    from tui.client import LeaderRow
+
+    for name, wins, matches in (("carol", 0, 1), ("dave", 0, 1), ("bob", 0, 3), ("alice", 0, 6), ("erin_the_long_name", 3, 4)):
+        hub.leaders[name] = LeaderRow(name=name, matches=matches, wins=wins, points=7 * wins)
+    hub.game_leaders = {"sultans": {"erin_the_long_name": LeaderRow(name="erin_the_long_name", matches=4, wins=3, points=10)}}
+    lobby = hub.lobby("zoe")
+    lobby.set_lang(lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        side = [line.split("││")[-1] for line in screen_text(app).splitlines() if "││" in line]
+        header = next(line for line in side if t("col.record", lang) in line)
+        assert t("col.rate_short", lang) in header
+        first = side[side.index(header) + 1]
+        assert re.fullmatch(r" 1 erin_t\S*…\s+3/4\s+75% │", first), first
+        assert re.fullmatch(r" 2 alice\s+0/6\s+0% │", side[side.index(header) + 2])
+        await pilot.press("b")
+        await settle(pilot)
+        text = screen_text(app)
+        for key in ("col.wins", "col.matches", "col.rate"):
+            assert t(key, lang) in text
+        rows = board_rows(text)
+        assert rows[:3] == ["1 erin_the_long_name 3 4 75%", "2 alice 0 6 0%", "2 bob 0 3 0%"]
+        assert t("leaders.how", lang)[:10] in text
+        await pilot.press("g")
+        await settle(pilot)
+        rows = board_rows(screen_text(app))
+        assert t("col.avg_points", lang) in screen_text(app)
+        assert rows == ["1 erin_the_long_name 3 4 75% 2.5"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_help_says_how_the_leaderboard_ranks(hub: FakeHub, lang: Lang) -> None:
+    lobby = hub.lobby("zoe")
+    lobby.set_lang(lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        body = app.screen.body().plain
+        assert t("help.leaders.title", lang) in body and t("help.leaders", lang) in body
+        assert "Wilson" in body
 
 
 async def test_o_shows_everyone_online_that_the_side_pane_cuts(hub: FakeHub) -> None:

@@ -577,18 +577,21 @@ class LeaderboardDialog(HostModal[None]):
         which = self.tr("leaders.all") if game is None else game_title(game[0], self.lang, fallback=game[1])
         self.query_one("#leaders-dialog-title", Static).update(self.tr("leaders.title", game=which))
         foot = self.tr("leaders.foot")  # g and Escape, on an empty board too (it lost them)
-        self.query_one("#leaders-foot", Static).update(
-            Text(foot if self._rows else self.tr("lobby.no_leaders") + "\n" + foot, style="dim")
-        )
+        said = self.tr("leaders.how") if self._rows else self.tr("lobby.no_leaders")
+        self.query_one("#leaders-foot", Static).update(Text(said + "\n" + foot, style="dim"))
         table = self.query_one("#leaders-table", DataTable)
         table.clear(columns=True)
         points = game is not None
-        # wins before matches, as the lobby's side pane has them
-        for key in ("col.rank", "col.player", "col.wins", "col.matches", *(("col.points",) if points else ())):
+        # wins before matches, as the lobby's side pane has them; one game's board: its average
+        # points, which rank equal win rates (tui.client.leader_key)
+        columns = ("col.rank", "col.player", "col.wins", "col.matches", "col.rate", *(("col.avg_points",) if points else ()))
+        for key in columns:
             table.add_column(self.tr(key), key=key)
         for rank, row in zip(leader_ranks(self._rows, points=points), self._rows, strict=True):
-            cells = [Text(str(rank)), literal(row.name), Text(str(row.wins)), Text(str(row.matches))]
-            table.add_row(*cells, *((Text(str(row.points)),) if points else ()))
+            numbers = [str(row.wins), str(row.matches), row.percent]
+            if points:
+                numbers.append(f"{row.points / row.matches if row.matches else 0.0:.1f}")
+            table.add_row(Text(str(rank), justify="right"), literal(row.name), *(Text(n, justify="right") for n in numbers))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -101,6 +101,7 @@ class HelpScreen(HelpDialog):
     def body(self) -> Text:
         text = Text()
         self.section(text, self.tr("help.keys.title"), self.tr("help.keys"))
+        self.section(text, self.tr("help.leaders.title"), self.tr("help.leaders"))
         for gid, _title, lo, hi in self.throne.lobby.games():
             title = self.tr("help.game.title", game=game_title(gid, self.lang), lo=lo, hi=hi)
             key = f"help.game.{gid}"

@@ -198,17 +198,22 @@ class LobbyScreen(ChatKeys, HostScreen):
         if not self._leaders:
             parts.append(Text(self.tr("lobby.no_leaders")))
         else:
-            grid = Table.grid(padding=(0, 1))
-            grid.add_column(justify="right")
+            # of every game: no points (a Sultans point and an Overlord gold do not add up). The
+            # numbers keep their width and the name takes what is left (at 60 columns 8 cells)
+            grid = Table.grid(padding=(0, 1), expand=True)
+            grid.add_column(justify="right", no_wrap=True)
             grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
-            grid.add_column(justify="right")
-            grid.add_column(justify="right")
-            grid.add_row(  # of every game: no points (a Sultans point and an Overlord gold do not add up)
-                Text("#"), Text(self.tr("col.player")), Text(self.tr("col.wins")), Text(self.tr("col.matches")),
+            grid.add_column(justify="right", no_wrap=True)  # wins/matches
+            grid.add_column(justify="right", no_wrap=True)  # win rate
+            grid.add_row(
+                Text("#"), Text(self.tr("col.player"), no_wrap=True, overflow="ellipsis"),
+                Text(self.tr("col.record")), Text(self.tr("col.rate_short")),
                 style="bold",
             )
             for rank, row in zip(leader_ranks(self._leaders, points=False), self._leaders, strict=True):
-                grid.add_row(Text(str(rank)), literal(row.name), Text(str(row.wins)), Text(str(row.matches)))
+                grid.add_row(
+                    Text(str(rank)), literal(row.name), Text(f"{row.wins}/{row.matches}"), Text(row.percent)
+                )
             parts.append(grid)
         leaders = tuple((row.name, row.wins, row.matches) for row in self._leaders)
         share = ("lobby-side", tuple(online), leaders, self.lang)  # every lobby shows the same pane
