@@ -8,6 +8,7 @@ shows a card" is checked by looking for those forms.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal
@@ -15,6 +16,7 @@ from typing import Any, Literal
 import pytest
 from fakes import screen_text, settle
 from overlord_fakes import NAMES, OverlordClient, OverlordLobby, OverlordRoom
+from rich.cells import cell_len
 from table_fakes import host_changes_settings, open_table
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -1637,3 +1639,59 @@ async def test_a_hand_of_ten_or_more_still_takes_two_digit_card_numbers() -> Non
         await pilot.press("c", str(mine.index("capitalize") + 1), str(mine.index("victimize") + 1))
         await settle(pilot)
         assert app.screen.picker.step == "card" and app.screen.picker.current() == "victimize"
+
+
+def _seat_rows(app: ThroneApp) -> dict[int, str]:
+    panel = app.screen.query_one(SeatsPanel)
+    return {v: line.plain for line, v in zip(panel.lines, panel.values, strict=True) if isinstance(v, int)}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_every_seat_row_shows_its_gold_hand_and_the_order_whole(lang: Lang, size: tuple[int, int]) -> None:
+    """K-END-1, K-END-2 (gold decides the game): at 60x20 a table with a Tax Collector and
+    a long name cut every row after the role ("0 bob *  Advisor 7     …"); at
+    80x24 the order's mark was cut ("◆order b…"). Names, roles and who plays a
+    seat shorten; gold, hand size and the order's mark never do."""
+    roles = ["overlord", "taxcollector", "squire", "peasant", "general", "advisor", "knight", "truant"]
+    g = new_game(roles, gold=[12, 5, 5, 5, 5, 5, 5, 5])
+    g.play(0, "order 1")
+    pass_all(g)
+    names = ["bob", "Bot 1", "carolinethegrt", "dave", "Bot 4", "Bot 5", "Bot 6", "Bot 7"]
+    room = OverlordRoom(g, humans=(0, 2, 3), names=names)
+    async with table(room, 0, size=size, lang=lang) as (app, _pilot, _client):
+        panel = app.screen.query_one(SeatsPanel)
+        rows = _seat_rows(app)
+        head = panel.lines[0].plain
+        view = g.view(0)
+        assert len(rows) == 8
+        for sv in view.seats:
+            row = rows[sv.seat]
+            assert cell_len(row) <= panel.content_size.width, row
+            assert re.search(rf"\s{sv.gold}\s+{sv.hand_size}(\s|$)", row), (sv.seat, row)
+            assert "…" not in row.split(f" {sv.gold} ")[-1], row  # nothing after the role is cut
+        holder = next(sv.seat for sv in view.seats if sv.holds_order)
+        assert rows[holder].lstrip().startswith("▶"), rows[holder]
+        if t("ov.col.state", lang) in head:
+            assert t("ov.state.order", lang) in rows[holder], rows[holder]
+        if size == (80, 24):  # room for the state column: the order is said in words too
+            assert t("ov.col.state", lang) in head and t("ov.state.order", lang) in rows[holder]
+        # an executed seat keeps its mark where there is no state column
+        seats = [sv.model_copy(update={"alive": False, "token": 1}) if sv.seat == 3 else sv for sv in view.seats]
+        app.screen._render_seats(view.model_copy(update={"seats": seats}))
+        dead = _seat_rows(app)[3]
+        assert t("ov.state.dead", lang, token=1) in dead or dead.lstrip().startswith("†"), dead
+
+
+def test_seat_columns_give_way_in_order() -> None:
+    """Names shorten first, then who plays a seat, then the state column goes;
+    roles are cut last, their rank kept."""
+    from tui.overlord.table import seat_columns, short_role
+
+    assert seat_columns(40, 14, 15, [10, 6], 5) == (13, 15, 10)  # everything whole but the long name
+    assert seat_columns(30, 14, 15, [10, 6], 5) == (7, 15, 6)  # the marks alone
+    assert seat_columns(24, 14, 15, [10, 6], 5) == (8, 15, 0)  # no state column
+    assert seat_columns(17, 14, 15, [10, 6], 5) == (5, 11, 0)  # roles cut
+    assert short_role("Tax Collector", 5, 11) == "Tax Coll… 5"
+    assert short_role("懶惰鬼", 1, 6) == "懶… 1"
+    assert short_role("Advisor", 7, 15) == "Advisor 7"

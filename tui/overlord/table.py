@@ -69,6 +69,46 @@ def pad(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
+NAME_MIN = 6
+"""A seat row's name column is cut no shorter than this before the state column goes."""
+NAME_SHORT = 5
+"""Names are cut to this before roles are cut further ("bob *", "Bot 1" whole)."""
+NAME_LEAST = 3
+ROLE_LEAST = 5
+"""The role column at its shortest: a letter or two of the role and its rank ("Ad… 7")."""
+STATE_MIN = 4
+
+
+def seat_columns(
+    room: int, name_full: int, role_full: int, state_needs: list[int], role_least: int
+) -> tuple[int, int, int]:
+    """Widths of a seat row's name, role and state columns (0: no state
+    column) in ``room`` cells, what is left beside the seat's mark and number,
+    its gold and hand, which are never cut (gold is how the game is won).
+    ``state_needs``: the state column's widths, whole first, then with the
+    game's marks alone (who holds the order, who is dead). Names shorten
+    first, then who plays a seat, then the state column goes (the mark
+    column still shows who holds the order), and last names and roles shorten
+    as far as ``NAME_LEAST`` and ``role_least``."""
+    tries = [(need, NAME_MIN, role_full) for need in state_needs]
+    tries += [(0, NAME_MIN, role_full), (0, NAME_SHORT, role_least), (0, NAME_LEAST, role_least)]
+    for state_w, name_min, role_min in tries:
+        name_min = min(name_min, name_full)
+        both = room - 1 - (1 + state_w if state_w else 0)  # name and role, a space between them
+        role_w = min(role_full, both - name_min)
+        if role_w >= role_min:
+            return min(name_full, both - role_w), role_w, state_w
+    return min(name_full, NAME_LEAST), role_least, 0
+
+
+def short_role(name: str, rank: int, width: int) -> str:
+    """A role and its rank in ``width`` cells: the name cut, the rank whole."""
+    text = f"{name} {rank}"
+    if cell_len(text) <= width:
+        return text
+    return clip(name, max(1, width - 1 - len(str(rank)))) + f" {rank}"
+
+
 @functools.lru_cache(maxsize=512)
 def _effect_lines(card: str, lang: Lang, width: int) -> int:
     """How many lines a card's effect wraps to at ``width`` (every update of every screen asks)."""
@@ -219,7 +259,9 @@ class Table(GameTableScreen[Picker]):
         self._update("#ov-head", Text(head, no_wrap=True, overflow="ellipsis", end=""))
 
     # ----------------------------------------------------------------- seats
-    def _seat_state(self, sv: SeatView, info: SeatInfo | None, ov: OverlordView) -> str:
+    def _seat_state(self, sv: SeatView, info: SeatInfo | None, ov: OverlordView, *, whole: bool = True) -> str:
+        """The seat's state column: the game's marks (won, executed, holds the
+        order), then with ``whole`` who plays it (a bot, away, the room's autoplay)."""
         parts: list[str] = []
         if ov.outcome is not None and ov.outcome.winner == sv.seat:
             parts.append(self.tr("ov.state.winner"))
@@ -227,13 +269,13 @@ class Table(GameTableScreen[Picker]):
             parts.append(self.tr("ov.state.dead", token=sv.token if sv.token is not None else "?"))
         elif sv.holds_order:
             parts.append(self.tr("ov.state.order"))
-        if info is not None:
-            if info.left:
-                parts.append(self.tr("ov.state.left"))
-            elif info.kind == "bot":
+        if info is not None and info.left:  # whole or not: whether its player is still at the table
+            parts.append(self.tr("ov.state.left"))
+        elif info is not None and info.kind == "human" and info.away:
+            parts.append(self.tr("ov.state.standin"))
+        elif info is not None and whole:
+            if info.kind == "bot":
                 parts.append(self.tr("ov.state.bot"))
-            elif info.kind == "human" and info.away:
-                parts.append(self.tr("ov.state.standin"))
             elif info.kind == "human" and info.autoplay:
                 parts.append(self.tr("ov.state.auto"))
             elif info.kind == "human" and not info.connected:
@@ -274,9 +316,20 @@ class Table(GameTableScreen[Picker]):
             gold_h, hand_h = self.tr("ov.col.gold_short"), self.tr("ov.col.hand_short")
             gold_w = max(cell_len(gold_h), *(len(str(sv.gold)) for sv in ov.seats))
             hand_w = max(cell_len(hand_h), *(len(str(sv.hand_size)) for sv in ov.seats))
-        fixed = 4 + 1 + role_w + 1 + gold_w + 1 + hand_w + 1
-        name_w = max(6, min(14, longest, width - fixed - 7))  # no wider than the names: the state gets the rest
-        state = width - fixed - name_w >= 4  # else no state column: "5 3…" read as a number cut
+        infos = {sv.seat: seats_info[sv.seat] if sv.seat < len(seats_info) else None for sv in ov.seats}
+        states = {sv.seat: self._seat_state(sv, infos[sv.seat], ov) for sv in ov.seats}
+        marks = {sv.seat: self._seat_state(sv, infos[sv.seat], ov, whole=False) for sv in ov.seats}
+        name_w, role_w, state_w = seat_columns(
+            width - 4 - 1 - gold_w - 1 - hand_w,
+            min(14, longest),
+            role_w,
+            [max(STATE_MIN, cell_len(self.tr("ov.col.state")), *(cell_len(v) for v in states.values())),
+             max(STATE_MIN, *(cell_len(v) for v in marks.values()))],
+            min(ROLE_LEAST, role_w),
+        )
+        state = state_w > 0  # else no state column: the mark column says who holds the order, who is dead
+        if state_w and any(cell_len(v) > state_w for v in states.values()):
+            states = marks  # who plays a seat goes before the order's mark is cut ("◆order b…")
         p = self.picker
         cands = p.seat_candidates() if p is not None else set()
         current = p.current() if p is not None and p.step in ("seat", "levy") else None
@@ -289,17 +342,18 @@ class Table(GameTableScreen[Picker]):
         values: list[object] = [None]
         for sv in ov.seats:
             i = sv.seat
-            info = seats_info[i] if i < len(seats_info) else None
             mark = "▶" if sv.holds_order and sv.alive else ("♔" if sv.is_ruler and ov.phase != "over" else " ")
+            if not sv.alive and not state:
+                mark = "†"
             name = names[i] if i != namer.viewer else clip(names[i], name_w - 2) + " *"  # the mark kept when cut
-            role = roles[i]
+            role = short_role(role_str(sv.role, self.lang), sv.rank, role_w)
             line = Text(no_wrap=True, overflow="ellipsis", end="")
             line.append(f"{mark} {i} ")
             line.append(pad(name, name_w), style="bold" if i == namer.viewer else "")
             line.append(" " + pad(role, role_w), style="bold" if sv.is_ruler else "")
             line.append(" " + pad(str(sv.gold), gold_w) + " " + pad(str(sv.hand_size), hand_w))
             if state:
-                line.append(" " + self._seat_state(sv, info, ov))
+                line.append(" " + states[i])
             if p is not None and p.step == "seat":
                 if i == current:
                     line.stylize("reverse")
