@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import login, own_cpu, phase_burst, start_py_spy, top_functions
-from sshclients import ServerUnderTest, machine_speed, make_key, percentile
+from sshclients import LOAD_LIMITS, ServerUnderTest, machine_speed, make_key, percentile
 
-CONFIG = "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
+CONFIG = LOAD_LIMITS
 
 
 async def run(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import asyncssh
-from sshclients import BenchClient, ServerUnderTest, make_key
+from sshclients import LOAD_LIMITS, BenchClient, ServerUnderTest, make_key
 
 KEYS = [
     *"abcdefghijklmnoprstuvwxyz0123456789", *["\r"] * 6,
@@ -43,7 +43,7 @@ GARBAGE = [
     b"\xff\xfe", b"\x1b[", b"\x1b]52;c;aGVsbG8=\x07", b"\x1b[999;999R", b"\x00\x01\x02",
     b"\xe4\xb8", b"\x1b[<0;5;5", b"\x1bP+q\x1b\\", b"\x9b31m",
 ]
-CONFIG = "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
+CONFIG = LOAD_LIMITS
 ARRIVED = re.compile("throneroom|F1")
 """The lobby's head line, or the key bar of a kept seat's table or waiting
 room (its keys' labels go before F1 does, down to 60 columns)."""

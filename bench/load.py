@@ -72,6 +72,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import asyncssh
 from sshclients import (
+    LOAD_LIMITS,
     BenchClient,
     BenchError,
     ServerUnderTest,
@@ -551,10 +552,7 @@ def load_average() -> str:
 
 
 async def run(args: argparse.Namespace) -> int:
-    config = (
-        "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
-        "[rooms]\nintermission = 3\ngrace_period = 60\n"
-    )
+    config = LOAD_LIMITS + "[rooms]\nintermission = 3\ngrace_period = 60\n"
     server = ServerUnderTest(bot_delay=args.bot_delay, config=config)
     server.start()
     key = make_key()

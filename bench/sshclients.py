@@ -40,6 +40,14 @@ KEEP_ALL = bool(os.environ.get("BENCH_SCREENS"))
 (rendered with pyte) when something it waited for does not come."""
 
 
+LOAD_LIMITS = (
+    "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
+    'max_startups = "2000"\nper_source_max_startups = 2000\npenalty_exempt = ["127.0.0.0/8"]\n'
+)
+"""``[limits]`` for benchmarks whose players all come from 127.0.0.1, many at
+once: no caps on connections, logins still in progress or penalties."""
+
+
 class BenchError(RuntimeError):
     """Something the benchmark waited for did not happen."""
 

@@ -11,6 +11,7 @@ Unknown keys are errors (a typo must not silently fall back to a default).
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from pathlib import Path
 from typing import Literal
@@ -108,6 +109,34 @@ class LimitsSection(_Section):
     """Seconds between SSH keepalives; dead connections are found this way (0: off)."""
     keepalive_count_max: int = Field(default=3, ge=1)
     """Unanswered keepalives before a connection is dropped."""
+    max_startups: str = "30:30:100"
+    """Connections not logged in yet, all sources together (sshd's MaxStartups
+    ``start:rate:full``): beyond ``start`` a new one is refused with probability
+    ``rate`` %, rising linearly to 100 % at ``full``; a single number N means N:100:N."""
+    per_source_max_startups: int = Field(default=10, ge=1)
+    """Connections not logged in yet from one source (see ``per_source_netblock``);
+    logged-in players never count, so a venue behind one NAT is never locked out."""
+    per_source_netblock: str = "32:64"
+    """Prefix lengths ``IPv4:IPv6`` that make one source (an IPv6 user gets a /64)."""
+    startup_evict_after: float = Field(default=5.0, gt=0)
+    """At a cap, a connection not logged in after this many seconds is closed to
+    make room for a new one (silent sockets cannot hold the door shut)."""
+    max_auth_tries: int = Field(default=6, ge=1)
+    """Refused authentication attempts on one connection before it is closed (sshd's MaxAuthTries)."""
+    penalty_noauth: float = Field(default=1.0, ge=0)
+    """Penalty seconds a source gets for a connection that ends without logging in (sshd's PerSourcePenalties)."""
+    penalty_authfail: float = Field(default=5.0, ge=0)
+    """... for one that ends with refused authentication attempts and no login."""
+    penalty_grace: float = Field(default=10.0, ge=0)
+    """... for one that ran out of ``login_grace``."""
+    penalty_refused: float = Field(default=1.0, ge=0)
+    """... for each connection refused at a cap (hammering)."""
+    penalty_min: float = Field(default=15.0, gt=0)
+    """A source whose penalty reaches this many seconds is refused at accept until it runs out."""
+    penalty_max: float = Field(default=600.0, gt=0)
+    """The longest a source's penalty runs ahead."""
+    penalty_exempt: tuple[str, ...] = ()
+    """Networks never penalised (CIDR, e.g. ``"192.0.2.0/24"``): a club's own NAT address, say."""
     sessions_per_connection: int = Field(default=2, ge=1)
     """Session channels open at once on one SSH connection (sshd's MaxSessions):
     more are refused, so one connection cannot fill ``max_sessions`` past
@@ -144,6 +173,61 @@ class LimitsSection(_Section):
     warn_interval: float = Field(default=60.0, ge=0)
     """Seconds between two log lines of one kind of warning a client can trigger
     (bad input, floods); the lines left out are counted in the next one."""
+
+
+    @field_validator("max_startups")
+    @classmethod
+    def _startups_format(cls, text: str) -> str:
+        _parse_startups(text)
+        return text
+
+    @field_validator("per_source_netblock")
+    @classmethod
+    def _netblock_format(cls, text: str) -> str:
+        _parse_netblock(text)
+        return text
+
+    @field_validator("penalty_exempt")
+    @classmethod
+    def _exempt_networks(cls, nets: tuple[str, ...]) -> tuple[str, ...]:
+        for net in nets:
+            try:
+                ipaddress.ip_network(net, strict=False)
+            except ValueError as exc:
+                raise ValueError(f"not a network: {net!r}") from exc
+        return nets
+
+    @property
+    def startups(self) -> tuple[int, int, int]:
+        """``max_startups`` as (start, rate %, full)."""
+        return _parse_startups(self.max_startups)
+
+    @property
+    def netblock(self) -> tuple[int, int]:
+        """``per_source_netblock`` as (IPv4 prefix, IPv6 prefix)."""
+        return _parse_netblock(self.per_source_netblock)
+
+
+def _parse_startups(text: str) -> tuple[int, int, int]:
+    try:
+        parts = [int(part) for part in text.split(":")]
+    except ValueError:
+        parts = []
+    if len(parts) == 1 and parts[0] >= 1:
+        return parts[0], 100, parts[0]
+    if len(parts) != 3 or not (1 <= parts[0] <= parts[2] and 0 <= parts[1] <= 100):
+        raise ValueError('give "start:rate:full" with 1 <= start <= full and rate 0-100, or one number')
+    return parts[0], parts[1], parts[2]
+
+
+def _parse_netblock(text: str) -> tuple[int, int]:
+    try:
+        v4, v6 = (int(part) for part in text.split(":"))
+    except ValueError:
+        raise ValueError('give "IPv4 prefix:IPv6 prefix", e.g. "32:64"') from None
+    if not (1 <= v4 <= 32 and 1 <= v6 <= 128):
+        raise ValueError("prefixes are 1-32 (IPv4) and 1-128 (IPv6)")
+    return v4, v6
 
 
 class PlayersSection(_Section):

@@ -14,8 +14,11 @@
 * Each interactive session with a PTY runs one Textual App on the shared
   event loop through :mod:`server.sshdriver`. No PTY, exec requests,
   subsystems (SFTP/SCP), port/agent/X11 forwarding: refused.
-* Limits: connections per address, login grace time, idle timeout,
-  maximum sessions; keepalives find dead connections.
+* Limits: before login, every connection passes :mod:`server.gate` at accept
+  (caps on connections not logged in, per-source penalties); then logged-in
+  connections per address, authentication tries, login grace time, sessions
+  per connection, connections without a session, idle timeout, maximum
+  sessions; keepalives find dead connections.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from asyncssh.saslprep import SASLPrepError, saslprep
 from rich.console import Console
 
 from server.config import Config
+from server.gate import Gate, GateListener, Ticket
 from server.ratelog import WARNINGS
 from server.sanitize import clean_name, clean_text, lookalike_name
 from server.sshdriver import SessionTerminal
@@ -309,7 +313,9 @@ class ThroneServer:
         self.retired = 0  # of them, ended and their App taken apart (server.heap collects what is left)
         self.drawing = 0  # sessions opened whose first frame is not written yet (see drawing_starts)
         self.retire_after = retire.RETIRE_AFTER  # seconds from a session's end to taking its App apart
-        self.per_address: Counter[str] = Counter()
+        self.per_address: Counter[str] = Counter()  # logged-in connections per IP address
+        self.gate = Gate(config.limits)
+        self.gate_listener = GateListener(self.gate)
         self.connections: set[Connection] = set()  # open SSH connections, logged in or not
         self.active_names: Counter[str] = Counter()
         self._listener: asyncssh.SSHAcceptor | None = None
@@ -350,6 +356,7 @@ class ThroneServer:
             keepalive_interval=limits.keepalive_interval or None,
             keepalive_count_max=limits.keepalive_count_max,
             server_version="throneroom",
+            tunnel=self.gate_listener,  # the listener: every connection passes the gate before asyncssh
         )
         sockets = self._listener.sockets
         self.port = sockets[0].getsockname()[1] if sockets else self.config.server.port
@@ -519,6 +526,8 @@ class Connection(asyncssh.SSHServer):
         self._counted = False
         self.over_limit = False
         self.sessions_open = 0  # session channels open now (limits.sessions_per_connection)
+        self.ticket: Ticket | None = None  # from the gate: pending until authenticated
+        self.auth_failures = 0
         self._unused_timer: asyncio.TimerHandle | None = None
 
     # -- connection ------------------------------------------------------------
@@ -526,21 +535,14 @@ class Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.server.connections.add(self)
+        self.ticket = self.server.gate_listener.handing_over
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
-        counts = self.server.per_address
-        counts[self.peer] += 1
-        self._counted = True
-        limit = self.server.config.limits.max_per_address
-        if counts[self.peer] > limit:
-            # Refused once authentication begins: a disconnect sent before the
-            # key exchange shows up in OpenSSH as "invalid format", one sent
-            # after it as "Received disconnect ...: too many connections ...".
-            self.over_limit = True
-            log.warning("refusing %s: more than %d connections", self.peer, limit)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.connections.discard(self)
+        if self.ticket is not None:
+            self.ticket.closed()
         if self._unused_timer is not None:
             self._unused_timer.cancel()
             self._unused_timer = None
@@ -557,6 +559,14 @@ class Connection(asyncssh.SSHServer):
         self.raw_user = username
         self.name = clean_name(username)
         self.lookalike = bool(self.name) and lookalike_name(self.name)
+        limit = self.server.config.limits.max_per_address
+        if self.server.per_address[self.peer] >= limit:
+            # Logged-in connections count (not those still logging in: the gate
+            # caps them). Refused once authentication begins: a disconnect sent
+            # before the key exchange shows up in OpenSSH as "invalid format",
+            # one sent after it as "Received disconnect ...: too many connections ...".
+            self.over_limit = True
+            log.warning("refusing %s: more than %d connections", self.peer, limit)
         if self.over_limit and self.conn is not None:
             limit = self.server.config.limits.max_per_address
             asyncio.get_running_loop().call_soon(
@@ -570,7 +580,10 @@ class Connection(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if not self.name or self.over_limit:
+        if self.over_limit or self.auth_failures >= self.server.config.limits.max_auth_tries:
+            return False
+        if not self.name:
+            self._auth_failed()
             return False
         if self.lookalike:
             return True  # in, to be told why the name will not do (nothing is claimed)
@@ -584,6 +597,7 @@ class Connection(asyncssh.SSHServer):
             self.key_fingerprint = fp
             return True
         self.refused_key = True
+        self._auth_failed()
         self._send_banner(
             message(
                 "owned-banner",
@@ -609,7 +623,25 @@ class Connection(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return False
 
+    def _auth_failed(self) -> None:
+        """One more refused attempt; at ``limits.max_auth_tries`` the connection is closed."""
+        self.auth_failures += 1
+        if self.ticket is not None:
+            self.ticket.failures += 1
+        limit = self.server.config.limits.max_auth_tries
+        if self.auth_failures == limit and self.conn is not None:
+            WARNINGS.warn(log, "auth-tries", "closing the connection from %s: %d authentication attempts refused",
+                          self.peer, limit)
+            asyncio.get_running_loop().call_soon(
+                self.conn.disconnect, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                "too many authentication failures",
+            )
+
     def auth_completed(self) -> None:
+        if self.ticket is not None:
+            self.ticket.authenticated()
+        self.server.per_address[self.peer] += 1
+        self._counted = True
         self._watch_unused()
         fp = self.key_fingerprint
         if fp is None or self.guest_auth or not self.name or self.lookalike:

@@ -926,3 +926,78 @@ async def test_a_connection_without_a_session_is_closed_after_the_unused_timeout
         await screen.wait_for("hello yes")
         await asyncio.sleep(1.0)
         assert len(h.server.connections) == 1
+
+
+# -- before authentication (issue 45, finding 5) -----------------------------------
+
+
+async def _refused_at_accept(port: int, source: str = "127.0.0.1") -> bool:
+    """Whether a TCP connection is closed without the server's SSH version line."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    try:
+        line = await asyncio.wait_for(reader.readline(), 5)
+    except (ConnectionResetError, BrokenPipeError):
+        line = b""
+    finally:
+        writer.close()
+    return not line.startswith(b"SSH-2.0")
+
+
+async def test_silent_sockets_from_an_address_do_not_lock_its_players_out(make_server: MakeServer) -> None:
+    """50 silent sockets from one address locked a venue behind NAT out for the
+    login grace ("too many connections from your address"). Pending connections
+    have their own cap, refused at accept, and old ones yield to new ones."""
+    h: Harness = await make_server(limits=LimitsSection(
+        max_per_address=10, per_source_max_startups=5, startup_evict_after=0.3, penalty_min=60.0,
+    ))
+    silent = [await asyncio.open_connection("127.0.0.1", h.port) for _ in range(12)]
+    try:
+        assert len(h.server.gate.pending) <= 5
+        assert h.server.gate.refused >= 7
+        await asyncio.sleep(0.4)
+        conn, _ = await connect(h.port, "venue", KEY_A)  # a player behind the same address
+        async with conn:
+            await (await open_tty(conn)).wait_for("hello venue")
+    finally:
+        for _reader, writer in silent:
+            writer.close()
+
+
+async def test_max_auth_tries_closes_a_connection_that_offers_key_after_key(make_server: MakeServer) -> None:
+    """300 keys were tried on one connection; sshd's MaxAuthTries is 6."""
+    h: Harness = await make_server(limits=LimitsSection(max_auth_tries=4))
+    h.storage.claim_name("owned", KEY_A.get_fingerprint("sha256"))
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(8)]
+    tried = 0
+    validate = ssh_module.Connection.validate_public_key
+
+    def counting(self: ssh_module.Connection, username: str, key: asyncssh.SSHKey) -> bool:
+        nonlocal tried
+        tried += 1
+        return validate(self, username, key)
+
+    ssh_module.Connection.validate_public_key = counting  # type: ignore[method-assign]
+    try:
+        with pytest.raises((asyncssh.DisconnectError, asyncssh.PermissionDenied)) as info:
+            await asyncssh.connect("127.0.0.1", h.port, username="owned", client_keys=keys, known_hosts=None,
+                                   agent_path=None, kbdint_auth=False, password_auth=False, gss_auth=False)
+    finally:
+        ssh_module.Connection.validate_public_key = validate  # type: ignore[method-assign]
+    assert tried <= 4
+    assert "too many authentication failures" in str(info.value)
+
+
+async def test_a_hammering_source_is_refused_at_accept_and_others_get_in(make_server: MakeServer) -> None:
+    """500 auth attempts/s from one source cost 70% of a core: a source whose
+    connections end without logging in is penalised, then refused before any
+    handshake; another address logs in meanwhile."""
+    h: Harness = await make_server(limits=LimitsSection(penalty_noauth=2.0, penalty_min=5.0))
+    for _ in range(3):  # each reads the version line and hangs up without authenticating
+        reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+        assert (await asyncio.wait_for(reader.readline(), 5)).startswith(b"SSH-2.0")
+        writer.close()
+        await until(lambda: not h.server.gate.pending)
+    assert await _refused_at_accept(h.port)
+    conn, _ = await connect(h.port, "other", KEY_A, local_addr=("127.0.0.2", 0))
+    async with conn:
+        await (await open_tty(conn)).wait_for("hello other")
