@@ -68,8 +68,19 @@ class GameTable(Protocol):
         """Apply one action; raise :class:`IllegalAction` and change nothing if illegal."""
         ...
 
-    def view(self, seat: int | None) -> BaseModel:
-        """Everything ``seat`` (``None``: a spectator) may know, nothing more."""
+    def view(self, seat: int | None, *, quick: bool = False) -> BaseModel:
+        """Everything ``seat`` (``None``: a spectator) may know, nothing more.
+
+        ``quick``: the room runs quick windows (S-REACT-5, K-ORD-11): while a
+        reaction window is open the view says who was asked but not who has
+        answered or still owes an answer, except for the viewer itself."""
+        ...
+
+    def answers(self, seat: int) -> list[str]:
+        """The actions of ``legal(seat)`` that answer what ``seat`` is pending
+        for: without the optional ones that are no answer (Claim the Throne,
+        S-SUL-2). Empty when ``seat`` is not pending. A room passes for a seat
+        whose only answer is ``pass`` in quick windows (S-REACT-5, K-ORD-11)."""
         ...
 
     def timeout_action(self, seat: int) -> str:

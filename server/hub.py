@@ -243,6 +243,9 @@ class Hub:
             bell = self.storage.get_bell(identity.name)
             if bell is not None and bell != identity.bell:
                 identity = identity.model_copy(update={"bell": bell})
+            ask_every = self.storage.get_ask_every(identity.name)
+            if ask_every is not None and ask_every != identity.ask_every:
+                identity = identity.model_copy(update={"ask_every": ask_every})
         session = LobbySession(self, identity)
         self.sessions.append(session)
         self._presence_changed()
@@ -395,6 +398,17 @@ class LobbySession:
         self._identity = self._identity.model_copy(update={"bell": bool(on)})
         if not self._identity.guest:
             self._hub.storage.set_bell(self._identity.name, bool(on))
+
+    def set_ask_every(self, on: bool) -> None:
+        self._identity = self._identity.model_copy(update={"ask_every": bool(on)})
+        if not self._identity.guest:
+            self._hub.storage.set_ask_every(self._identity.name, bool(on))
+        for other in self._hub.sessions:  # the player's other terminals open their next rooms with it too
+            if other is not self and name_key(other._identity.name) == name_key(self._identity.name):
+                other._identity = other._identity.model_copy(update={"ask_every": bool(on)})
+        room = self._hub.seated_room(self._identity.name)
+        if room is not None:
+            room.set_ask_every(self._identity.name, bool(on))
 
     def set_listener(self, listener: Listener | None) -> None:
         self._listener = listener

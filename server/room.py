@@ -58,7 +58,10 @@ from server.storage import (
 )
 from server.throttle import Throttle
 from tui.client import (
+    BOT_DELAY_MAX,
     CHAT_MAX,
+    TIMER_MAX,
+    WINDOW_MIN,
     ChatLine,
     ClientError,
     Identity,
@@ -77,9 +80,8 @@ CHAT_BURST = 8  # chat lines a player may send at once (lobby and rooms together
 CHAT_EVERY = 1.5  # ...then one every this many seconds
 ROOM_NAME_MAX = 40
 CODE_MAX = 16
-TIMER_MAX = 600
-BOT_DELAY_MAX = 30.0
 BOT_JITTER = 0.3
+BOT_REACT_SHARE = 0.6  # a bot answers a quick window within this share of its minimum time (S-REACT-5, K-ORD-11)
 ACTION_MAX = 200
 AWAY_AFTER = 2  # decisions in a row whose time ran out that make a seat "away" (a stand-in plays it)
 STANDIN_BOT = "heuristic"  # the level of the bot that stands in for a player (away, handed over, left)
@@ -166,7 +168,9 @@ class RoomEnv:
         return self.loop.create_task(coro, name=name, context=self.context)
 
 
-SETTINGS_SAID = ("name", "seats", "turn_timer", "window_timer", "bot_delay", "private", "code")
+SETTINGS_SAID = (
+    "name", "seats", "turn_timer", "window_timer", "strict_windows", "window_min", "bot_delay", "private", "code",
+)
 """The room settings whose change the chat names (``changed.<field>`` in the catalogue)."""
 
 
@@ -192,7 +196,8 @@ def settings_changes(old: RoomSettings, new: RoomSettings, spec: GameSpec) -> li
 
 
 SETTINGS_ORDER = (
-    "name", "seats", "rounds", "first_to", "round_limit", "turn_timer", "window_timer", "bot_delay",
+    "name", "seats", "rounds", "first_to", "round_limit", "turn_timer", "window_timer", "strict_windows", "window_min",
+    "bot_delay",
     "turn_limit", "notebook", "coronation", "expansion_ranks", "ruleset", "options", "private", "code",
 )
 """The order in which the chat names changed settings: the settings dialog's rows
@@ -226,6 +231,7 @@ def validate_settings(
             "turn_timer": min(max(settings.turn_timer, 0), TIMER_MAX),
             "window_timer": min(max(settings.window_timer, 0), TIMER_MAX),
             "bot_delay": min(max(float(bot_delay), 0.0), BOT_DELAY_MAX),
+            "window_min": min(max(float(settings.window_min), WINDOW_MIN[0]), WINDOW_MIN[1]),
             "options": options.model_dump(mode="json"),
         }
     )
@@ -246,6 +252,7 @@ class Seat:
     missed: int = 0  # decisions in a row whose time ran out for this seat (see AWAY_AFTER)
     left: str = ""  # a bot's seat that a player left mid-match: the player's name (the result marks it)
     sessions: int = 0  # attached sessions of the owner
+    ask_every: bool = False  # its player is asked in every window, even with only ``pass`` to answer
     bot: Bot | None = None
     grace: asyncio.Task[None] | None = None
 
@@ -261,7 +268,7 @@ class Seat:
         if self.grace is not None:
             self.grace.cancel()
         self.kind, self.name, self.guest = "empty", "", False
-        self.ready = self.autoplay = self.away = False
+        self.ready = self.autoplay = self.away = self.ask_every = False
         self.missed = 0
         self.left = ""
         self.sessions = 0
@@ -306,6 +313,17 @@ class Room:
         self._intermission: asyncio.Task[None] | None = None
         self._bots: asyncio.Task[None] | None = None
         self._bot_wake = asyncio.Event()
+        self._bot_sleeper: asyncio.Future[None] | None = None  # the bots' thinking time under way
+        # quick windows (S-REACT-5, K-ORD-11): the open decision is one; the seats the
+        # room passes for when it closes; answers kept back that would have closed it
+        # before its minimum time; whether that time has passed
+        self._quick = False
+        self._auto: set[int] = set()
+        self._held: dict[int, str] = {}
+        self._min_over = True
+        self._min_timer: asyncio.Task[None] | None = None
+        self._flushing = False
+        self._closing = False
         self._think = random.Random()  # bot thinking times (not the game's randomness)
         self._saved_lineup: dict[str, Any] | None = None  # the lineup last kept in the database
         self._watchers: dict[str, StoredWatcher] = {}  # by name key: who watches, or went away watching (kept)
@@ -399,7 +417,8 @@ class Room:
             return None
         cached = self._views.get(seat)
         if cached is None:
-            cached = self.table.view(seat)
+            # a quick window's views say whose answer is owed for the viewer alone (S-REACT-5, K-ORD-11)
+            cached = self.table.view(seat, quick=True) if self._quick else self.table.view(seat)
             self._views[seat] = cached
         return cached
 
@@ -417,10 +436,27 @@ class Room:
     def legal(self, seat: int | None) -> list[str]:
         if self.table is None or self.state != "playing" or seat is None or not 0 <= seat < len(self._legal):
             return []
+        if seat in self._auto or seat in self._held:  # answered by the room, or kept back: no answer is asked
+            answers = {"pass", *self._answers(seat)}
+            return [a for a in self._legal[seat] if a not in answers]
         return list(self._legal[seat])
 
+    def _answers(self, seat: int) -> list[str]:
+        try:
+            return self.table.answers(seat) if self.table is not None else []
+        except Exception:
+            log.exception("room %s: answers(%s) failed", self.id, seat)
+            return []
+
     def is_pending(self, seat: int | None) -> bool:
-        return self.state == "playing" and seat is not None and seat in self._pending
+        return (
+            self.state == "playing" and seat is not None and seat in self._pending
+            and seat not in self._auto and seat not in self._held
+        )
+
+    def nothing_to_answer(self, seat: int | None) -> bool:
+        """The room answers ``pass`` for ``seat`` in the open quick window (S-REACT-5, K-ORD-11)."""
+        return self.state == "playing" and seat is not None and seat in self._auto
 
     @property
     def deadline(self) -> float | None:
@@ -441,6 +477,7 @@ class Room:
                     seat.grace.cancel()
                     seat.grace = None
                 seat.autoplay = False
+                seat.ask_every = session.identity.ask_every
                 if back and not seat.away:  # (an away seat's player is back when they press a key)
                     self.system("sys.back", name=seat.name)
         else:
@@ -657,18 +694,18 @@ class Room:
         self.env.on_closed(self)
 
     def _cancel_tasks(self) -> None:
-        tasks = [self._timer, self._intermission, self._bots]
+        tasks = [self._timer, self._intermission, self._bots, self._min_timer]
         tasks += [s.grace for s in self.seats]
         for task in tasks:
             if task is not None:
                 task.cancel()
-        self._timer = self._intermission = self._bots = None
+        self._timer = self._intermission = self._bots = self._min_timer = None
         for seat in self.seats:
             seat.grace = None
 
     def shutdown(self) -> list[asyncio.Task[None]]:
         """Stop every task (server stopping) without closing the room in storage."""
-        tasks = [t for t in [self._timer, self._intermission, self._bots] if t is not None]
+        tasks = [t for t in [self._timer, self._intermission, self._bots, self._min_timer] if t is not None]
         tasks += [s.grace for s in self.seats if s.grace is not None]
         self._cancel_tasks()
         self.closed = True
@@ -780,6 +817,7 @@ class Room:
         seat = self._empty_seat(index)
         seat.kind, seat.name, seat.guest = "human", who.name, who.guest
         seat.ready = seat.autoplay = False
+        seat.ask_every = who.ask_every
         self.system("sys.sat_down", name=who.name)
         self._changed(lobby=True)
         return seat.index
@@ -794,12 +832,23 @@ class Room:
             raise ClientError("not-seated", "you have no seat in this room")
         src = self.seats[old]
         target.kind, target.name, target.guest = "human", src.name, src.guest
-        target.sessions, target.grace = src.sessions, src.grace
+        target.sessions, target.grace, target.ask_every = src.sessions, src.grace, src.ask_every
         target.ready = target.autoplay = False
         src.grace = None
         src.clear()
         self.system("sys.moved", name=target.name, seat=str(index))  # who sits beside whom matters
         self._changed(lobby=True)
+
+    def set_ask_every(self, name: str, on: bool) -> None:
+        """``name`` wants to be asked in every window (or not) from now on (S-REACT-5, K-ORD-11)."""
+        idx = self.seat_of(name)
+        if idx is None or self.seats[idx].ask_every == on:
+            return
+        self.seats[idx].ask_every = on
+        if self._quick:
+            self._quick_step()  # an open window asks it now, or passes for it
+            self._wake_bots()
+        self._changed()
 
     def set_ready(self, who: Identity, ready: bool) -> None:
         if self.state != "waiting":
@@ -1055,7 +1104,30 @@ class Room:
         self.seats[seat].missed = 0  # acted in time: the count of timeouts in a row starts again
 
     def apply(self, seat: int, text: str) -> None:
-        """Validate, log, then publish one action (humans, bots and timeouts alike)."""
+        """Validate, log, then publish one action (humans, bots and timeouts alike);
+        in a quick window, an answer that would close it before its minimum time
+        is kept until then (S-REACT-5, K-ORD-11)."""
+        if not self._hold(seat, text):
+            self._apply_now(seat, text)
+
+    def _hold(self, seat: int, text: str) -> bool:
+        """Keep back ``seat``'s answer ``text`` if it is the last one a quick window
+        waits for and the window's minimum time has not passed."""
+        table = self.table
+        if not self._quick or self._min_over or table is None or self.state != "playing":
+            return False
+        if text not in self._answers(seat):
+            return False
+        if seat in self._held:
+            raise ClientError("illegal", f"seat {seat} has answered this window", reason="not-pending")
+        if table.pending() != {seat}:
+            return False
+        self._held[seat] = text
+        self._auto.discard(seat)
+        self._changed()  # its screen: no prompt any more
+        return True
+
+    def _apply_now(self, seat: int, text: str) -> None:
         table = self.table
         if self.state != "playing" or table is None or self.match_id is None:
             raise ClientError("not-playing", "no match is being played")
@@ -1119,13 +1191,14 @@ class Room:
             # answer (a Sultans claim is no answer, S-SUL-2: it gave the whole
             # window its time again)
             same = (
-                actor is not None and bool(new) and new <= old
+                actor is not None and bool(new) and new <= old and not self._closing
                 and (actor not in new or (self._in_window and table.is_window()))
             )
             if same:
                 self._pending = new
             else:
                 self._new_decision(new)
+        self._quick_step()
         self._wake_bots()
         self._changed()
 
@@ -1137,6 +1210,7 @@ class Room:
             self._timer.cancel()
             self._timer = None
         self._deadline = None
+        self._start_quick(self._in_window and not self.settings.strict_windows)
         if not pending or self.table is None:
             return
         seconds = self.settings.window_timer if self.table.is_window() else self.settings.turn_timer
@@ -1144,11 +1218,98 @@ class Room:
             self._deadline = self.env.clock() + seconds * self.env.time_scale
             self._timer = self.env.task(self._time_out(self._decision, seconds), f"room{self.id}-timer")
 
+    # ------------------------------------------------------- quick windows
+
+    def _window_min(self) -> float:
+        """A quick window's minimum time: the room's, within its reaction timer."""
+        least = self.settings.window_min
+        return min(least, self.settings.window_timer) if self.settings.window_timer > 0 else least
+
+    def _start_quick(self, quick: bool) -> None:
+        """A new decision: a quick window (S-REACT-5, K-ORD-11) starts its minimum
+        time; the bots thinking cut their time short to answer within it."""
+        self._quick = quick
+        self._auto.clear()
+        self._held.clear()
+        if self._min_timer is not None:
+            self._min_timer.cancel()
+            self._min_timer = None
+        self._min_over = not quick
+        if quick:
+            self._views.clear()
+            self._min_timer = self.env.task(self._min_time(self._decision), f"room{self.id}-window-min")
+            if self._bot_sleeper is not None:
+                self._bot_sleeper.cancel()
+
+    async def _min_time(self, decision: int) -> None:
+        await self.env.sleep(self._window_min())
+        if self._decision != decision:
+            return
+        self._min_timer = None
+        self._min_over = True
+        try:
+            self._quick_step()
+        except Exception:
+            log.exception("room %s: closing a quick window failed", self.id)
+        self._changed()
+
+    def _room_passes(self, seat: int) -> bool:
+        """The room answers ``pass`` for ``seat``: it is all it may answer, and its
+        player did not ask to be asked in every window."""
+        owner = self.seats[seat]
+        if owner.kind == "human" and not owner.bot_plays() and owner.ask_every:
+            return False
+        return self._answers(seat) == ["pass"]
+
+    def _quick_step(self) -> None:
+        """After a change in a quick window: which seats the room passes for, and
+        once the minimum time has passed and nobody else owes an answer, close it."""
+        table = self.table
+        if not self._quick or table is None or self._flushing or self.state != "playing":
+            return
+        owed = table.pending()
+        self._held = {s: a for s, a in self._held.items() if s in owed}
+        self._auto = {s for s in owed if s not in self._held and self._room_passes(s)}
+        if self._min_over and not owed - self._auto - self._held.keys():
+            self._flush()
+
+    def _flush(self) -> None:
+        """Play the answers kept back and the room's passes (seat order; the engine
+        resolves a window by seat order, never by the order answers came)."""
+        table = self.table
+        todo = sorted(self._held.items()) + [(s, "pass") for s in sorted(self._auto)]
+        decision = self._decision
+        self._flushing = True
+        try:
+            for seat, text in todo:
+                if self._decision != decision or self.table is not table or table is None or seat not in table.pending():
+                    continue
+                self._held.pop(seat, None)
+                self._auto.discard(seat)
+                self._closing = table.pending() == {seat}  # the window's last answer: what follows is a new decision
+                try:
+                    self._apply_now(seat, text)
+                except ClientError as err:
+                    log.warning("room %s: quick answer %r for seat %s refused: %s %s",
+                                self.id, logged_action(text), seat, err.code, err.reason)
+                finally:
+                    self._closing = False
+        finally:
+            self._flushing = False
+        if self._decision != decision:
+            self._quick_step()  # the next window, if one opened, gets its passes
+
     async def _time_out(self, decision: int, seconds: float) -> None:
         await self.env.sleep(seconds)
         self._timer = None
         self._deadline = None
         missed: list[int] = []
+        if self._quick and self._decision == decision:  # what was kept back and the room's passes come first
+            self._min_over = True
+            try:
+                self._flush()
+            except Exception:
+                log.exception("room %s: closing a quick window failed", self.id)
         try:
             # play the default for every seat still owing an answer in this decision
             while self.state == "playing" and self.table is not None and self._decision == decision:
@@ -1299,12 +1460,32 @@ class Room:
             seat.bot = self.spec.new_bot(seat.index, level, (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
         return seat.bot
 
+    def _bot_pause_now(self) -> float:
+        """How long the bots think before this round: in a quick window, within its
+        minimum time (S-REACT-5, K-ORD-11: a window's close never waits for a bot)."""
+        think = self.bot_think()
+        if self._quick and not self._min_over:
+            think = min(think, BOT_REACT_SHARE * self._window_min())
+        return think
+
+    async def _bot_pause(self, seconds: float) -> bool:
+        """Sleep ``seconds`` of bot thinking; True when a quick window opening cut it short."""
+        sleeper = asyncio.ensure_future(self.env.sleep(seconds))
+        self._bot_sleeper = sleeper
+        try:
+            await asyncio.wait([sleeper])
+        finally:
+            self._bot_sleeper = None
+            sleeper.cancel()
+        return sleeper.cancelled()
+
     async def _bot_loop(self) -> None:
         while not self.closed:
             await self._bot_wake.wait()
             self._bot_wake.clear()
             if self.settings.bot_delay > 0:
-                await self.env.sleep(self.bot_think())
+                while await self._bot_pause(self._bot_pause_now()):
+                    pass  # a quick window opened meanwhile: think again, within its minimum time
             else:
                 await asyncio.sleep(0)
             try:
@@ -1321,7 +1502,7 @@ class Room:
         table = self.table
         if self.state != "playing" or table is None:
             return
-        asked = table.pending()
+        asked = {s for s in table.pending() if self.is_pending(s)}
         for seat in [s for s in self.seats if s.bot_plays() and s.index in asked]:
             if not self._bot_turn(table, seat, must=True):
                 return
@@ -1335,7 +1516,7 @@ class Room:
             return False
         if not seat.bot_plays():
             return True
-        is_pending = seat.index in table.pending()
+        is_pending = self.is_pending(seat.index)
         if is_pending != must:
             return True
         legal = self.legal(seat.index)
@@ -1459,6 +1640,9 @@ class RoomSession:
 
     def pending(self) -> bool:
         return self._room.is_pending(self.my_seat)
+
+    def nothing_to_answer(self) -> bool:
+        return self._room.nothing_to_answer(self.my_seat)
 
     def chat_lines(self) -> list[ChatLine]:
         return list(self._room.chat)

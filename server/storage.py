@@ -28,7 +28,7 @@ from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
 
 log = logging.getLogger("throneroom.storage")
@@ -258,6 +258,10 @@ class Storage:
             with self._tx():
                 self._run(_SCHEMA_V6)
                 self._set_version(6)
+        if version < 7:  # "ask me in every window": NULL (never set) is off
+            with self._tx():
+                self._db.execute("ALTER TABLE identities ADD COLUMN ask_every INTEGER")
+                self._set_version(7)
 
     def _run(self, script: str) -> None:
         """Each statement of a schema script, in the open transaction (``executescript`` would commit it)."""
@@ -314,7 +318,7 @@ class Storage:
         ).fetchone()
         return None if row is None else row["key_fingerprint"]
 
-    _SETTINGS = ("lang", "bell")
+    _SETTINGS = ("lang", "bell", "ask_every")
     """An identity's own settings: columns of ``identities``, NULL until set."""
 
     def _setting(self, name: str, column: str) -> Any:
@@ -348,6 +352,14 @@ class Storage:
 
     def set_bell(self, name: str, on: bool) -> None:
         self._set_setting(name, "bell", int(on))
+
+    def get_ask_every(self, name: str) -> bool | None:
+        """Whether ``name`` is asked in every reaction window (S-REACT-5, K-ORD-11); None if never set."""
+        value = self._setting(name, "ask_every")
+        return None if value is None else bool(value)
+
+    def set_ask_every(self, name: str, on: bool) -> None:
+        self._set_setting(name, "ask_every", int(on))
 
     # ------------------------------------------------------------------- rooms
 

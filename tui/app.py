@@ -193,6 +193,7 @@ class ThroneApp(App[None]):
         self.lobby = lobby
         self.lang: Lang = lobby.identity.lang
         self.bell_on = lobby.identity.bell  # the bell rings when a table waits for this player's decision
+        self.ask_every = lobby.identity.ask_every  # asked in every window, even with only pass to answer
         self.room: RoomClient | None = None
         self.room_code = ""  # the private code this session entered the room with
         self.watching = False
@@ -539,6 +540,14 @@ class ThroneApp(App[None]):
             focused.action_copy()
             return
         self.action_quit_app()
+
+    def set_ask_every(self, on: bool) -> None:
+        """Be asked in every reaction window, or not (kept with the identity; S-REACT-5, K-ORD-11)."""
+        self.ask_every = on
+        try:
+            self.lobby.set_ask_every(on)
+        except ClientError as err:
+            self.show_error(err)
 
     def action_quit_app(self) -> None:
         """Ask before leaving (q, Ctrl+Q, Ctrl+C); asked once however often pressed."""

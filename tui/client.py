@@ -49,6 +49,7 @@ class Identity(BaseModel):
     guest: bool = False
     lang: Literal["en", "zh"] = "en"  # initial language, from the client's LANG
     bell: bool = True  # ring the terminal's bell when the game waits for this player's decision
+    ask_every: bool = False  # be asked in every reaction window, even with only ``pass`` to answer (S-REACT-5, K-ORD-11)
     asked_as: str = ""  # the name the client asked for (printable), when cleaning it changed it: said once
 
 
@@ -67,15 +68,30 @@ class ChatLine(BaseModel):
     params: dict[str, str] = Field(default_factory=dict)
 
 
+TIMER_MAX = 600
+"""The longest turn or reaction timer a room may have, in seconds (0 = no timer)."""
+BOT_DELAY_MAX = 30.0
+"""The longest a room's bots may "think", in seconds."""
+WINDOW_MIN = (1.0, 10.0)
+"""The least and the most a quick window's minimum time may be, in seconds (S-REACT-5, K-ORD-11)."""
+
+
 class RoomSettings(BaseModel):
+    """A room's settings. The bounds the host holds them to (``TIMER_MAX``,
+    ``BOT_DELAY_MAX``, ``WINDOW_MIN``) are the ones the settings dialog checks."""
+
     game: str = "sultans"
     name: str = ""  # shown in the lobby; sanitised by the server
     seats: int = Field(default=5, ge=2, le=15)
     private: bool = False  # private rooms need ``code`` to join
     code: str = ""
-    turn_timer: int = 0  # seconds per turn decision, 0 = no timer
+    turn_timer: int = 60  # seconds per turn decision, 0 = no timer (S-TIME-1, K-TIME-1 on timeout)
     window_timer: int = 20  # seconds for reaction windows/prompts, 0 = no timer
     bot_delay: float = 1.0  # seconds a bot "thinks" (0 in tests)
+    # S-REACT-5 / K-ORD-11: quick windows (False) answer ``pass`` for a seat that
+    # has nothing else to answer and hide who answered; strict ones ask everyone
+    strict_windows: bool = False
+    window_min: float = 2.0  # seconds a quick window stays open at least (within WINDOW_MIN)
     options: dict[str, object] = Field(default_factory=dict)  # game options (rounds, notebook...)
 
 
@@ -220,6 +236,11 @@ class RoomClient(Protocol):
         """True when the game waits for ``my_seat`` to answer."""
         ...
 
+    def nothing_to_answer(self) -> bool:
+        """True while the room answers ``pass`` for ``my_seat`` in the open quick
+        window (S-REACT-5, K-ORD-11): its screen shows no prompt for it."""
+        ...
+
     def act(self, text: str, version: int) -> None:
         """Play an action; raises ClientError("stale") if ``version`` is old,
         ClientError("illegal") with the engine's message if illegal."""
@@ -326,6 +347,11 @@ class LobbyClient(Protocol):
 
     def set_bell(self, on: bool) -> None:
         """Remember whether the bell rings on the player's turn (kept with the identity)."""
+        ...
+
+    def set_ask_every(self, on: bool) -> None:
+        """Remember whether the player is asked in every reaction window, even with
+        only ``pass`` to answer (kept with the identity; S-REACT-5, K-ORD-11)."""
         ...
 
     def set_listener(self, listener: Listener | None) -> None: ...

@@ -126,6 +126,8 @@ EN: dict[str, str] = {
     "changed.turn_timer": "turn timer",
     "changed.window_timer": "reaction timer",
     "changed.bot_delay": "bot delay",
+    "changed.strict_windows": "strict windows",
+    "changed.window_min": "window minimum",
     "changed.private": "private",
     "changed.code": "code",
     "changed.rounds": "rounds",
@@ -160,9 +162,11 @@ EN: dict[str, str] = {
     "dialog.code_hint": "the code the host gave you",
     "dialog.settings.create": "New room",
     "dialog.language": "Settings",
-    "dialog.language.foot": "Enter picks a language, or turns the bell on or off; Escape closes. F2 switches the language anywhere.",
+    "dialog.language.foot": "Enter picks a language, or turns a setting on or off; Escape closes. F2 switches the language anywhere.",
     "settings.bell.on": "Bell on your turn: on (the terminal rings when a game waits for your decision)",
     "settings.bell.off": "Bell on your turn: off",
+    "settings.ask_every.on": "Ask me in every window: on (you answer even when pass is all you can do)",
+    "settings.ask_every.off": "Ask me in every window: off (with only pass to answer, the room passes for you)",
     "dialog.settings.change": "Room options",
     "field.game": "Game",
     "field.name": "Room name",
@@ -181,6 +185,9 @@ EN: dict[str, str] = {
     "field.turn_timer": "Turn timer (s, 0 = off)",
     "field.window_timer": "Reaction timer (s, 0 = off)",
     "field.bot_delay": "Bot delay (s)",
+    "field.strict_windows": "Strict windows",
+    "field.strict_windows.box": "everyone answers every window",
+    "field.window_min": "Window minimum (s)",
     "field.private": "Private",
     "field.private.box": "needs a code to join",
     "field.code": "Code",
@@ -292,6 +299,8 @@ EN: dict[str, str] = {
     "summary.window_timer": "reactions {s} s",
     "summary.window_timer_off": "no reaction timer",
     "summary.bot_delay": "bots think {s} s",
+    "summary.quick_windows": "quick windows (at least {s} s)",
+    "summary.strict_windows": "strict windows (everyone answers)",
     # view field labels (generic table)
     "view.seats": "Seats",
     "view.seat": "Seat",
@@ -597,6 +606,8 @@ ZH: dict[str, str] = {
     "changed.turn_timer": "回合計時",
     "changed.window_timer": "回應計時",
     "changed.bot_delay": "電腦思考時間",
+    "changed.strict_windows": "嚴格回應時機",
+    "changed.window_min": "回應時機最短時間",
     "changed.private": "私人",
     "changed.code": "密碼",
     "changed.rounds": "局數",
@@ -630,9 +641,11 @@ ZH: dict[str, str] = {
     "dialog.code_hint": "房主給你的密碼",
     "dialog.settings.create": "開新房間",
     "dialog.language": "設定",
-    "dialog.language.foot": "Enter 選擇語言，或開關提示鈴聲；Escape 關閉。任何畫面都可按 F2 切換語言。",
+    "dialog.language.foot": "Enter 選擇語言，或開關一項設定；Escape 關閉。任何畫面都可按 F2 切換語言。",
     "settings.bell.on": "輪到你時響鈴：開（遊戲等你決定時，終端機會響鈴）",
     "settings.bell.off": "輪到你時響鈴：關",
+    "settings.ask_every.on": "每個回應時機都問我：開（只能不回應時也要你回答）",
+    "settings.ask_every.off": "每個回應時機都問我：關（只能不回應時，由房間替你不回應）",
     "dialog.settings.change": "房間設定",
     "field.game": "遊戲",
     "field.name": "房間名稱",
@@ -651,6 +664,9 @@ ZH: dict[str, str] = {
     "field.turn_timer": "回合計時（秒，0 = 不限）",
     "field.window_timer": "回應計時（秒，0 = 不限）",
     "field.bot_delay": "電腦思考（秒）",
+    "field.strict_windows": "嚴格回應時機",
+    "field.strict_windows.box": "每個時機每人都要回答",
+    "field.window_min": "時機最短（秒）",
     "field.private": "私人",
     "field.private.box": "需要密碼才能加入",
     "field.code": "密碼",
@@ -757,6 +773,8 @@ ZH: dict[str, str] = {
     "summary.window_timer": "回應 {s} 秒",
     "summary.window_timer_off": "回應不限時",
     "summary.bot_delay": "電腦思考 {s} 秒",
+    "summary.quick_windows": "快速回應時機（至少 {s} 秒）",
+    "summary.strict_windows": "嚴格回應時機（每人都要回答）",
     "view.seats": "座位",
     "view.seat": "座位",
     "view.name": "名字",
@@ -1191,6 +1209,10 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
     else:
         parts.append(t("summary.window_timer_off", lang))
     parts.append(t("summary.bot_delay", lang, s=f"{settings.bot_delay:g}"))
+    if settings.strict_windows:  # S-REACT-5, K-ORD-11
+        parts.append(t("summary.strict_windows", lang))
+    else:
+        parts.append(t("summary.quick_windows", lang, s=f"{settings.window_min:g}"))
     if settings.game == "sultans":  # turn limit (S-WIN-4) and notebook (S-VIEW-2)
         limit = settings.options.get("turn_limit")
         parts.append(t("summary.turn_limit", lang, n=limit if isinstance(limit, int) else 200))

@@ -163,6 +163,31 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
     def watching(self) -> bool:
         return self.throne.watching or self.room.my_seat is None
 
+    @property
+    def quick_windows(self) -> bool:
+        """The room runs quick windows (S-REACT-5, K-ORD-11): no screen says who
+        still owes an answer in a window."""
+        return self.snap is None or not self.snap.settings.strict_windows
+
+    def nothing_to_answer(self) -> bool:
+        """The room answers ``pass`` for this seat in the open window: no prompt."""
+        if self.watching:
+            return False
+        try:
+            return self.room.nothing_to_answer()
+        except ClientError:
+            return False
+
+    def answer_kept(self, asked: bool, answered: bool) -> bool:
+        """This seat answered the open quick window and the room keeps its answer
+        until the window's minimum time has passed (the view does not have it yet)."""
+        if self.watching or not asked or answered or not self.quick_windows:
+            return False
+        try:
+            return not self.room.pending() and not self.room.nothing_to_answer()
+        except ClientError:
+            return False
+
     def apply_lang(self) -> None:
         self.query_one(ChatPanel).set_placeholder(self.tr("chat.placeholder.room"))
         super().apply_lang()

@@ -1111,8 +1111,15 @@ class Game:
         self.holder_giver = None
 
     # ------------------------------------------------------------ the views
-    def view(self, seat: int | None, log_rounds: int | None = 2) -> OverlordView:
+    def answers(self, seat: int) -> list[str]:
+        """Every legal action answers the prompt (nothing is optional beside it)."""
+        return self.legal(seat)
+
+    def view(self, seat: int | None, log_rounds: int | None = 2, *, quick: bool = False) -> OverlordView:
         """K-VIEW-1: everything ``seat`` may know, nothing more (``None``: a spectator).
+
+        ``quick`` (K-ORD-11): in a reaction window, who still owes an answer is
+        shown for the viewer alone, never for the others.
 
         The log holds the events of the last ``log_rounds`` rounds (``None``: the whole game)
         that ``seat`` saw, so views sent on every change stay small.
@@ -1139,7 +1146,10 @@ class Game:
         p = self._prompt
         prompt = None
         if p is not None:
-            prompt = PromptView(kind=p.kind, actor=p.actor, card=p.card, target=p.target, asked=list(p.seats), owed=p.owed())
+            owed = p.owed()
+            if quick and self.is_window():
+                owed = [s for s in owed if s == seat]
+            prompt = PromptView(kind=p.kind, actor=p.actor, card=p.card, target=p.target, asked=list(p.seats), owed=owed)
         first = 0 if log_rounds is None else self.round - log_rounds + 1
         log = [
             e for e in self._events_since(first)

@@ -147,8 +147,14 @@ class Match:
         """Apply a structured :class:`Action`."""
         self.play(seat, format_action(action))
 
-    def view(self, seat: int | None) -> MatchView:
-        rv = self.round.view(seat)
+    def answers(self, seat: int) -> list[str]:
+        """``legal`` without Claim the Throne, which is never an answer (S-SUL-2)."""
+        if seat not in self.round.pending():
+            return []
+        return [a for a in self.round.legal(seat) if a != "claim"]
+
+    def view(self, seat: int | None, *, quick: bool = False) -> MatchView:
+        rv = self.round.view(seat, quick=quick)
         return MatchView(
             viewer=seat,
             players=self._players,

@@ -1214,14 +1214,19 @@ class Round:
             )
         return tuple(out)
 
-    def view(self, seat: int | None) -> RoundView:
-        """Everything ``seat`` may know (``None``: a spectator), nothing more (S-VIEW-1..4)."""
+    def view(self, seat: int | None, *, quick: bool = False) -> RoundView:
+        """Everything ``seat`` may know (``None``: a spectator), nothing more (S-VIEW-1..4).
+
+        ``quick`` (S-REACT-5): in an open window, who still owes an answer is
+        shown for the viewer alone (its own seat), never for the others."""
         n = self.n
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < n):
             raise IllegalMove(f"seat {seat!r} is not a seat of this {n}-seat round", code="bad-seat")
         over = self.phase == PH_OVER
         pend = self.pending()
         ph = self.phase
+        if quick and ph == PH_WINDOW:
+            pend = pend & {seat}
         seats = []
         for i in range(n):
             show = self.revealed[i] or over or i == seat
@@ -1255,7 +1260,7 @@ class Round:
                 actor=self.w_actor,
                 target=self.w_target if self.w_target >= 0 else None,
                 asked=tuple(sorted(self.asked)),
-                waiting=tuple(sorted(self.waiting)),
+                waiting=tuple(sorted(set(self.waiting) & pend)),
                 answered=ans is not None,
                 your_answer={OP_PASS: "pass", OP_BLOCK: "block", OP_JOIN: "join", OP_REFUSE: "refuse"}[ans] if ans is not None else None,
             )

@@ -155,8 +155,15 @@ class CountTable:
         else:
             self._turn = (self._turn + 1) % self._n
 
-    def view(self, seat: int | None) -> CountView:
+    def answers(self, seat: int) -> list[str]:
+        """``legal`` without the bell, which is no answer (as a Sultans claim, S-SUL-2)."""
+        return [a for a in self.legal(seat) if a != "bell"] if seat in self.pending() else []
+
+    def view(self, seat: int | None, *, quick: bool = False) -> CountView:
         events = list(self._public)
+        owed = sorted(self.pending()) if self._window is not None else []
+        if quick:  # S-REACT-5: who still owes an answer is the viewer's own business
+            owed = [s for s in owed if s == seat]
         if seat is not None:
             events += self._private[seat]
         return CountView(
@@ -168,7 +175,7 @@ class CountTable:
             total=self._total,
             turn=self._turn,
             window_open=self._window is not None,
-            owed=sorted(self.pending()) if self._window is not None else [],
+            owed=owed,
             my_secret=None if seat is None else self._secrets[seat],
             my_answer=None if seat is None or self._window is None else self._window.get(seat),
             secrets=list(self._secrets) if self._round_over else None,

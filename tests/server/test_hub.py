@@ -18,7 +18,7 @@ from tui.client import ClientError, Identity, RoomSettings
 
 
 def settings(**kw: Any) -> RoomSettings:
-    base: dict[str, Any] = {"game": "count", "seats": 3, "window_timer": 0, "turn_timer": 0}
+    base: dict[str, Any] = {"game": "count", "seats": 3, "window_timer": 0, "turn_timer": 0, "strict_windows": True}
     base.update(kw)
     return RoomSettings(**base)
 

@@ -48,7 +48,7 @@ async def test_player_plays_a_sultans_match_from_the_table_screen() -> None:
     await hub.start()
     try:
         first = hub.connect(Identity(name="alice"))
-        rc = first.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, options={"rounds": 3}))
+        rc = first.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, turn_timer=0, options={"rounds": 3}))
         rc.start()  # four bots
         hub.disconnect(first)  # alice drops; she comes back in a new session (an app)
         room = rc.room
@@ -160,7 +160,7 @@ def short_match(hub: Hub, game: str) -> Room:
     (Overlord) long, started; alice's session gone (an app comes back to it)."""
     first = hub.connect(Identity(name="alice"))
     options: dict[str, object] = {"rounds": 1} if game == "sultans" else {"round_limit": 2}
-    rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, options=options))
+    rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, turn_timer=0, options=options))
     rc.start()  # four bots
     hub.disconnect(first)
     return rc.room
@@ -276,7 +276,7 @@ async def test_the_host_changes_a_waiting_rooms_game(lang: Lang) -> None:
     await hub.start()
     try:
         alice = hub.connect(Identity(name="alice", lang=lang))
-        rc = alice.create_room(RoomSettings(game="sultans", seats=12, options={"rounds": 3}))
+        rc = alice.create_room(RoomSettings(game="sultans", seats=12, turn_timer=0, options={"rounds": 3}))
         bob = hub.connect(Identity(name="bob")).join(rc.room_id)
         bob.take_seat(10)
         bob.set_ready(True)

@@ -24,7 +24,7 @@ from tui.i18n import system_line
 
 
 def settings(**kw: Any) -> RoomSettings:
-    base: dict[str, Any] = {"game": "count", "seats": 2, "window_timer": 0, "turn_timer": 0}
+    base: dict[str, Any] = {"game": "count", "seats": 2, "window_timer": 0, "turn_timer": 0, "strict_windows": True}
     base.update(kw)
     return RoomSettings(**base)
 

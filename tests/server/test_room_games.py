@@ -87,7 +87,7 @@ async def test_timeouts_play_the_tables_default(game: str, caplog: pytest.LogCap
     h = new_hub()
     await h.start()
     try:
-        clients = humans(h, game, spec.min_players, turn_timer=2, window_timer=2)
+        clients = humans(h, game, spec.min_players, turn_timer=2, window_timer=2, strict_windows=True)  # every pass a timeout
         clients[0].start()
         room = clients[0].room
         assert room.snapshot().deadline is not None and room.snapshot().timeouts == [0] * len(room.seats)
@@ -125,7 +125,7 @@ async def test_each_seat_sees_only_its_own_view(game: str) -> None:
     h = new_hub()
     await h.start()
     try:
-        clients = humans(h, game, spec.min_players)
+        clients = humans(h, game, spec.min_players, strict_windows=True)  # the table's own views (quick: test_quick_windows)
         clients[0].start()
         watcher = h.connect(Identity(name="eve")).watch(clients[0].room_id)
         room = clients[0].room

@@ -331,6 +331,9 @@ class FakeRoomClient:
     def pending(self) -> bool:
         return bool(self.legal())
 
+    def nothing_to_answer(self) -> bool:
+        return False
+
     def act(self, text: str, version: int) -> None:
         self.acts.append((text, version))
         seat = self.my_seat
@@ -471,6 +474,7 @@ class FakeLobby:
         self.listener: Listener | None = None
         self.langs: list[str] = []
         self.bells: list[bool] = []
+        self.asks: list[bool] = []  # "ask me in every window" as the player set it
 
     @property
     def identity(self) -> Identity:
@@ -558,6 +562,10 @@ class FakeLobby:
     def set_bell(self, on: bool) -> None:
         self.bells.append(on)
         self._identity = self._identity.model_copy(update={"bell": on})
+
+    def set_ask_every(self, on: bool) -> None:
+        self.asks.append(on)
+        self._identity = self._identity.model_copy(update={"ask_every": on})
 
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener

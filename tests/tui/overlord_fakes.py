@@ -36,10 +36,11 @@ class OverlordRoom(FakeTableRoom):
         deadline_in: float | None = None,
         host: str = "alice",
         bot_kind: str = "heuristic",
+        strict: bool = False,
     ) -> None:
         self.game = game
         n = game.n
-        settings = RoomSettings(game="overlord", seats=n, name="test table", bot_delay=0, options={"round_limit": game.round_limit})
+        settings = RoomSettings(game="overlord", seats=n, name="test table", bot_delay=0, strict_windows=strict, options={"round_limit": game.round_limit})
         super().__init__(n, settings, humans=humans, names=names if names is not None else NAMES[:n], deadline_in=deadline_in, host=host)
         self.bots = {i: make_bot(i, bot_kind, 7 + i) for i in range(n) if i not in humans}
 
@@ -56,7 +57,7 @@ class OverlordRoom(FakeTableRoom):
         return self.game.round_log(number, seat)
 
     def view(self, seat: int | None) -> OverlordView:
-        return self.game.view(seat)
+        return self.game.view(seat, quick=not self.settings.strict_windows)  # as the room shows it (K-ORD-11)
 
     def legal(self, seat: int) -> list[str]:
         return self.game.legal(seat)

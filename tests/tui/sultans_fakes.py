@@ -43,11 +43,12 @@ class SultansRoom(FakeTableRoom):
         names: Sequence[str] | None = None,
         deadline_in: float | None = None,
         host: str = "alice",
+        strict: bool = False,
     ) -> None:
         self.match = Match(players, seed, SultansOptions(rounds=rounds, first_to=first_to, notebook=notebook))
         if deal is not None:
             self.match.round = Round.new(list(deal), spare, first=first, notebook=notebook)
-        settings = RoomSettings(seats=players, name="test table", bot_delay=0, options={"rounds": rounds, "notebook": notebook} | ({"first_to": first_to} if first_to else {}))
+        settings = RoomSettings(seats=players, name="test table", bot_delay=0, strict_windows=strict, options={"rounds": rounds, "notebook": notebook} | ({"first_to": first_to} if first_to else {}))
         super().__init__(players, settings, humans=humans, names=names if names is not None else NAMES[:players], deadline_in=deadline_in, host=host)
         self.bots = {i: make_bot(i, "heuristic", 7 + i) for i in range(players) if i not in humans}
 
@@ -64,7 +65,7 @@ class SultansRoom(FakeTableRoom):
         return self.match.round_log(number, seat)
 
     def view(self, seat: int | None) -> MatchView:
-        return self.match.view(seat)
+        return self.match.view(seat, quick=not self.settings.strict_windows)  # as the room shows it (S-REACT-5)
 
     def legal(self, seat: int) -> list[str]:
         return self.match.legal(seat)

@@ -64,6 +64,7 @@ class FakeTableRoom(ABC):
         self.clients: list[FakeTableClient[Any]] = []
         self.state: Literal["waiting", "playing", "finished"] = "finished" if self.is_over() else "playing"
         self.acts: list[tuple[int, str]] = []
+        self.passed_for: set[int] = set()  # seats the room answers pass for in the open quick window (S-REACT-5)
 
     # ------------------------------------------- the engine (set it before __init__)
     @abstractmethod
@@ -155,7 +156,10 @@ class FakeTableClient(Generic[R]):
         return self.room.legal(self._seat)
 
     def pending(self) -> bool:
-        return self._seat is not None and self._seat in self.room.pending_seats()
+        return self._seat is not None and self._seat in self.room.pending_seats() and not self.nothing_to_answer()
+
+    def nothing_to_answer(self) -> bool:
+        return self._seat is not None and self._seat in self.room.passed_for
 
     def act(self, text: str, version: int) -> None:
         self.sent.append((text, version))
@@ -276,6 +280,9 @@ class FakeTableLobby(Generic[C]):
 
     def set_bell(self, on: bool) -> None:
         self._identity = self._identity.model_copy(update={"bell": on})
+
+    def set_ask_every(self, on: bool) -> None:
+        self._identity = self._identity.model_copy(update={"ask_every": on})
 
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener

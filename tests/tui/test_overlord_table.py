@@ -321,7 +321,7 @@ async def test_plead_window_same_screen_for_who_has_the_card_and_who_does_not(si
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     g.play(0, "order 1")
     assert g.prompt() is not None and g.prompt().kind == "plead"  # type: ignore[union-attr]
-    room = OverlordRoom(g, humans=(2, 3), deadline_in=20)
+    room = OverlordRoom(g, humans=(2, 3), deadline_in=20, strict=True)
     shots: dict[int, tuple[str, str, str]] = {}
     for seat in (2, 3):
         async with table(room, seat, size=size) as (app, pilot, client):
@@ -357,7 +357,7 @@ async def test_o_passes_too_as_in_sultans_unless_it_gives_the_order() -> None:
 async def test_plead_guilty_is_answered_only_by_keys_and_then_shows_answered() -> None:
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     g.play(0, "order 1")
-    room = OverlordRoom(g, humans=(3,), deadline_in=20)
+    room = OverlordRoom(g, humans=(3,), deadline_in=20, strict=True)
     async with table(room, 3) as (app, pilot, client):
         await pilot.pause(0.3)
         assert client.sent == []  # never auto-answered

@@ -87,7 +87,7 @@ async def test_dialog_defaults_send_only_the_round_count(hub: FakeHub) -> None:
         room = next(r for r in hub.rooms.values() if r.host == "alice")
         assert room.settings.options == {"rounds": 4}
         assert "5 seats · 4 rounds · " in screen_text(app)
-        assert "turn limit 200 · notebook on" in screen_text(app)
+        assert "turn limit 200" in screen_text(app) and "notebook on" in screen_text(app)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -106,7 +106,7 @@ async def test_the_settings_line_breaks_between_settings(hub: FakeHub, lang: str
         shown = app.screen.query_one("#room-settings", Static)
         lines = [strip.text.strip() for strip in shown.render_lines(Region(0, 0, *shown.size))]
         lines = [line for line in lines if line]
-        assert len(lines) == (2 if lang == "en" else 1)  # the English is too long for one line at 100 columns
+        assert len(lines) == 2  # too long for one line at 100 columns
         assert " · ".join(lines).split(" · ") == parts
 
 
@@ -173,22 +173,26 @@ async def test_dialog_and_summary_in_chinese(hub: FakeHub) -> None:
 
 
 def test_summary_names_the_sultans_options() -> None:
-    """S-MATCH-1, S-WIN-4, S-VIEW-2: the waiting room's settings line, both languages."""
+    """S-MATCH-1, S-WIN-4, S-VIEW-2: the waiting room's settings line, both languages;
+    with which windows the room runs (S-REACT-5) and the 60 s turn timer of a new room."""
     plain = RoomSettings(seats=7, bot_delay=0, options=SultansOptions(rounds=3).model_dump(mode="json"))
     assert settings_summary(plain, "en") == (
-        "7 seats · 3 rounds · no turn timer · reactions 20 s · bots think 0 s · turn limit 200 · notebook on"
+        "7 seats · 3 rounds · turn 60 s · reactions 20 s · bots think 0 s · quick windows (at least 2 s)"
+        " · turn limit 200 · notebook on"
     )
     purist = RoomSettings(
-        seats=5, turn_timer=30, bot_delay=1,
+        seats=5, turn_timer=0, bot_delay=1, strict_windows=True,
         options=SultansOptions(first_to=9, turn_limit=80, notebook=False).model_dump(mode="json"),
     )
     assert settings_summary(purist, "en") == (
-        "5 seats · first to 9 points (at most 15 rounds) · turn 30 s · reactions 20 s · bots think 1 s"
-        " · turn limit 80 · notebook off"
+        "5 seats · first to 9 points (at most 15 rounds) · no turn timer · reactions 20 s · bots think 1 s"
+        " · strict windows (everyone answers) · turn limit 80 · notebook off"
     )
     assert settings_summary(purist, "zh") == (
-        "5 個座位 · 先到 9 分（最多 15 局） · 回合 30 秒 · 回應 20 秒 · 電腦思考 1 秒 · 回合上限 80 · 筆記本關閉"
+        "5 個座位 · 先到 9 分（最多 15 局） · 回合不限時 · 回應 20 秒 · 電腦思考 1 秒 · 嚴格回應時機（每人都要回答）"
+        " · 回合上限 80 · 筆記本關閉"
     )
+    assert "快速回應時機（至少 3 秒）" in settings_summary(plain.model_copy(update={"window_min": 3.0}), "zh")
     # another game's options are not read as the Sultans' ones
     other = RoomSettings(game="tokens", seats=3, options={"rounds": 2, "first_to": 4, "notebook": False})
     text = settings_summary(other, "en")

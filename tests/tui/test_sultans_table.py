@@ -175,7 +175,7 @@ async def test_someone_elses_turn_offers_nothing() -> None:
 async def window_screens(size: tuple[int, int]) -> tuple[str, str, str, str, SultansClient, SultansClient]:
     """Seat 1 (Assassin) attacks seat 3: seat 0 (Guard, next to the Assassin) can
     block, seat 2 (Slave) cannot. Both are asked (S-REACT-2)."""
-    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2), deadline_in=20)
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2), deadline_in=20, strict=True)
     room.play(1, "assassinate 3")
     async with table(room, 0, size=size) as (app0, pilot0, c0):
         p0, s0 = prompt(app0), screen_text(app0)
@@ -206,7 +206,7 @@ async def test_reaction_window_same_prompt_for_who_can_and_cannot_react(size: tu
 async def test_the_prompt_breaks_before_the_waiting_count_not_inside_it(lang: Lang, width: int, waiting: str) -> None:
     """A window's prompt too long for the line wrapped inside its last item
     ("· waiting for 4" / "of 4" at 80 columns); the count moves down whole."""
-    room = SultansRoom(5, deal=DEAL_A, first=2, humans=(0, 4), deadline_in=20)
+    room = SultansRoom(5, deal=DEAL_A, first=2, humans=(0, 4), deadline_in=20, strict=True)
     room.play(2, "revolt")
     async with table(room, 0, size=(width, 24), lang=lang) as (app, _pilot, _client):
         assert waiting in prompt(app)
@@ -216,7 +216,7 @@ async def test_the_prompt_breaks_before_the_waiting_count_not_inside_it(lang: La
 
 
 async def test_reaction_window_in_chinese() -> None:
-    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2), deadline_in=20)
+    room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 2), deadline_in=20, strict=True)
     room.play(1, "assassinate 3")
     async with table(room, 0, size=(120, 40), lang="zh") as (app, _pilot, client):
         text = prompt(app)

@@ -64,7 +64,7 @@ async def test_host_adds_and_removes_bots_changes_options_and_starts(hub: FakeHu
         assert isinstance(app.screen, RoomScreen)
         assert len(room.seats) == 6
         assert "rounds" not in room.settings.options
-        assert "6 seats · no turn timer" in screen_text(app)
+        assert "6 seats · turn 60 s" in screen_text(app)
         await pilot.press("s")
         await settle(pilot)
         assert room.state == "playing"

@@ -321,6 +321,8 @@ OVERLORD_EN: dict[str, str] = {
     "ov.win.waiting": "{n}/{of} to answer",
     "ov.win.answered": "You answered; waiting for the others.",
     "ov.win.not_asked": "You are not asked.",
+    "ov.win.nothing": "Nothing to answer: the window closes by itself.",
+    "ov.win.answered_quick": "You answered; the window closes when its time is up.",
     "ov.win.your_call": "Your call:",
     # picking
     "ov.pick.options": "Your options:",
@@ -634,6 +636,8 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.win.waiting": "{n}/{of} 未回應",
     "ov.win.answered": "你已回應；等待其他人。",
     "ov.win.not_asked": "這次不問你。",
+    "ov.win.nothing": "你沒有可以回應的：時機會自動結束。",
+    "ov.win.answered_quick": "你已回應；時間到時機就結束。",
     "ov.win.your_call": "請選擇：",
     "ov.pick.options": "你的選項：",
     "ov.pick.keys": "數字/方向鍵選擇 · Enter 送出 · Esc 返回",

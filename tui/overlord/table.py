@@ -509,12 +509,15 @@ class Table(GameTableScreen[Picker]):
         pr = ov.prompt
         if self.picker is not None:
             lines.extend(self._picker_lines(namer))
+        elif pr is not None and me is not None and self.nothing_to_answer():  # the room passes for it (K-ORD-11)
+            lines.append(Text(self.tr("ov.win.nothing"), style="dim", end=""))
         elif pr is not None and me is not None and len(pr.asked) > 1:
             # a window: the same text for every seat asked; options only for what it holds
-            if me in pr.asked and me in pr.owed:
+            kept = self.answer_kept(me in pr.asked, me not in pr.owed)
+            if me in pr.asked and me in pr.owed and not kept:
                 lines.append(self._options_line(self._kinds()))
             elif me in pr.asked:
-                lines.append(Text(self.tr("ov.win.answered"), style="dim", end=""))
+                lines.append(Text(self.tr("ov.win.answered_quick" if self.quick_windows else "ov.win.answered"), style="dim", end=""))
             else:
                 lines.append(Text(self.tr("ov.win.not_asked"), style="dim", end=""))
         elif self._kinds() and me is not None:
@@ -542,7 +545,7 @@ class Table(GameTableScreen[Picker]):
             return Text(self.tr("ov.status.dead", token=ov.seats[me].token), style="bold", end="")
         if pr is None:
             return Text(self.tr("ov.status.idle"), style="dim", end="")
-        mine = me is not None and me in pr.owed
+        mine = me is not None and me in pr.owed and not self.nothing_to_answer() and not self.answer_kept(me in pr.asked, False)
         actor = namer.seat(pr.actor)
         if pr.kind == "turn":
             if mine:
@@ -563,7 +566,7 @@ class Table(GameTableScreen[Picker]):
         if pr.kind == "retaliate" and pr.target is not None:  # Plead Guilty takes the order from its target
             to = self.tr("ov.win.from" if pr.card == "plead-guilty" else "ov.win.to", target=target)
         text = Text(self.tr(key, actor=actor, target=target, card=card, to=to, kind=pr.kind), style="bold", end="")
-        if len(pr.asked) > 1:
+        if len(pr.asked) > 1 and not self.quick_windows:  # K-ORD-11: quick windows never say who still owes
             text.append("  · " + self.tr("ov.win.waiting", n=len(pr.owed), of=len(pr.asked)), style="")
         if mine:
             text.stylize("reverse")

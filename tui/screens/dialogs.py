@@ -12,7 +12,15 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from tui.client import ClientError, LeaderRow, RoomSettings, leader_ranks
+from tui.client import (
+    BOT_DELAY_MAX,
+    TIMER_MAX,
+    WINDOW_MIN,
+    ClientError,
+    LeaderRow,
+    RoomSettings,
+    leader_ranks,
+)
 from tui.i18n import LANGS, Lang, error_text, game_title, guest_marked, t
 from tui.screens.base import HostModal
 from tui.text import literal
@@ -217,7 +225,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
     # the Sultans rows beyond the round count come after the bot delay.
     FIELDS = (
         "game", "name", "seats", "rounds", *OVERLORD_FIELDS, "turn_timer", "window_timer", "bot_delay",
-        *SULTANS_FIELDS, "private", "code",
+        *SULTANS_FIELDS, "strict_windows", "window_min", "private", "code",
     )
 
     def __init__(
@@ -283,6 +291,8 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                                        type="integer", max_length=2)),
                     ("turn_limit", SteadyInput(str(turn_limit), id="turn_limit", type="integer", max_length=5)),
                     ("notebook", TickBox("", notebook, id="notebook")),
+                    ("strict_windows", TickBox("", init.strict_windows, id="strict_windows")),
+                    ("window_min", SteadyInput(f"{init.window_min:g}", id="window_min", type="number", max_length=4)),
                     ("private", TickBox("", init.private, id="private")),
                     ("code", SteadyInput(init.code, id="code", max_length=40)),
                 ):
@@ -314,6 +324,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         self.query_one("#name", Input).placeholder = self.tr("field.name.hint")
         self.query_one("#expansion", Input).placeholder = self.tr("field.expansion.hint")
         self.query_one("#notebook", TickBox).label = self.tr("field.notebook.box")
+        self.query_one("#strict_windows", TickBox).label = self.tr("field.strict_windows.box")
         self.query_one("#first_to", Input).placeholder = self.tr("field.first_to.hint", hi=SULTANS_FIRST_TO_MAX)
         self._relabel(self.query_one("#match_mode", Select), self._match_modes())
         self._relabel(self.query_one("#coronation", Select), self._crowns())
@@ -379,18 +390,24 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
             raise _FormError(self.tr("form.range", field=self.tr(f"field.{field}"), lo=lo, hi=hi))
         return value
 
+    def _number(self, field: str, lo: float, hi: float) -> float:
+        raw = self.query_one(f"#{field}", Input).value.strip()
+        try:
+            value = float(raw)
+        except ValueError:
+            value = lo - 1
+        if not lo <= value <= hi:
+            raise _FormError(self.tr("form.range", field=self.tr(f"field.{field}"), lo=f"{lo:g}", hi=f"{hi:g}"))
+        return value
+
     def _collect(self) -> RoomSettings:
         gid, _title, lo, hi = self._game()
         seats = self._int("seats", lo, hi)
-        turn_timer = self._int("turn_timer", 0, 3600)
-        window_timer = self._int("window_timer", 0, 600)
-        raw_delay = self.query_one("#bot_delay", Input).value.strip()
-        try:
-            bot_delay = float(raw_delay)
-        except ValueError:
-            bot_delay = -1.0
-        if not 0.0 <= bot_delay <= 30.0:
-            raise _FormError(self.tr("form.range", field=self.tr("field.bot_delay"), lo=0, hi=30))
+        turn_timer = self._int("turn_timer", 0, TIMER_MAX)
+        window_timer = self._int("window_timer", 0, TIMER_MAX)
+        bot_delay = self._number("bot_delay", 0.0, BOT_DELAY_MAX)
+        window_min = self._number("window_min", *WINDOW_MIN)
+        strict = self.query_one("#strict_windows", TickBox).value
         private = self.query_one("#private", TickBox).value
         code = self.query_one("#code", Input).value.strip()  # none: the host makes a 4-digit one
         options: dict[str, object] = {}
@@ -418,6 +435,8 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                 "turn_timer": turn_timer,
                 "window_timer": window_timer,
                 "bot_delay": bot_delay,
+                "strict_windows": strict,
+                "window_min": window_min,
                 "options": options,
             }
         )
@@ -484,7 +503,8 @@ class _FormError(ValueError):
 
 class PlayerSettingsDialog(HostModal[Lang | None]):
     """The player's settings: the language (also switched with F2 anywhere),
-    and the bell on their turn (toggled here, the dialog stays open)."""
+    the bell on their turn and "ask me in every window" (S-REACT-5, K-ORD-11;
+    each toggled here, the dialog stays open)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", show=False),
@@ -498,7 +518,10 @@ class PlayerSettingsDialog(HostModal[Lang | None]):
         with Vertical(classes="dialog"):
             yield Static("", id="lang-title", classes="dialog-title", markup=False)
             yield OptionList(
-                *(Option(t("lang.name", lang), id=lang) for lang in LANGS), Option(self._bell_text(), id="bell"), id="langs"
+                *(Option(t("lang.name", lang), id=lang) for lang in LANGS),
+                Option(self._bell_text(), id="bell"),
+                Option(self._ask_text(), id="ask_every"),
+                id="langs",
             )
             yield Static("", id="lang-foot", markup=False)
 
@@ -512,16 +535,24 @@ class PlayerSettingsDialog(HostModal[Lang | None]):
     def _bell_text(self) -> Text:
         return Text(self.tr("settings.bell.on" if self.throne.bell_on else "settings.bell.off"))
 
+    def _ask_text(self) -> Text:
+        return Text(self.tr("settings.ask_every.on" if self.throne.ask_every else "settings.ask_every.off"))
+
     def apply_lang(self) -> None:
         self.query_one("#lang-title", Static).update(self.tr("dialog.language"))
         self.query_one("#lang-foot", Static).update(Text(self.tr("dialog.language.foot"), style="dim"))
         self.query_one("#langs", OptionList).replace_option_prompt("bell", self._bell_text())
+        self.query_one("#langs", OptionList).replace_option_prompt("ask_every", self._ask_text())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id == "bell":
             self.throne.set_bell(not self.throne.bell_on)
             self.query_one("#langs", OptionList).replace_option_prompt("bell", self._bell_text())
+            return
+        if event.option.id == "ask_every":
+            self.throne.set_ask_every(not self.throne.ask_every)
+            self.query_one("#langs", OptionList).replace_option_prompt("ask_every", self._ask_text())
             return
         lang = event.option.id
         self.dismiss(lang if lang in LANGS else None)

@@ -94,6 +94,8 @@ SULTANS_EN: dict[str, str] = {
     "sk.win.waiting": "waiting for {n} of {of}",
     "sk.win.answered": "You answered: {answer}.",
     "sk.win.not_asked": "You are not asked.",
+    "sk.win.nothing": "Nothing to answer: the window closes by itself.",
+    "sk.win.kept": "You answered; the window closes when its time is up.",
     "sk.countdown": "⏱ {s}s",
     # action kinds: key bar labels
     "sk.key.peek": "Peek",
@@ -442,6 +444,8 @@ SULTANS_ZH: dict[str, str] = {
     "sk.win.waiting": "還在等 {n}/{of} 人",
     "sk.win.answered": "你已回應：{answer}。",
     "sk.win.not_asked": "這次不需要你回應。",
+    "sk.win.nothing": "你沒有可以回應的：時機會自動結束。",
+    "sk.win.kept": "你已回應；時間到時機就結束。",
     "sk.countdown": "⏱ {s}秒",
     "sk.key.peek": "調查",
     "sk.key.swap": "交換",

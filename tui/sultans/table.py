@@ -250,8 +250,14 @@ class Table(GameTableScreen[Picker]):
         elif rv.phase == "window" and rv.window is not None and me is not None:
             w = rv.window
             if me in w.asked:
-                if w.answered and w.your_answer:
+                if self.nothing_to_answer():  # the room passes for this seat (S-REACT-5): no prompt
+                    lines.append(Text(self.tr("sk.win.nothing"), style="dim"))
+                    if "claim" in self.by_kind:  # a claim is no answer (S-SUL-2): still there
+                        lines.append(self._options_line([], ["claim"]))
+                elif w.answered and w.your_answer:
                     lines.append(Text(self.tr("sk.win.answered", answer=self.tr(f"sk.answer.{w.your_answer}"))))
+                elif self.answer_kept(True, w.answered):
+                    lines.append(Text(self.tr("sk.win.kept")))
                 else:
                     # a claim is never an answer (S-SUL-2), so it comes after them, set apart
                     lines.append(self._options_line([k for k in self._kinds() if k != "claim"],
@@ -293,6 +299,8 @@ class Table(GameTableScreen[Picker]):
                 style="bold",
                 end="",
             )
+            if self.quick_windows:  # S-REACT-5: what it is about, never who still owes an answer
+                return text
             text.append("  · " + self.tr("sk.win.waiting", n=len(w.waiting), of=len(w.asked)), style="")
             return text
         who = rv.playing if rv.playing is not None else rv.active
