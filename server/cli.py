@@ -16,10 +16,12 @@ import importlib.metadata
 import logging
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TextIO
 
+from server import ops
 from server.config import Config, ConfigError, load_config, with_overrides
 
 log = logging.getLogger("throneroom")
@@ -32,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the SSH game host")
+    ops.add_commands(sub)
     serve.add_argument("--host", help="address to listen on (default 0.0.0.0)")
     serve.add_argument("--port", type=int, help="TCP port (default 2222; 0 picks a free port)")
     serve.add_argument("--keys", type=Path, help="host key folder (default keys/)")
@@ -88,12 +91,13 @@ async def serve(config: Config) -> int:
     import tui.patches
 
     tui.patches.install()
+    from server.club import Club
     from server.health import HealthMonitor
     from server.heap import HeapKeeper
     from server.hostkey import HostKeyError, fingerprint, load_or_create
     from server.hub import Hub
     from server.ssh import ThroneServer, capture_process_output
-    from server.storage import Storage
+    from server.storage import Storage, StorageError
 
     try:
         key, created = load_or_create(config.host_key_path)
@@ -107,7 +111,13 @@ async def serve(config: Config) -> int:
     log.info("host key %s %s", config.host_key_path, fp)
 
     config.server.db_path.parent.mkdir(parents=True, exist_ok=True)
-    storage = Storage(config.server.db_path)
+    try:
+        storage = Storage(config.server.db_path)
+    except (sqlite3.Error, StorageError) as exc:
+        log.error("cannot open the database %s: %s", config.server.db_path, exc)
+        _say(f"throneroom: cannot open the database {config.server.db_path}: {exc}")
+        _say("throneroom: `throneroom check` says what is wrong; deploy/README.md says how to restore a backup")
+        return 2
     rooms = config.rooms
     hub = Hub(
         storage,
@@ -115,6 +125,8 @@ async def serve(config: Config) -> int:
         bot_delay=rooms.bot_delay,
         grace_period=rooms.grace_period,
         intermission=rooms.intermission,
+        club=Club(storage, config_admins=config.players.admins),
+        members_only=config.players.members == "invite",
     )
     heap = HeapKeeper(retired=lambda: server.retired, opened=lambda: server.opened)
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)
@@ -200,9 +212,9 @@ def _ignore_stop_signals(loop: asyncio.AbstractEventLoop, signals: tuple[signal.
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command != "serve":  # pragma: no cover - argparse enforces the choice
-        return 2
     try:
+        if args.command != "serve":
+            return ops.run(args, with_overrides(load_config(args.config), db_path=args.db))
         config = with_overrides(
             load_config(args.config),
             host=args.host,

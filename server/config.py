@@ -233,6 +233,18 @@ def _parse_netblock(text: str) -> tuple[int, int]:
 class PlayersSection(_Section):
     allow_guests: bool = True
     """Clients without an SSH key may play as guests (they cannot take a key-owned name)."""
+    members: Literal["open", "invite"] = "open"
+    """"invite": only member keys get in (an admin's invite code makes a key a member); no guests."""
+    admins: tuple[str, ...] = ()
+    """Key fingerprints (SHA256:...) of the club's admins; admins may add more in the app."""
+
+    @field_validator("admins")
+    @classmethod
+    def _fingerprints(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for fp in value:
+            if not fp.startswith("SHA256:"):
+                raise ValueError(f"{fp!r} is not a key fingerprint (ssh-keygen -lf KEY.pub shows SHA256:...)")
+        return value
 
 
 class RoomsSection(_Section):

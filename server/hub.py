@@ -34,18 +34,22 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Literal
 
 from engine.api import GameSpec
+from server.admin import AdminSession
+from server.club import COMMAND_POLL, Club, ClubError, when
 from server.room import (
     CHAT_HISTORY,
     Room,
     RoomEnv,
     RoomSession,
     chat_text,
+    require_unmuted,
     validate_settings,
 )
 from server.storage import LOBBY_CHAT, SeatRecord, Storage, StoredRoom, name_key
@@ -59,6 +63,7 @@ from tui.client import (
     RoomSettings,
     RoomSummary,
 )
+from tui.i18n import t
 
 log = logging.getLogger("throneroom.hub")
 
@@ -86,8 +91,14 @@ class Hub:
         games: Mapping[str, GameSpec] | None = None,
         clock: Callable[[], float] = time.time,
         time_scale: float = 1.0,
+        club: Club | None = None,
+        members_only: bool = False,
     ) -> None:
         self.storage = storage
+        self.club = club if club is not None else Club(storage, clock=clock)
+        self.members_only = members_only  # [players] members = "invite"
+        self._club_task: asyncio.Task[None] | None = None
+        self._motd: str | None = None  # the message of the day, read once until it changes
         self.host_fingerprint = host_fingerprint
         self.bot_delay = bot_delay
         self.grace_period = grace_period
@@ -144,6 +155,7 @@ class Hub:
             intermission=self.intermission,
             on_lobby_change=self._lobby_changed,
             on_closed=self._room_closed,
+            club=self.club,
         )
         for match in self.storage.unfinished_matches():
             spec = self.specs.get(match.game)
@@ -172,6 +184,7 @@ class Hub:
         for stored in self.storage.open_rooms():
             if stored.id not in self.rooms and not self._restore_lineup(stored):
                 self.storage.close_room(stored.id)
+        self._club_task = loop.create_task(self._club_loop(), name="club commands")
 
     def _restore_lineup(self, stored: StoredRoom) -> bool:
         """Bring back a room that was waiting, or showing a result, when the
@@ -217,6 +230,10 @@ class Hub:
     async def stop(self) -> None:
         """Stop every room's tasks and detach every session (the database stays open)."""
         tasks: list[asyncio.Task[None]] = []
+        if self._club_task is not None:
+            self._club_task.cancel()
+            tasks.append(self._club_task)
+            self._club_task = None
         for room in list(self.rooms.values()):
             tasks += room.shutdown()
         if tasks:
@@ -335,6 +352,103 @@ class Hub:
             self.storage.keep_chat(LOBBY_CHAT, line)
             self._lobby_changed()
 
+    def system(self, key: str, /, **params: str) -> None:
+        """A system line in the lobby's chat (a catalogue key, shown in each player's language)."""
+        line = ChatLine(at=self._clock(), name="", text=t(key, "en", **params), system=True, key=key, params=params)
+        self.chat.append(line)
+        self.storage.keep_chat(LOBBY_CHAT, line)
+        self._lobby_changed()
+
+    # ---------------------------------------------------------------- club
+
+    async def _club_loop(self) -> None:
+        """What the command line (``throneroom admin``) left for the running server,
+        and the figures ``throneroom status`` reads, every ``COMMAND_POLL`` seconds."""
+        loop = asyncio.get_running_loop()
+        started = last = loop.time()
+        actions = self.storage.actions_logged
+        while True:
+            await asyncio.sleep(COMMAND_POLL)
+            now = loop.time()
+            lag = max(0.0, now - last - COMMAND_POLL)  # how late the loop woke us
+            try:
+                self.run_club_commands()
+                done = self.storage.actions_logged
+                self.storage.set_status(self.status(now - started, lag, (done - actions) / (now - last)))
+                actions = done
+            except Exception:
+                log.exception("club commands failed")
+            last = now
+
+    def status(self, uptime: float, lag: float, actions_per_s: float) -> dict[str, object]:
+        rooms: dict[str, int] = {}
+        for room in self.rooms.values():
+            if not room.closed:
+                rooms[room.state] = rooms.get(room.state, 0) + 1
+        return {
+            "at": self._clock(),
+            "pid": os.getpid(),
+            "uptime_s": round(uptime),
+            "players": len({name_key(s.identity.name) for s in self.sessions}),
+            "sessions": len(self.sessions),
+            "rooms": rooms,
+            "actions_per_s": round(actions_per_s, 1),
+            "loop_lag_ms": round(lag * 1000, 1),
+            "rss_mib": round(resident_mib(), 1),
+        }
+
+    def run_club_commands(self) -> None:
+        for kind, payload in self.club.take_commands():
+            if kind == "announce":
+                self.announce(str(payload.get("text", "")))
+            elif kind == "enforce":
+                self.enforce()
+            elif kind == "motd":
+                self._motd = None
+                self._lobby_changed()
+
+    def motd(self) -> str:
+        if self._motd is None:
+            self._motd = self.club.motd()
+        return self._motd
+
+    def motd_changed(self) -> None:
+        self._motd = None
+        self._lobby_changed()
+
+    def announce(self, text: str) -> None:
+        """An admin's announcement: every lobby and every room's chat now."""
+        self.system("sys.announce", text=text)
+        for room in list(self.rooms.values()):
+            if not room.closed:
+                room.system("sys.announce", text=text)
+
+    def refusal(self, identity: Identity) -> tuple[str, dict[str, str]] | None:
+        """Why ``identity`` may not be here (a ban, a revoked membership): a message
+        key of the SSH layer and its values; None when it may."""
+        ban = self.club.ban_for(key=identity.key_fingerprint or None, name=identity.name, address=identity.address or None)
+        if ban is not None:
+            if ban.until is None:
+                return "banned", {"reason": ban.reason}
+            return "banned-until", {"reason": ban.reason, "until": when(ban.until)}
+        if self.members_only and not identity.invite_needed and not self.club.is_member(identity.key_fingerprint or None):
+            return "not-member", {}
+        return None
+
+    def enforce(self) -> None:
+        """End the sessions a ban or a revoked membership now shuts out."""
+        for session in list(self.sessions):
+            why = self.refusal(session.identity)
+            if why is not None:
+                session.end(why[0], **why[1])
+
+    def end_player(self, name: str, key: str, **values: str) -> int:
+        """End every session of ``name`` with the SSH layer's message ``key``; how many."""
+        ended = [s for s in self.sessions if name_key(s.identity.name) == name_key(name)]
+        for session in ended:
+            session.end(key, **values)
+        return len(ended)
+
     def room(self, room_id: str) -> Room:
         room = self.rooms.get(str(room_id).strip())
         if room is None or room.closed:
@@ -351,6 +465,14 @@ class LobbySession:
         self._listener: Listener | None = None
         self._listener_ctx: contextvars.Context | None = None
         self._room: RoomSession | None = None
+        self.since = hub._clock()
+        self.ender: Callable[[str, dict[str, str]], None] | None = None
+        """Ends the SSH session with one of its messages (the SSH layer sets it)."""
+        self.notices: deque[str] = deque(maxlen=20)  # an admin's private messages, shown by the lobby
+
+    def end(self, key: str, **values: str) -> None:
+        if self.ender is not None:
+            self.ender(key, values)
 
     @property
     def identity(self) -> Identity:
@@ -380,9 +502,41 @@ class LobbySession:
         return self._hub.storage.leaderboard(game=game)
 
     def chat(self, text: str) -> None:
+        require_unmuted(self._hub.club, self._identity.name)
         text = chat_text(text)  # a refused line is not counted
         self._hub.env.count_chat(self._identity.name)
         self._hub.say(self._identity.name, text)
+
+    def motd(self) -> str:
+        return self._hub.motd()
+
+    def take_notices(self) -> list[str]:
+        """An admin's messages to this player since the last call."""
+        notes = list(self.notices)
+        self.notices.clear()
+        return notes
+
+    def admin(self) -> AdminSession | None:
+        if not self._identity.admin or not self._hub.club.is_admin(self._identity.key_fingerprint or None):
+            return None
+        return AdminSession(self._hub, self._identity)
+
+    def redeem_invite(self, code: str) -> None:
+        identity = self._identity
+        if not identity.invite_needed or not identity.key_fingerprint:
+            raise ClientError("not-needed", "you are a member already")
+        if self._hub.storage.key_owner(identity.name) not in (None, identity.key_fingerprint):
+            raise ClientError("name-owned", "that name belongs to another key: connect under another name")
+        tries = self._hub.code_tries
+        if tries.full(identity.name):
+            raise ClientError("code-tries", "too many wrong codes; wait a minute")
+        try:
+            self._hub.club.redeem(code, identity.key_fingerprint, identity.name)
+        except ClubError as err:
+            tries.hit(identity.name)
+            raise ClientError(err.code, str(err)) from err
+        self._identity = identity.model_copy(update={"invite_needed": False})
+        self._hub.storage.claim_name(identity.name, identity.key_fingerprint)
 
     def chat_lines(self) -> list[ChatLine]:
         return list(self._hub.chat)
@@ -507,3 +661,13 @@ class LobbySession:
         if current is not None and not current.closed:
             current.room.detach(current, leaving=leaving)
             current._closed = True
+
+
+def resident_mib() -> float:
+    """This process's resident memory (Linux; 0 where /proc is not there)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20

@@ -44,6 +44,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from engine.api import Bot, GameSpec, GameTable, IllegalAction
+from server.club import Club, when
 from server.sanitize import clean_text
 from server.storage import (
     CHAT_HISTORY,
@@ -143,6 +144,7 @@ class RoomEnv:
     on_lobby_change: Callable[[], None] = lambda: None
     on_closed: Callable[[Room], None] = lambda room: None
     chat_throttle: Throttle | None = None  # a player's chat lines, lobby and rooms together (made when not given)
+    club: Club | None = None  # mutes (server.club)
 
     def __post_init__(self) -> None:
         if self.notifier is None:
@@ -288,7 +290,8 @@ class Room:
         self.state: State = "waiting"
         self.closed = False
         self.seats = [Seat(i) for i in range(settings.seats)]
-        self.banned: set[str] = set()  # name keys of players the host removed (not kept over a restart)
+        self.banned: set[str] = env.storage.room_kicks(room_id)  # name keys the host removed (kept)
+        self.closed_reason = ""  # why a club admin closed the room
         self.sessions: list[RoomSession] = []
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
         self.version = 0
@@ -677,6 +680,12 @@ class Room:
             return
         self.close()
 
+    def close_by_admin(self, reason: str) -> None:
+        """A club admin closes the room: a match being played ends as abandoned,
+        everyone goes back to the lobby and is told why."""
+        self.closed_reason = reason
+        self.close()
+
     def close(self) -> None:
         if self.closed:
             return
@@ -887,6 +896,7 @@ class Room:
             raise ClientError("bad-seat", "the host cannot kick themselves; leave instead", reason="self")
         name = seat.name
         self.banned.add(name_key(name))  # a kick is for good: back with the code it was a rejoin in seconds
+        self.env.storage.kick_from_room(self.id, name)
         for session in [s for s in self.sessions if s.role == "player" and name_key(s.identity.name) == name_key(name)]:
             self.sessions.remove(session)
             session._closed = session.kicked = True
@@ -1554,6 +1564,17 @@ def chat_text(text: str) -> str:
     return clean
 
 
+def require_unmuted(club: Club, name: str) -> None:
+    """Refuse a chat line from a muted player, saying why and until when."""
+    mute = club.muted(name)
+    if mute is not None:
+        until = "" if mute.until is None else when(mute.until)
+        raise ClientError(
+            "muted", f"an admin muted you in chat: {mute.reason}", reason="timed" if until else "",
+            params={"reason": mute.reason, "until": until},
+        )
+
+
 def logged_action(text: str) -> str:
     """An action as a server log line shows it: its verb alone. The rest may be
     private (the card a seat hands on, the secret partner of a hide: S-VIEW-4,
@@ -1615,6 +1636,9 @@ class RoomSession:
         if self.closed:
             if self.kicked and not self._room.closed:
                 raise ClientError("kicked", "the host removed you from this room")
+            if self._room.closed_reason:
+                reason = self._room.closed_reason
+                raise ClientError("closed-admin", f"an admin closed the room: {reason}", params={"reason": reason})
             raise ClientError("closed", "you are no longer in this room")
         return self._room
 
@@ -1653,6 +1677,8 @@ class RoomSession:
 
     def chat(self, text: str) -> None:
         room = self._live()
+        if room.env.club is not None:
+            require_unmuted(room.env.club, self.identity.name)
         text = chat_text(text)  # a refused line is not counted
         room.env.count_chat(self.identity.name)
         room.say(self.identity.name, text)

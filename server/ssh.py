@@ -40,6 +40,7 @@ import rich.traceback
 from asyncssh.saslprep import SASLPrepError, saslprep
 from rich.console import Console
 
+from server.club import Club, when
 from server.config import Config
 from server.gate import Gate, GateListener, Ticket
 from server.ratelog import WARNINGS
@@ -242,6 +243,30 @@ MESSAGES: dict[str, dict[Lang, str]] = {
     "shutdown": {
         "en": "The server is shutting down. Come back soon!",
         "zh": "伺服器正在關閉，待會兒見！",
+    },
+    "banned": {
+        "en": "You are banned from this club: {reason}",
+        "zh": "你已被這個俱樂部封鎖：{reason}",
+    },
+    "banned-until": {
+        "en": "You are banned from this club until {until}: {reason}",
+        "zh": "你已被這個俱樂部封鎖，直到 {until}：{reason}",
+    },
+    "not-member": {
+        "en": "This club is for members only, and this key is not (or no longer) a member. Ask an admin.",
+        "zh": "這個俱樂部只限會員，而這把金鑰不是（或已不再是）會員。請洽管理員。",
+    },
+    "members-need-key": {
+        "en": (
+            "This club is for members only: connect with an SSH key, then type your invite code.\r\n"
+            "Make a key with: ssh-keygen -t ed25519   then connect again: {hint}"
+        ),
+        "zh": "這個俱樂部只限會員：請用 SSH 金鑰連線，再輸入你的邀請碼。\r\n"
+        "建立金鑰：ssh-keygen -t ed25519，然後再連線：{hint}",
+    },
+    "kicked-admin": {
+        "en": "An admin closed your session: {reason}",
+        "zh": "管理員關閉了你的連線：{reason}",
     },
 }
 
@@ -647,7 +672,13 @@ class Connection(asyncssh.SSHServer):
         if fp is None or self.guest_auth or not self.name or self.lookalike:
             return
         storage = self.server.storage
+        club: Club | None = getattr(self.server.hub, "club", None)
         try:
+            if club is not None and (
+                club.ban_for(key=fp, name=self.name, address=self.peer) is not None
+                or (self.server.config.players.members == "invite" and not club.is_member(fp))
+            ):
+                return  # refused in the session, or a member first: no name is claimed for it
             owner = storage.key_owner(self.name)
             if owner is None and self.server.guest_holds(self.name):
                 self.guest_holds = True
@@ -738,12 +769,39 @@ class Connection(asyncssh.SSHServer):
             return message("bad-name", lang, raw=_printable(self.raw_user), hint=hint)
         if self.lookalike:
             return message("lookalike", lang, name=self.name, hint=hint)
-        if self.key_fingerprint is not None and not self.guest_auth:
+        club: Club | None = getattr(server.hub, "club", None)  # a test's hub may have none
+        keyed = self.key_fingerprint is not None and not self.guest_auth
+        if club is not None:  # a ban is said before anything else about the name
+            fp = self.key_fingerprint if keyed else None
+            try:
+                ban = club.ban_for(key=fp, name=self.name, address=self.peer)
+            except Exception:
+                log.exception("ban_for(%r) failed", self.name)
+                return message("storage-error", lang)
+            if ban is not None:
+                if ban.until is None:
+                    return message("banned", lang, reason=ban.reason)
+                return message("banned-until", lang, reason=ban.reason, until=when(ban.until))
+        members_only = server.config.players.members == "invite"
+        if keyed:
             if self.claim_failed:
                 return self._owned(lang, other)
             if self.guest_holds:  # a key may own a free name, but not take it from a guest playing as it
                 return message("in-use", lang, name=self.name, other=other)
-            return Identity(name=self.name, guest=False, lang=self._lang(env, stored=True), asked_as=self._asked_as())
+            fp = self.key_fingerprint or ""
+            admin = club is not None and club.is_admin(fp)
+            if members_only and club is not None and club.revoked(fp):
+                return message("not-member", lang)
+            invite_needed = members_only and club is not None and not club.is_member(fp)
+            if invite_needed and server.storage.key_owner(self.name) not in (None, fp):
+                return self._owned(lang, other)
+            return Identity(
+                name=self.name, guest=False, lang=self._lang(env, stored=True), asked_as=self._asked_as(),
+                key_fingerprint=fp, address=self.peer, admin=admin,
+                invite_needed=invite_needed,
+            )
+        if members_only:
+            return message("members-need-key", lang, hint=hint)
         try:
             owner = server.storage.key_owner(self.name)
         except Exception:
@@ -755,7 +813,9 @@ class Connection(asyncssh.SSHServer):
             return message("need-key", lang, hint=hint)
         if server.active_names[self.name.casefold()] > 0:
             return message("in-use", lang, name=self.name, other=other)
-        return Identity(name=self.name, guest=True, lang=self._lang(env, stored=False), asked_as=self._asked_as())
+        return Identity(
+            name=self.name, guest=True, lang=self._lang(env, stored=False), asked_as=self._asked_as(), address=self.peer
+        )
 
     def _owned(self, lang: Lang, other: str) -> str:
         """Why a name owned by another key is refused; not said twice after the auth banner."""
@@ -912,6 +972,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
             terminal = self.terminal
             assert terminal is not None
             self.lobby = self.server.hub.connect(identity)
+            if hasattr(self.lobby, "ender"):  # the hub may end it: a ban, an admin's kick
+                self.lobby.ender = lambda key, values: self.end(key, **values)
             app = self.app = self.server.app_factory(self.lobby, terminal.driver_class)
             _prepare_app(app)
             await app.run_async(size=terminal.size)

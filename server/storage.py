@@ -28,7 +28,7 @@ from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
 
 log = logging.getLogger("throneroom.storage")
@@ -115,6 +115,70 @@ CREATE TABLE IF NOT EXISTS watchers (
 # v6: a seat whose player left the match before its end (a bot played it out):
 # the result says so, and the leaderboard counts it a match played, never won.
 _SCHEMA_V6 = "ALTER TABLE results ADD COLUMN left_match INTEGER NOT NULL DEFAULT 0"
+
+# v8: running a club (server.club): bans, mutes, admins added in the app,
+# members and invite codes, the audit log of admin actions, a room host's kicks,
+# and commands the command line leaves for the running server.
+_SCHEMA_V8 = """
+CREATE TABLE IF NOT EXISTS bans (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind    TEXT NOT NULL CHECK (kind IN ('key', 'name', 'address')),
+    value   TEXT NOT NULL,
+    reason  TEXT NOT NULL,
+    by      TEXT NOT NULL,
+    created REAL NOT NULL,
+    until   REAL,
+    lifted  REAL
+);
+CREATE INDEX IF NOT EXISTS bans_value ON bans(kind, value);
+CREATE TABLE IF NOT EXISTS mutes (
+    name    TEXT PRIMARY KEY,
+    reason  TEXT NOT NULL,
+    by      TEXT NOT NULL,
+    created REAL NOT NULL,
+    until   REAL
+);
+CREATE TABLE IF NOT EXISTS admins (
+    key_fingerprint TEXT PRIMARY KEY,
+    added_by        TEXT NOT NULL,
+    created         REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS members (
+    key_fingerprint TEXT PRIMARY KEY,
+    name            TEXT NOT NULL,
+    invited_by      TEXT NOT NULL,
+    code            TEXT NOT NULL,
+    created         REAL NOT NULL,
+    revoked         REAL
+);
+CREATE TABLE IF NOT EXISTS invites (
+    code       TEXT PRIMARY KEY,
+    uses_left  INTEGER NOT NULL,
+    expires    REAL,
+    name       TEXT,
+    created_by TEXT NOT NULL,
+    created    REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS audit (
+    id     INTEGER PRIMARY KEY AUTOINCREMENT,
+    at     REAL NOT NULL,
+    actor  TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target TEXT NOT NULL,
+    reason TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS room_kicks (
+    room_id INTEGER NOT NULL,
+    name    TEXT NOT NULL,
+    PRIMARY KEY (room_id, name)
+);
+CREATE TABLE IF NOT EXISTS commands (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind    TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created REAL NOT NULL
+)
+"""
 
 NEXT_ROUND = "next-round"
 
@@ -219,7 +283,11 @@ class Storage:
             self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        # the command line (server.club) writes to a running server's database: wait for
+        # its short transactions instead of failing
+        self._db.execute("PRAGMA busy_timeout=1000")
         self._migrate()
+        self.actions_logged = 0  # since start (``throneroom status``: actions per second)
         # the whole leaderboard, of every game (None) and of each game read, kept until a match finishes
         self._leaders: dict[str | None, list[LeaderRow]] = {}
 
@@ -262,6 +330,10 @@ class Storage:
             with self._tx():
                 self._db.execute("ALTER TABLE identities ADD COLUMN ask_every INTEGER")
                 self._set_version(7)
+        if version < 8:
+            with self._tx():
+                self._run(_SCHEMA_V8)
+                self._set_version(8)
 
     def _run(self, script: str) -> None:
         """Each statement of a schema script, in the open transaction (``executescript`` would commit it)."""
@@ -282,6 +354,18 @@ class Storage:
 
     def close(self) -> None:
         self._db.close()
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """For :mod:`server.club`, whose tables live here too (one file, one backup)."""
+        return self._db
+
+    def transaction(self) -> _Transaction:
+        return self._tx()
+
+    def set_status(self, status: dict[str, Any]) -> None:
+        """The running server's figures for ``throneroom status`` (read by another process)."""
+        self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('status', ?)", (json.dumps(status),))
 
     # -------------------------------------------------------------- identities
 
@@ -381,6 +465,16 @@ class Storage:
         the finished match it shows) for a restart to bring the room back."""
         self._db.execute("UPDATE rooms SET lineup=? WHERE id=?", (json.dumps(lineup), int(room_id)))
 
+    def kick_from_room(self, room_id: str, name: str) -> None:
+        """The room's host removed ``name``: kept until the room closes."""
+        self._db.execute(
+            "INSERT OR IGNORE INTO room_kicks(room_id, name) VALUES (?, ?)", (int(room_id), name_key(name))
+        )
+
+    def room_kicks(self, room_id: str) -> set[str]:
+        rows = self._db.execute("SELECT name FROM room_kicks WHERE room_id=?", (int(room_id),)).fetchall()
+        return {r["name"] for r in rows}
+
     def close_room(self, room_id: str) -> None:
         """Mark the room closed and forget its chat."""
         with self._tx():
@@ -389,6 +483,7 @@ class Storage:
             )
             self._db.execute("DELETE FROM chat WHERE scope=?", (room_scope(room_id),))
             self._db.execute("DELETE FROM watchers WHERE room_id=?", (int(room_id),))
+            self._db.execute("DELETE FROM room_kicks WHERE room_id=?", (int(room_id),))
 
     def room(self, room_id: str) -> StoredRoom | None:
         row = self._db.execute("SELECT * FROM rooms WHERE id=?", (int(room_id),)).fetchone()
@@ -498,6 +593,7 @@ class Storage:
             )
         except sqlite3.Error as err:
             raise StorageError(f"cannot log {kind} #{seq} of match {match_id}: {err}") from err
+        self.actions_logged += 1
 
     def match_log(self, match_id: int) -> list[LogEntry]:
         rows = self._db.execute(

@@ -32,9 +32,11 @@ from textual.widgets._toast import ToastRack
 from tui import patches
 from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from tui.i18n import Lang, error_text, t
+from tui.screens.admin import AdminScreen
 from tui.screens.base import HostScreen, Translatable
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.help import HelpScreen
+from tui.screens.invite import InviteScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.tables import TableScreen, table_screen_for
@@ -233,6 +235,10 @@ class ThroneApp(App[None]):
         player reconnecting ~20 ms of the server's CPU (a third of a reconnect
         to a table), and after a restart mid-match every seated player
         reconnects at once."""
+        if self.lobby.identity.invite_needed:  # a newcomer to a members-only club: the code first
+            invite = InviteScreen()
+            invite._push_result_callback(invite, None)  # switch_screen takes it off (see below)
+            return invite
         try:
             room = self.lobby.current_room()
             screen = None if room is None else self._take_room(room, watching=room.my_seat is None)
@@ -250,6 +256,8 @@ class ThroneApp(App[None]):
     def on_mount(self) -> None:
         self.lobby.set_listener(self.lobby_changed)
         ident = self.lobby.identity
+        if not ident.invite_needed:
+            self._say_motd()
         if ident.asked_as:  # "h1[/b]x" plays as "h1bx": say so, not only in the online list
             self.notify(self.tr("lobby.renamed", asked=ident.asked_as, name=ident.name), markup=False, timeout=12)
         self._check_small(self.size.width, self.size.height)
@@ -360,6 +368,8 @@ class ThroneApp(App[None]):
         self._lobby_flush.poke()
 
     def _refresh_lobby(self) -> None:
+        for text in self.lobby.take_notices():  # an admin's word to this player, wherever they are
+            self.notify(self.tr("admin.notice", text=text), markup=False, timeout=30)
         screen = self._top_host_screen()
         if isinstance(screen, LobbyScreen) and screen.live:
             screen.refresh_data()
@@ -548,6 +558,28 @@ class ThroneApp(App[None]):
             self.lobby.set_ask_every(on)
         except ClientError as err:
             self.show_error(err)
+
+    def welcome_member(self) -> None:
+        """A members-only club accepted this newcomer's invite code: the lobby."""
+        self.switch_screen(LobbyScreen())
+        self._say_motd()
+
+    def _say_motd(self) -> None:
+        motd = self.lobby.motd()
+        if motd:
+            self.notify(self.tr("lobby.motd", text=motd), markup=False, timeout=15)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "admin":  # F9 is offered to club admins only
+            return self.lobby.identity.admin
+        return super().check_action(action, parameters)
+
+    def action_admin(self) -> None:
+        """The admin screen (F9), for a club admin."""
+        admin = self.lobby.admin()
+        if admin is None or isinstance(self.screen, AdminScreen):
+            return
+        self.push_screen(AdminScreen(admin))
 
     def action_quit_app(self) -> None:
         """Ask before leaving (q, Ctrl+Q, Ctrl+C); asked once however often pressed."""

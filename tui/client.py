@@ -51,6 +51,10 @@ class Identity(BaseModel):
     bell: bool = True  # ring the terminal's bell when the game waits for this player's decision
     ask_every: bool = False  # be asked in every reaction window, even with only ``pass`` to answer (S-REACT-5, K-ORD-11)
     asked_as: str = ""  # the name the client asked for (printable), when cleaning it changed it: said once
+    key_fingerprint: str = ""  # the SSH key it logged in with ("" for a guest)
+    address: str = ""  # the client's IP address
+    admin: bool = False  # a club admin (server.club): the lobby offers the admin screen
+    invite_needed: bool = False  # members-only club, key not a member yet: asked for an invite code first
 
 
 class ChatLine(BaseModel):
@@ -355,3 +359,98 @@ class LobbyClient(Protocol):
         ...
 
     def set_listener(self, listener: Listener | None) -> None: ...
+
+    def motd(self) -> str:
+        """The club's message of the day ("" for none)."""
+        ...
+
+    def admin(self) -> AdminClient | None:
+        """The admin screen's client, for an admin; None for everyone else."""
+        ...
+
+    def take_notices(self) -> list[str]:
+        """An admin's messages to this player since the last call (shown once)."""
+        ...
+
+    def redeem_invite(self, code: str) -> None:
+        """Make this key a member with an invite code (members-only clubs)."""
+        ...
+
+
+class OnlinePlayer(BaseModel):
+    """A connected session as the admin screen lists it."""
+
+    name: str
+    guest: bool
+    key_fingerprint: str
+    address: str
+    where: str  # "lobby", or the room id it is in
+    since: float  # unix time the session started
+    muted: bool = False
+
+
+class BanInfo(BaseModel):
+    id: int
+    kind: Literal["key", "name", "address"]
+    value: str
+    reason: str
+    by: str
+    until: float | None  # None: forever
+
+
+class AuditInfo(BaseModel):
+    at: float
+    actor: str
+    action: str
+    target: str
+    reason: str
+
+
+class MemberInfo(BaseModel):
+    key_fingerprint: str
+    name: str
+    invited_by: str
+    revoked: bool
+
+
+class AdminClient(Protocol):
+    """What the admin screen may do (only an admin's lobby gives one). Every
+    call is written to the audit log; bad input raises :class:`ClientError`."""
+
+    def online_players(self) -> list[OnlinePlayer]: ...
+
+    def message(self, name: str, text: str) -> None: ...
+
+    def kick(self, name: str, reason: str) -> None: ...
+
+    def mute(self, name: str, reason: str, duration: str) -> None:
+        """``duration``: ``30m``, ``2h``, ``7d``, ``1w`` or ``forever``."""
+        ...
+
+    def unmute(self, name: str) -> None: ...
+
+    def ban(self, kind: Literal["key", "name", "address"], value: str, reason: str, duration: str) -> None: ...
+
+    def unban(self, ban_id: int) -> None: ...
+
+    def bans(self) -> list[BanInfo]: ...
+
+    def free_name(self, name: str) -> None: ...
+
+    def close_room(self, room_id: str, reason: str) -> None: ...
+
+    def announce(self, text: str) -> None: ...
+
+    def set_motd(self, text: str) -> None: ...
+
+    def audit(self) -> list[AuditInfo]: ...
+
+    def add_admin(self, key_fingerprint: str) -> None: ...
+
+    def members(self) -> list[MemberInfo]: ...
+
+    def invite(self, uses: int, expires: str, name: str) -> str:
+        """A new invite code (``expires``: a duration or ``forever``; ``name``: "" for any)."""
+        ...
+
+    def revoke(self, who: str) -> None: ...

@@ -238,12 +238,13 @@ def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watcher
         raw.execute("INSERT INTO matches(room_id, game, seed, options, seats, started, finished) VALUES (1, 'count', 1, '{}', '[]', 1.0, 2.0)")
         raw.execute("INSERT INTO results(match_id, seat, name, kind, points, win) VALUES (1, 0, 'alice', 'human', 3, 1)")
     st = Storage(path)
-    assert st.schema_version == SCHEMA_VERSION == 7
+    assert st.schema_version == SCHEMA_VERSION == 8
     [result] = st.match_results(1)  # (v6) an old result: its player played it to the end
     assert result.win and not result.left
     assert [(r.name, r.wins, r.points) for r in st.leaderboard()] == [("alice", 1, 3)]
     [room] = st.open_rooms()
     assert st.watchers(room.id) == []  # (v5)
+    assert st.room_kicks(room.id) == set()  # (v8)
     assert room.lineup is None  # (v4) a room of the old server: nothing to bring back but its settings
     st.save_lineup(room.id, {"state": "waiting", "match": None, "seats": []})
     assert st.key_owner("alice") == "SHA256:aaa" and st.get_lang("alice") == "zh"
@@ -253,7 +254,7 @@ def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watcher
     st.keep_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))  # and the chat table (v3)
     st.close()
     again = Storage(path)  # opened again: nothing to migrate
-    assert again.get_bell("alice") is False and again.schema_version == 7
+    assert again.get_bell("alice") is False and again.schema_version == 8
     assert again.get_ask_every("alice") is True  # (v7)
     assert [line.text for line in again.chat_lines(LOBBY_CHAT)] == ["hi"]
     assert [r.lineup for r in again.open_rooms()] == [{"state": "waiting", "match": None, "seats": []}]

@@ -570,6 +570,18 @@ class FakeLobby:
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener
 
+    def motd(self) -> str:
+        return ""
+
+    def admin(self) -> None:
+        return None
+
+    def take_notices(self) -> list[str]:
+        return []
+
+    def redeem_invite(self, code: str) -> None:
+        raise AssertionError("not a members-only club")
+
 
 # ---------------------------------------------------------------- test helpers
 def screen_text(app: object) -> str:

@@ -49,6 +49,7 @@ class LobbyScreen(ChatKeys, HostScreen):
         Binding("l", "language", show=False),
         Binding("escape", "back", show=False),
         Binding("q", "app.quit_app", show=False),
+        Binding("f9", "app.admin", show=False),
     ]
     KEYS: ClassVar[list[KeySpec]] = [
         ("Enter", "join", "key.join"),
@@ -60,6 +61,7 @@ class LobbyScreen(ChatKeys, HostScreen):
         ("F1", "app.help", "key.help"),
         ("F2", "app.toggle_lang", "key.lang"),
         ("l", "language", "key.settings"),
+        ("F9", "app.admin", "key.admin"),
         ("q", "app.quit_app", "key.quit"),
     ]
 
@@ -117,7 +119,8 @@ class LobbyScreen(ChatKeys, HostScreen):
         guests = lobby.online_guests()
         online = [guest_marked(name, name in guests, self.lang) for name in lobby.online()]
         who = guest_marked(me.name, me.guest, self.lang)
-        if self._changed("lobby-head", (who, len(online), self.lang)):
+        motd = lobby.motd()
+        if self._changed("lobby-head", (who, len(online), self.lang, motd)):
             head = Text.assemble(
                 ("throneroom", "bold"),
                 " · ",
@@ -126,6 +129,7 @@ class LobbyScreen(ChatKeys, HostScreen):
                 self.tr("lobby.count_online", n=len(online)),
                 " · ",
                 self.tr("lang.name"),
+                *((" · ", (motd, "italic")) if motd else ()),
                 no_wrap=True,
                 overflow="ellipsis",
             )

@@ -1,0 +1,112 @@
+"""The admin screen (F9) on the real hub behind the real app (Textual pilot), at
+80x24 and 60x20 in both languages; and the invite screen of a members-only club."""
+
+from __future__ import annotations
+
+import pytest
+from hubs import new_hub, settle
+from textual.widgets import Input
+
+from tui.app import ThroneApp
+from tui.client import Identity
+from tui.screens.admin import AdminScreen, FormDialog
+from tui.screens.invite import InviteScreen
+from tui.screens.lobby import LobbyScreen
+
+ADMIN = "SHA256:adminkey"
+
+
+@pytest.fixture(autouse=True)
+def immediate_flush(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ThroneApp, "flush_interval", 0.0)
+
+
+def screen_text(app: ThroneApp) -> str:
+    """What the top screen shows now, as plain text lines."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_an_admin_bans_a_troublemaker_from_the_admin_screen(size: tuple[int, int], lang: str) -> None:
+    hub = new_hub()
+    await hub.start()
+    try:
+        hub.club.config_admins = frozenset({ADMIN})
+        troll = hub.connect(Identity(name="troll", key_fingerprint="SHA256:trollkey", address="192.0.2.5"))
+        ended: list[str] = []
+        troll.ender = lambda key, values: ended.append(values["reason"])
+        lobby = hub.connect(Identity(name="boss", key_fingerprint=ADMIN, admin=True, lang=lang))  # type: ignore[arg-type]
+        app = ThroneApp(lobby)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, LobbyScreen)
+            assert "F9" in screen_text(app).splitlines()[-1]
+            await pilot.press("f9")
+            await settle(pilot)
+            assert isinstance(app.screen, AdminScreen)
+            shown = screen_text(app)
+            assert "troll" in shown and "192.0.2.5" in shown
+            # the cursor on troll (rows sorted by name: boss, troll)
+            await pilot.press("down", "x")
+            await settle(pilot)
+            assert isinstance(app.screen, FormDialog)
+            fields = list(app.screen.query(Input))
+            assert [f.value for f in fields[:2]] == ["key", "SHA256:trollkey"]
+            fields[2].value = "spamming"
+            app.screen.action_submit()
+            await settle(pilot)
+            assert ended == ["spamming"]
+            assert hub.club.ban_for(key="SHA256:trollkey") is not None
+            await pilot.press("tab")  # the bans
+            await settle(pilot)
+            assert "spamming" in screen_text(app), screen_text(app)
+            await pilot.press("d")
+            await settle(pilot)
+            assert hub.club.bans() == []
+    finally:
+        await hub.stop()
+
+
+async def test_f9_is_not_offered_to_players() -> None:
+    hub = new_hub()
+    await hub.start()
+    try:
+        lobby = hub.connect(Identity(name="bob", key_fingerprint="SHA256:bob"))
+        app = ThroneApp(lobby)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert "F9" not in screen_text(app)
+            await pilot.press("f9")
+            await settle(pilot)
+            assert isinstance(app.screen, LobbyScreen)
+    finally:
+        await hub.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_newcomer_to_a_members_only_club_sees_nothing_before_the_code(lang: str) -> None:
+    hub = new_hub(members_only=True)
+    await hub.start()
+    try:
+        hub.connect(Identity(name="member", key_fingerprint="SHA256:member")).chat("secret plans")
+        code = hub.club.invite("admin").code
+        lobby = hub.connect(Identity(name="newbie", key_fingerprint="SHA256:new", invite_needed=True, lang=lang))  # type: ignore[arg-type]
+        app = ThroneApp(lobby)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, InviteScreen)
+            shown = screen_text(app)
+            assert "secret plans" not in shown and "member" not in shown.replace("members", "")
+            field = app.screen.query_one(Input)
+            field.value = "wrong"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, InviteScreen)
+            field.value = code
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, LobbyScreen)
+            assert hub.club.is_member("SHA256:new") and hub.storage.key_owner("newbie") == "SHA256:new"
+    finally:
+        await hub.stop()
