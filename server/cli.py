@@ -18,6 +18,7 @@ import os
 import signal
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -132,6 +133,7 @@ async def serve(config: Config) -> int:
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)
     hub.drawing = lambda: server.drawing > 0  # who came and went waits for the first screens (Hub.drawing)
     health = HealthMonitor()
+    stop_metrics: Callable[[], None] | None = None
     stop = asyncio.Event()
     stopped_by: list[str] = []
 
@@ -163,10 +165,23 @@ async def serve(config: Config) -> int:
         log.info("listening on %s:%s", host, port)
         capture_process_output()
         health.start()
+        if config.metrics.enabled:
+            from server.metrics import start_endpoint
+
+            try:
+                stop_metrics, metrics_port = start_endpoint(
+                    config.metrics.host, config.metrics.port, lambda: hub.last_status
+                )
+            except OSError as exc:
+                log.error("cannot serve metrics on %s:%s: %s", config.metrics.host, config.metrics.port, exc)
+            else:
+                _say(f"throneroom: metrics on http://{config.metrics.host}:{metrics_port}/metrics")
         await stop.wait()
         log.info("shutting down (%s)", ", ".join(stopped_by) or "stop requested")
     finally:
         await health.stop()
+        if stop_metrics is not None:
+            stop_metrics()
         await heap.stop()
         hub.begin_stop()
         await server.stop()

@@ -256,11 +256,20 @@ class RoomsSection(_Section):
     """Seconds between the rounds of a match."""
 
 
+class MetricsSection(_Section):
+    enabled: bool = False
+    """An HTTP endpoint with Prometheus metrics (players, rooms, actions/s, loop lag, memory, refusals by cause)."""
+    host: str = "127.0.0.1"
+    """Where it listens: keep it on the loopback (or a private network) and let Prometheus scrape it there."""
+    port: int = Field(default=9464, ge=0, le=65535)
+
+
 class Config(_Section):
     server: ServerSection = ServerSection()
     limits: LimitsSection = LimitsSection()
     players: PlayersSection = PlayersSection()
     rooms: RoomsSection = RoomsSection()
+    metrics: MetricsSection = MetricsSection()
 
     @property
     def host_key_path(self) -> Path:

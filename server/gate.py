@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.config import LimitsSection
+from server.metrics import refused
 from server.ratelog import WARNINGS
 
 log = logging.getLogger(__name__)
@@ -149,6 +150,7 @@ class Gate:
 
     def _refuse(self, source: str, kind: str, why: str, *, penalty: bool = True) -> None:
         self.refused += 1
+        refused(f"gate-{kind}")
         WARNINGS.warn(log, f"gate-{kind}", "refused a connection from %s at accept: %s", source, why)
         if penalty:
             self.penalise(source, self.limits.penalty_refused, "refused at a cap")

@@ -43,6 +43,7 @@ from typing import Literal
 from engine.api import GameSpec
 from server.admin import AdminSession
 from server.club import COMMAND_POLL, Club, ClubError, when
+from server.metrics import REFUSALS
 from server.room import (
     CHAT_HISTORY,
     Room,
@@ -99,6 +100,7 @@ class Hub:
         self.members_only = members_only  # [players] members = "invite"
         self._club_task: asyncio.Task[None] | None = None
         self._motd: str | None = None  # the message of the day, read once until it changes
+        self.last_status: dict[str, object] | None = None  # for the metrics endpoint's thread (server.metrics)
         self.host_fingerprint = host_fingerprint
         self.bot_delay = bot_delay
         self.grace_period = grace_period
@@ -374,7 +376,8 @@ class Hub:
             try:
                 self.run_club_commands()
                 done = self.storage.actions_logged
-                self.storage.set_status(self.status(now - started, lag, (done - actions) / (now - last)))
+                self.last_status = self.status(now - started, lag, (done - actions) / (now - last))
+                self.storage.set_status(self.last_status)
                 actions = done
             except Exception:
                 log.exception("club commands failed")
@@ -393,6 +396,8 @@ class Hub:
             "sessions": len(self.sessions),
             "rooms": rooms,
             "actions_per_s": round(actions_per_s, 1),
+            "actions_total": self.storage.actions_logged,
+            "refusals": dict(REFUSALS),
             "loop_lag_ms": round(lag * 1000, 1),
             "rss_mib": round(resident_mib(), 1),
         }

@@ -43,6 +43,7 @@ from rich.console import Console
 from server.club import Club, when
 from server.config import Config
 from server.gate import Gate, GateListener, Ticket
+from server.metrics import refused
 from server.ratelog import WARNINGS
 from server.sanitize import clean_name, clean_text, lookalike_name
 from server.sshdriver import SessionTerminal
@@ -655,6 +656,7 @@ class Connection(asyncssh.SSHServer):
             self.ticket.failures += 1
         limit = self.server.config.limits.max_auth_tries
         if self.auth_failures == limit and self.conn is not None:
+            refused("auth-tries")
             WARNINGS.warn(log, "auth-tries", "closing the connection from %s: %d authentication attempts refused",
                           self.peer, limit)
             asyncio.get_running_loop().call_soon(
@@ -710,6 +712,7 @@ class Connection(asyncssh.SSHServer):
     def session_requested(self) -> Session | bool:
         limit = self.server.config.limits.sessions_per_connection
         if self.sessions_open >= limit:
+            refused("sessions-per-connection")
             WARNINGS.warn(log, "sessions-per-connection", "refused a session from %s: %d open on its connection already",
                           self.peer, limit)
             return False
@@ -766,9 +769,9 @@ class Connection(asyncssh.SSHServer):
         hint = server.connect_hint(self._conn(), "yourname")
         other = server.connect_hint(self._conn(), "othername")
         if not self.name:
-            return message("bad-name", lang, raw=_printable(self.raw_user), hint=hint)
+            return self._refusal("bad-name", lang, raw=_printable(self.raw_user), hint=hint)
         if self.lookalike:
-            return message("lookalike", lang, name=self.name, hint=hint)
+            return self._refusal("lookalike", lang, name=self.name, hint=hint)
         club: Club | None = getattr(server.hub, "club", None)  # a test's hub may have none
         keyed = self.key_fingerprint is not None and not self.guest_auth
         if club is not None:  # a ban is said before anything else about the name
@@ -777,21 +780,21 @@ class Connection(asyncssh.SSHServer):
                 ban = club.ban_for(key=fp, name=self.name, address=self.peer)
             except Exception:
                 log.exception("ban_for(%r) failed", self.name)
-                return message("storage-error", lang)
+                return self._refusal("storage-error", lang)
             if ban is not None:
                 if ban.until is None:
-                    return message("banned", lang, reason=ban.reason)
-                return message("banned-until", lang, reason=ban.reason, until=when(ban.until))
+                    return self._refusal("banned", lang, reason=ban.reason)
+                return self._refusal("banned-until", lang, reason=ban.reason, until=when(ban.until))
         members_only = server.config.players.members == "invite"
         if keyed:
             if self.claim_failed:
                 return self._owned(lang, other)
             if self.guest_holds:  # a key may own a free name, but not take it from a guest playing as it
-                return message("in-use", lang, name=self.name, other=other)
+                return self._refusal("in-use", lang, name=self.name, other=other)
             fp = self.key_fingerprint or ""
             admin = club is not None and club.is_admin(fp)
             if members_only and club is not None and club.revoked(fp):
-                return message("not-member", lang)
+                return self._refusal("not-member", lang)
             invite_needed = members_only and club is not None and not club.is_member(fp)
             if invite_needed and server.storage.key_owner(self.name) not in (None, fp):
                 return self._owned(lang, other)
@@ -801,18 +804,18 @@ class Connection(asyncssh.SSHServer):
                 invite_needed=invite_needed,
             )
         if members_only:
-            return message("members-need-key", lang, hint=hint)
+            return self._refusal("members-need-key", lang, hint=hint)
         try:
             owner = server.storage.key_owner(self.name)
         except Exception:
             log.exception("key_owner(%r) failed", self.name)
-            return message("storage-error", lang)
+            return self._refusal("storage-error", lang)
         if owner is not None:
             return self._owned(lang, other)
         if not server.config.players.allow_guests:
-            return message("need-key", lang, hint=hint)
+            return self._refusal("need-key", lang, hint=hint)
         if server.active_names[self.name.casefold()] > 0:
-            return message("in-use", lang, name=self.name, other=other)
+            return self._refusal("in-use", lang, name=self.name, other=other)
         return Identity(
             name=self.name, guest=True, lang=self._lang(env, stored=False), asked_as=self._asked_as(), address=self.peer
         )
@@ -820,7 +823,12 @@ class Connection(asyncssh.SSHServer):
     def _owned(self, lang: Lang, other: str) -> str:
         """Why a name owned by another key is refused; not said twice after the auth banner."""
         key = "owned-after-banner" if self._banner_sent else "owned"
-        return message(key, lang, name=self.name, other=other)
+        return self._refusal(key, lang, name=self.name, other=other)
+
+    def _refusal(self, key: str, lang: Lang, **values: object) -> str:
+        """Why this client may not play (a message of :data:`MESSAGES`), counted by cause."""
+        refused(key)
+        return message(key, lang, **values)
 
     def _asked_as(self) -> str:
         """The user name asked for, printable, when the player name made of it differs."""
@@ -900,6 +908,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
             return
         if len(self.server.sessions) >= self.server.config.limits.max_sessions:
             log.warning("server full: refused %r from %s", decision.name, self.connection.peer)
+            refused("full")
             self._close_with(message("full", self.lang))
             return
         self.identity = decision

@@ -274,3 +274,28 @@ async def test_a_backup_taken_mid_match_restores_the_match(tmp_path: Path) -> No
         assert restored.rooms[room.room_id].state == "playing"
     finally:
         await restored.stop()
+
+
+async def test_the_metrics_endpoint_serves_the_status_figures_and_refusals() -> None:
+    import urllib.request
+
+    from server.metrics import refused, start_endpoint
+
+    hub = new_hub()
+    await hub.start()
+    try:
+        hub.connect(Identity(name="bob"))
+        refused("banned")
+        hub.last_status = hub.status(5.0, 0.002, 1.5)
+        stop, port = start_endpoint("127.0.0.1", 0, lambda: hub.last_status)
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
+                text = reply.read().decode()
+        finally:
+            stop()
+        assert "throneroom_players_online 1.0" in text
+        assert 'throneroom_refusals_total{cause="banned"}' in text
+        assert "throneroom_loop_lag_seconds 0.002" in text
+        assert 'throneroom_rooms{state="playing"} 0.0' in text
+    finally:
+        await hub.stop()
