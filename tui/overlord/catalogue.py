@@ -253,6 +253,8 @@ OVERLORD_EN: dict[str, str] = {
     "ov.info.banned": "Banned: {card}",
     "ov.info.uprising": "Uprising: {by} named {named}",
     "ov.info.transfers": "{n} transfers",
+    "ov.info.standin": "Away: {names}",
+    "ov.info.left": "Left: {names}",
     # path
     "ov.path": "Order",
     "ov.path.none": "Order: not given yet this phase.",
@@ -572,6 +574,8 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.info.banned": "禁用：{card}",
     "ov.info.uprising": "暴動：{by} 指定 {named}",
     "ov.info.transfers": "傳遞 {n} 次",
+    "ov.info.standin": "暫離：{names}",
+    "ov.info.left": "已退出：{names}",
     "ov.path": "指示物",
     "ov.path.none": "指示物：本階段尚未交出。",
     "ov.path.how.command": "命令",

@@ -205,7 +205,8 @@ class Table(GameTableScreen[Picker]):
         width = max(10, (known or min(56, max(32, self.app.size.width * 40 // 100)) - 2) - 2)
         hand = 1 + sum(1 + _effect_lines(c, self.lang, width) for c in view.hand or [])
         hand += 2 * sum(1 for sv in view.seats if sv.shown is not None)
-        info = len(self._info_lines(view, self.namer(), self.query_one(SeatsPanel).content_size.width or 46))
+        # (as many lines as with no state column: its marks are said below the seats then)
+        info = len(self._info_lines(view, self.namer(), self.query_one(SeatsPanel).content_size.width or 46, marked=False))
         want = max(view.players + 1 + info, min(hand, self.app.size.height - 16))
         mid = self.query_one("#ov-mid")
         if mid.styles.height is None or mid.styles.height.value != want:
@@ -282,11 +283,18 @@ class Table(GameTableScreen[Picker]):
                 parts.append(self.tr("ov.state.offline"))
         return " ".join(parts)
 
-    def _info_lines(self, ov: OverlordView, namer: Namer, width: int) -> list[str]:
+    def _info_lines(self, ov: OverlordView, namer: Namer, width: int, *, marked: bool = True) -> list[str]:
         """The deck, the discard, the centre's roles, a ban, an uprising: " · "
         between them, a new line where the next one would not fit (the uprising
-        was cut to "暴動：B…" beside the centre's roles)."""
+        was cut to "暴動：B…" beside the centre's roles). Without ``marked`` (the
+        seat rows have no state column) also the seats a stand-in bot plays and
+        those whose players left the match: every screen shows them."""
         parts = [self.tr("ov.info", deck=ov.deck_size, discard=len(ov.discard))]
+        seats = self.snap.seats if self.snap is not None and not marked and ov.phase != "over" else []
+        for key, seated in (("ov.info.standin", [s.index for s in seats if s.away]),
+                            ("ov.info.left", [s.index for s in seats if s.left])):
+            if seated:
+                parts.append(self.tr(key, names=self.tr("punct.list").join(namer.seat(i) for i in seated)))
         if ov.centre:
             parts.append(self.tr("ov.info.centre", roles=self.tr("punct.list").join(role_str(r, self.lang) for r in ov.centre)))
         over = ov.phase == "over"  # a ban or an uprising of the last round is nothing now (it stayed on the result)
@@ -365,7 +373,7 @@ class Table(GameTableScreen[Picker]):
                 line.stylize("dim")
             lines.append(line)
             values.append(i)
-        for fact in self._info_lines(ov, namer, width):
+        for fact in self._info_lines(ov, namer, width, marked=state):
             lines.append(Text(fact, style="dim", no_wrap=True, overflow="ellipsis", end=""))
             values.append(None)
         for line in lines:
