@@ -102,8 +102,9 @@ async def test_two_timeouts_in_a_row_make_a_seat_away_and_a_stand_in_plays_it_at
 
 async def test_acting_in_time_resets_the_count_and_a_reaction_let_go_is_none(hub: Hub) -> None:
     """Two timeouts with an action in time between do not make a seat away; a
-    reaction window let go (its default a pass: a choice) neither counts nor resets."""
-    a, b = await seated(hub, "bob", options={"rounds": 1, "target": 40})
+    reaction window let go (its default a pass: a choice) neither counts nor resets
+    (strict windows: bob is asked even with nothing but pass to answer)."""
+    a, b = await seated(hub, "bob", options={"rounds": 1, "target": 40}, strict_windows=True)
     room = a.room
     await time_out(room)  # alice: add 1 (1)
     act(b, "add 1")  # 2
