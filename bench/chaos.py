@@ -31,8 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import asyncssh
 from sshclients import LOAD_LIMITS, BenchClient, ServerUnderTest, make_key
+
+from server.sshlib import asyncssh  # (set up once, without DSA)
 
 KEYS = [
     *"abcdefghijklmnoprstuvwxyz0123456789", *["\r"] * 6,

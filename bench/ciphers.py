@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from asyncssh.encryption import get_encryption, get_encryption_params
 
 from server.config import CIPHERS, MACS
+from server.sshlib import asyncssh
 
 PAIRS = [
     ("chacha20-poly1305@openssh.com", ""),
@@ -33,8 +33,8 @@ PAIRS = [
 
 def per_packet(cipher: str, mac: str, size: int, packets: int) -> float:
     """Seconds of CPU to encrypt and sign one packet of ``size`` bytes."""
-    key_size, iv_size, _block, mac_size, _hash, etm = get_encryption_params(cipher.encode(), mac.encode())
-    enc = get_encryption(cipher.encode(), os.urandom(key_size), os.urandom(iv_size), mac.encode(), os.urandom(mac_size), etm)
+    key_size, iv_size, _block, mac_size, _hash, etm = asyncssh.encryption.get_encryption_params(cipher.encode(), mac.encode())
+    enc = asyncssh.encryption.get_encryption(cipher.encode(), os.urandom(key_size), os.urandom(iv_size), mac.encode(), os.urandom(mac_size), etm)
     assert enc is not None
     data = os.urandom(size)
     start = time.process_time()

@@ -31,7 +31,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import asyncssh
 from load import own_cpu
 from sshclients import OPENSSH_CIPHERS, OPENSSH_MACS, make_key, percentile, process_cpu
 from textual.app import App, ComposeResult
@@ -39,6 +38,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from server.config import CIPHERS, MACS
+from server.sshlib import asyncssh  # (set up once, without DSA)
 
 MARK = b"\x1b[0m--floor-mark--"
 

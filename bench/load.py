@@ -70,7 +70,6 @@ from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import asyncssh
 from sshclients import (
     LOAD_LIMITS,
     BenchClient,
@@ -80,6 +79,8 @@ from sshclients import (
     make_key,
     percentile,
 )
+
+from server.sshlib import asyncssh  # (set up once, without DSA)
 
 T = TypeVar("T")
 

@@ -27,8 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncssh
-from asyncssh.mac import get_mac_algs
+from server.sshlib import asyncssh  # (set up once, without DSA)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -169,7 +168,7 @@ OPENSSH_MACS = [
 """Offered in OpenSSH's client order (``ssh_config(5)``), so the clients get the
 cipher and MAC that ``ssh`` would get from the server (UMAC only where asyncssh
 has it: it needs libnettle)."""
-OPENSSH_MACS = [mac for mac in OPENSSH_MACS if mac.encode() in get_mac_algs()]
+OPENSSH_MACS = [mac for mac in OPENSSH_MACS if mac.encode() in asyncssh.mac.get_mac_algs()]
 
 
 class _Session(asyncssh.SSHClientSession[bytes]):
