@@ -586,9 +586,11 @@ EN: dict[str, str] = {
         "Each living seat on the winning side scores 2 if revealed, 1 if hidden (the Vizier and the "
         "Fortune Teller by their own cards' rules). A match is 5 rounds unless the host "
         "sets another number or a points target; the most points wins.\n"
-        "A killing or a revolt asks every other living seat (a detention only its target) and waits "
-        "for all answers, so nobody learns who could have reacted. Answer pass (o, or n as in Kill "
-        "the Overlord) when you do not react."
+        "A killing or a revolt asks every other living seat (a detention only its target), so nobody "
+        "learns who could have reacted. In quick windows (the default) the room passes for you when "
+        "pass is all you may answer (your line says \"Nothing to answer\"), a window lasts at least its "
+        "minimum time, and nobody sees who answered; in strict windows everyone answers. Answer pass "
+        "(o, or n as in Kill the Overlord) when you do not react."
     ),
     "help.game.overlord": (
         "Everyone holds a role with a rank and an income, 5 gold and plot cards. Each round: "
@@ -1145,7 +1147,9 @@ ZH: dict[str, str] = {
         "加冕牌轉回到它所在的玩家時，若蘇丹仍存活且公開，保皇黨獲勝；或沒有刺客且自由的奴隸少於三位時，"
         "保皇黨獲勝。刺客殺死蘇丹，或三位自由且公開的奴隸相鄰而坐時，革命軍獲勝。\n"
         "勝方每位存活玩家：公開得 2 分，隱藏得 1 分（大官和占卜師依各自角色卡的規則）。一場比賽預設 5 局（房主可改局數，或改為先到幾分），總分最高者獲勝。\n"
-        "刺殺或登高一呼時會詢問其他所有存活玩家（拘留只詢問被拘留的人）並等待全部回答，所以沒人能知道誰可以回應。"
+        "刺殺或登高一呼時會詢問其他所有存活玩家（拘留只詢問被拘留的人），所以沒人能知道誰可以回應。"
+        "快速回應時機（預設）下，你只能不回應時由房間替你不回應（畫面顯示「你沒有可以回應的」），每個時機至少開放最短時間，"
+        "也沒人看得到誰已回應；嚴格回應時機下每人都要回答。"
         "不想回應時按 o（不回應；n 也可以，和刺殺領主一樣）。"
     ),
     "help.game.overlord": (

@@ -153,6 +153,8 @@ class FakeTableClient(Generic[R]):
     def legal(self) -> list[str]:
         if self._seat is None or self.room.state != "playing":
             return []
+        if self.nothing_to_answer():  # as the host: the room's pass is no choice of the seat's
+            return [a for a in self.room.legal(self._seat) if a != "pass"]
         return self.room.legal(self._seat)
 
     def pending(self) -> bool:
