@@ -684,7 +684,9 @@ class Room:
         """A club admin closes the room: a match being played ends as abandoned,
         everyone goes back to the lobby and is told why."""
         self.closed_reason = reason
+        attached = list(self.sessions)
         self.close()
+        self.env.notify(attached)  # their screens read the closed room, and say why
 
     def close(self) -> None:
         if self.closed:

@@ -61,6 +61,7 @@ KEYS: dict[str, str] = {
     "f3": "\x1bOR",
     "f4": "\x1bOS",
     "f5": "\x1b[15~",
+    "f9": "\x1b[20~",
     "ctrl+c": "\x03",
     "ctrl+d": "\x04",
 }

@@ -77,3 +77,39 @@ def test_an_invite_only_club_lets_a_code_in_once_and_refuses_a_revoked_member(
     admin(server, "revoke", "newbie")
     with server.client("newbie", key=first) as c:
         assert "members only" in c.wait_closed()
+
+
+def test_a_muted_player_is_told_so_when_chatting(server: ServerProcess, client_key: Callable[[str], Path]) -> None:
+    admin(server, "mute", "loud", "--reason", "too many caps", "--for", "1h")
+    with server.client("loud", key=client_key("loud")) as c:
+        c.wait_for(server.fingerprint)
+        c.press("t")
+        c.type_text("HELLO EVERYONE")
+        c.press("enter")
+        c.wait_for("An admin muted you in chat until")
+        assert "too many caps" in c.text()
+
+
+def test_an_admin_closes_a_room_and_its_player_is_told_why(
+    make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path]
+) -> None:
+    boss = client_key("boss")
+    server = make_server(config=f'[players]\nadmins = ["{fingerprint(boss)}"]\n')
+    with server.client("player", key=client_key("player")) as p, server.client("boss", key=boss) as b:
+        p.wait_for(server.fingerprint)
+        p.press("c")
+        p.wait_for("New room")
+        p.press("enter")  # the dialog's defaults: a room of Sultans
+        p.wait_for("not ready")
+        b.wait_for("F9")
+        b.press("f9")
+        b.wait_for("Admin")
+        b.press("tab", "tab", "tab")  # online, bans, members, the club
+        b.wait_for("Close room")
+        b.press("c")
+        b.type_text("1")
+        b.press("enter")
+        b.type_text("closing time")
+        b.press("enter")
+        b.wait_for("Room closed")
+        p.wait_for("An admin closed that room: closing time")
