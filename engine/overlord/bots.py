@@ -117,9 +117,20 @@ class HeuristicBot:
             roles[s] = best
         return roles[self.seat]
 
-    def _dying_pays(self, v: OverlordView) -> bool:
+    def _shields(self, v: OverlordView, legal: list[str]) -> int:
+        """How many more times this seat can pass the order on: its shield cards, and a role's
+        pass (K-ROLE-PEASANT pays 1 gold a time, K-XROLE-OUTLAW discards any card a time)."""
+        hand = v.hand or []
+        n = sum(1 for c in hand if c in _PASSING)
+        if any(a.startswith("pay ") for a in legal):
+            n += v.seats[self.seat].gold
+        if any(a.startswith("discard-pass ") for a in legal):
+            n += len(hand)
+        return n
+
+    def _dying_pays(self, v: OverlordView, shields: int) -> bool:
         """Dying now pays when it gets a better role in the exchange (K-RND-6) than the alternative:
-        surviving (with 2+ shields) or, with one shield or none, dying later after the likely victims
+        surviving (with 2+ ways to pass) or, with one or none, dying later after the likely victims
         (players holding no card; the ruler's death would end the phase, so it comes last)."""
         me = self.seat
         if self._is_ruler(v) or v.ruler is None:
@@ -128,7 +139,6 @@ class HeuristicBot:
         likely = [s.seat for s in v.seats if s.alive and s.seat not in (me, v.ruler) and s.hand_size == 0]
         tail = [v.ruler] if v.seats[v.ruler].hand_size == 0 else []
         now = self._rank_after_exchange(v, [*dead, me, *likely, *tail])
-        shields = sum(1 for c in (v.hand or []) if c in _PASSING)
         if shields >= 2:
             return now > self._rank_after_exchange(v, [*dead, *likely, *tail])
         return now > self._rank_after_exchange(v, [*dead, *likely, me, *tail])
@@ -139,7 +149,7 @@ class HeuristicBot:
         passes = [ta for ta in acts if ta[1].verb in ("play", "pay", "discard-pass") and ta[1].card not in
                   ("martyrdom", "revenge", "revolution", "uprising")]
         killer = v.path[-1].by if v.path and v.path[-1].seat == me and v.path[-1].how != "plead-guilty" else None
-        dying_pays = self._dying_pays(v)
+        dying_pays = self._dying_pays(v, self._shields(v, [ta[0] for ta in acts]))
         if passes and not dying_pays:
             def score(ta: tuple[str, Action]) -> float:
                 a = ta[1]
@@ -162,11 +172,12 @@ class HeuristicBot:
         if killer is not None and killer == v.ruler and "play revenge" in legal:
             return "play revenge"
         ups = [ta for ta in acts if ta[1].card == "uprising"]
-        if ups and not self._is_ruler(v):
+        if ups:  # the order moves on and this seat lives (for the ruler: keeps the crown, K-ORD-8)
             return max(ups, key=lambda ta: self._target_score(v, ta[1].seat or 0))[0]
         if "play martyrdom" in legal:
             return "play martyrdom"
-        if "play revolution" in legal and v.seats[me].rank <= 4:
+        if "play revolution" in legal and (v.seats[me].rank <= 4 or self._is_ruler(v)):
+            # a ruler who dies gives up rank 8 for sure (K-RND-6); a reshuffle may keep it
             return "play revolution"
         if killer is not None and "play revenge" in legal and v.seats[killer].rank > v.seats[me].rank:
             return "play revenge"

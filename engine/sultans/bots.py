@@ -207,6 +207,23 @@ class Board:
                 return s
         return None
 
+    def guard_disabled(self, g: int) -> bool:
+        """S-GRD-4: a Guard beside a revealed, living, non-detained Belly Dancer can neither Detain nor Block."""
+        return any(
+            self.rev[d] and self.alive[d] and not self.detained[d] and self.face[d] == "belly-dancer"
+            for d in (self.left(g), self.right(g))
+            if d != g
+        )
+
+    def possible_blockers(self, assassin: int, target: int) -> set[int]:
+        """The seats that could block ``assassin`` striking ``target`` if they hold a Guard
+        (S-GRD-2): living and free, beside the Assassin or the target (the target itself
+        only when it is beside the Assassin), not held back by a Belly Dancer (S-GRD-4)."""
+        near = {self.left(assassin), self.right(assassin), self.left(target), self.right(target)} - {assassin}
+        if not self.adjacent(assassin, target):
+            near.discard(target)
+        return {g for g in near if self.alive[g] and self.free(g) and not self.guard_disabled(g)}
+
     def revealed_free_slaves(self) -> set[int]:
         return {s for s in range(self.n) if self.alive[s] and self.rev[s] and self.face[s] == "slave" and self.free(s)}
 
@@ -486,10 +503,12 @@ class HeuristicBot:
             return gain - self.swap_cost
         if word == "assassinate":
             assert t is not None
+            blockers = b.possible_blockers(me, t)
+            if any(b.card_at(g) == "guard" for g in blockers):
+                # a Guard this seat can see will block (S-GRD-2): the Assassin dies, the target lives
+                return -3.0
             ps = b.prob(t, "sultan")
-            guard_risk = any(
-                b.prob(g, "guard") > 0.5 and b.free(g) for g in {b.left(me), b.right(me), b.left(t), b.right(t)} - {me}
-            )
+            guard_risk = any(b.prob(g, "guard") > 0.5 for g in blockers)
             value = 3.0 * ps + 0.6 * b.prob(t, "guard") - 0.6 * (b.prob(t, "slave") + b.prob(t, "assassin"))
             if guard_risk:
                 value -= 0.8

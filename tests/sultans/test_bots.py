@@ -304,3 +304,61 @@ def test_losing_side_swaps_away() -> None:
     out = r.outcome()
     assert out is not None and out.winner == "loyalists" and out.reason == "crown"
     assert out.points[0] == 1
+
+
+# ------------------------------------------- blunders a person would not make
+
+
+def test_assassin_does_not_strike_past_a_revealed_guard() -> None:
+    """S-GRD-2 (issue 44 item 16): the Sultan claimed beside a revealed Guard; an Assassin that
+    strikes it is blocked and dies. The bot sees the Guard and does not strike the Sultan."""
+    r = deal("assassin slave slave guard sultan slave slave assassin", "guard", first=3)
+    r.play(3, "detain 1")  # the Guard reveals (S-ACT-1)
+    answer_all(r, {})
+    r.play(4, "claim")
+    for s, a in [(4, "peek 5"), (5, "peek 6"), (6, "peek 7")]:
+        r.play(s, a)
+    assert r.pending() == {7} and "assassinate 4" in r.legal(7)
+    assert ask(r, 7) != "assassinate 4"
+
+
+def test_second_assassin_does_not_follow_the_first_into_the_block() -> None:
+    """S-GRD-2: the first Assassin struck the revealed Sultan and the hidden Guard beside it
+    blocked (revealing) and the Assassin died; the second Assassin, next in turn, has seen it
+    and does not strike the Sultan again."""
+    r = deal("slave slave vizier guard sultan slave assassin assassin", "guard", first=4)
+    r.play(4, "claim")
+    r.play(4, "peek 5")
+    r.play(5, "peek 6")
+    r.play(6, "assassinate 4")
+    answer_all(r, {3: "block"})
+    pub = r.view(None)
+    assert not pub.seats[6].alive and pub.seats[3].revealed and r.outcome() is None
+    assert r.pending() == {7} and "assassinate 4" in r.legal(7)
+    assert ask(r, 7) != "assassinate 4"
+
+
+def test_assassin_does_not_strike_a_revealed_guard_beside_it() -> None:
+    """S-GRD-2: a Guard that is the target blocks when it sits beside the Assassin."""
+    r = deal("guard assassin slave sultan slave", "slave", first=0)
+    r.play(0, "detain 3")
+    answer_all(r, {})
+    assert r.pending() == {1}
+    assert ask(r, 1) != "assassinate 0"
+
+
+def test_belly_dancer_keeps_the_guard_from_blocking() -> None:
+    """S-GRD-4: the Assassin peeked the Guard beside the Sultan, but a revealed Belly Dancer sits
+    beside that Guard, so it cannot block: the Assassin strikes the claimed Sultan (S-ASN-1)."""
+    r = deal("slave belly-dancer guard sultan slave assassin", "slave", first=5)
+    r.play(5, "peek 2")
+    r.play(0, "peek 1")
+    r.play(1, "dance")
+    r.play(2, "peek 0")
+    r.play(3, "claim")
+    r.play(3, "peek 0")
+    r.play(4, "peek 0")
+    assert r.pending() == {5} and r.outcome() is None
+    b = Board(json_view(r, 5))
+    assert b.card_at(2) == "guard" and b.guard_disabled(2) and 2 not in b.possible_blockers(5, 3)
+    assert ask(r, 5) == "assassinate 3"
