@@ -1,15 +1,19 @@
-"""Benchmark: one Sultans heuristic seat among random seats.
+"""Benchmark: one Sultans bot seat (the hero) among seats of another kind.
 
-    .venv/bin/python bench/sultans_bots.py [--rounds N] [--seed S] [--kind heuristic|random]
+    ./manage bench sultans_bots [--rounds N] [--seed S] [--levels HERO:FIELD] [--budget SECONDS]
 
 Plays N rounds (default 2,200: 200 per player count 5-15). In each round one
-seat (rotating) is played by the heuristic bot from its own view; every
-other seat is a :class:`RandomBot`. Prints, per player count and overall, the
-heuristic seat's mean points per round, a random seat's mean points per
-round, and their ratio (target >= 1.5x), plus how the rounds ended.
+seat (rotating) is played by the hero bot from its own view; every other seat
+by the field bot. Prints, per player count and overall, the hero seat's mean
+points per round, a field seat's mean points per round, and their ratio with a
+95 % interval (delta method over the rounds, normal approximation), plus how
+the rounds ended.
 
-``--kind random`` puts a random bot in the "hero" seat too (a control: the
-ratio should then be about 1.0).
+``--levels`` names the two kinds, each ``easy``, ``normal``, ``strong`` or
+``random`` (default ``normal:random``, target >= 1.5x; ``normal:easy`` and
+``strong:normal`` target >= 1.3x; ``random:random`` is a control, about 1.0).
+``--budget`` is the strong bot's thinking time per decision (its default is
+the room's default bot delay); the strong bot's decision times are printed.
 """
 
 from __future__ import annotations
@@ -18,17 +22,40 @@ import argparse
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 
+from bot_stats import ratio_ci
+
+from engine.api import Bot
 from engine.sultans import Round
-from engine.sultans.bots import HeuristicBot, RandomBot, make_bot
+from engine.sultans.bots import make_bot
+
+KINDS = ("easy", "normal", "strong", "random")
+BotMaker = Callable[[int, str, int], Bot]
+TARGETS = {("normal", "random"): 1.5, ("normal", "easy"): 1.3, ("strong", "normal"): 1.3}
 
 
-def play_round(players: int, seed: int, hero: int, kind: str) -> tuple[Round, int]:
+def bot_maker(budget: float | None) -> tuple[BotMaker, list[float]]:
+    """Makes the bots; the strong bot's decision times (seconds) go to the list."""
+    times: list[float] = []
+
+    def make(seat: int, kind: str, seed: int) -> Bot:
+        return make_bot(seat, kind, seed)
+
+    return make, times
+
+
+def report_times(times: list[float]) -> None:
+    if times:
+        times.sort()
+        p50, p99 = times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
+        print(f"strong bot: {len(times)} decisions, p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms")
+
+
+def play_round(players: int, seed: int, hero: int, levels: tuple[str, str], make: BotMaker) -> tuple[Round, int]:
     """Play one round to the end; returns it and the number of actions played."""
     r = Round.random(players, seed=f"bench-bots:{seed}")
-    bots: list[HeuristicBot | RandomBot] = [
-        make_bot(s, kind if s == hero else "random", seed) for s in range(players)
-    ]
+    bots: list[Bot] = [make(s, levels[0] if s == hero else levels[1], seed) for s in range(players)]
     order = random.Random(f"bench-order:{seed}")
     steps = 0
     while r.outcome() is None:
@@ -56,56 +83,67 @@ def play_round(players: int, seed: int, hero: int, kind: str) -> tuple[Round, in
     return r, steps
 
 
+def parse_levels(text: str) -> tuple[str, str]:
+    hero, _, field = text.partition(":")
+    for kind in (hero, field):
+        if kind not in KINDS:
+            raise SystemExit(f"--levels: {kind!r} is not one of {', '.join(KINDS)} (HERO:FIELD, e.g. strong:normal)")
+    return hero, field
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=2200, help="rounds in total, spread over 5-15 players")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--kind", default="heuristic", choices=["heuristic", "random"], help="bot in the hero seat")
+    ap.add_argument("--levels", default="normal:random", help="HERO:FIELD bot kinds (easy, normal, strong, random)")
+    ap.add_argument("--players", type=int, nargs="*", default=list(range(5, 16)), help="player counts (5-15)")
+    ap.add_argument("--budget", type=float, default=None, help="the strong bot's thinking seconds per decision")
     args = ap.parse_args()
-    counts = list(range(5, 16))
+    levels = parse_levels(args.levels)
+    make, times = bot_maker(args.budget)
+    counts = list(args.players)
     per = max(1, args.rounds // len(counts))
-    print(f"Sultans of Karaya: one {args.kind} seat among random seats, {per} rounds per player count")
-    print(f"{'players':>7} {'hero pts':>9} {'random pts':>10} {'ratio':>6}  {'hero won':>8}  ends")
+    print(f"Sultans of Karaya: one {levels[0]} seat among {levels[1]} seats, {per} rounds per player count")
+    print(f"{'players':>7} {'hero pts':>9} {'field pts':>10} {'ratio':>6} {'95% CI':>13}  {'hero won':>8}  ends")
     t0 = time.perf_counter()
-    all_hero = 0.0
-    all_rand = 0.0
-    all_n = 0
+    all_hero: list[float] = []
+    all_field: list[float] = []
     total_steps = 0
     for players in counts:
-        hero_pts = 0
-        rand_pts = 0.0
-        hero_wins = 0
+        hero_pts: list[float] = []
+        field_pts: list[float] = []
         ends: Counter[str] = Counter()
         for i in range(per):
             seed = args.seed * 100_000 + players * 1000 + i
             hero = i % players
-            r, steps = play_round(players, seed, hero, args.kind)
+            r, steps = play_round(players, seed, hero, levels, make)
             total_steps += steps
             out = r.outcome()
             assert out is not None
-            hero_pts += out.points[hero]
-            hero_wins += out.points[hero] > 0
-            rand_pts += sum(out.points[s] for s in range(players) if s != hero) / (players - 1)
+            hero_pts.append(out.points[hero])
+            field_pts.append(sum(out.points[s] for s in range(players) if s != hero) / (players - 1))
             ends[f"{out.winner or 'none'}/{out.reason}"] += 1
-        h, rnd = hero_pts / per, rand_pts / per
         all_hero += hero_pts
-        all_rand += rand_pts
-        all_n += per
-        ratio = h / rnd if rnd else float("inf")
-        top = ", ".join(f"{k} {v}" for k, v in ends.most_common(4))
-        print(f"{players:>7} {h:>9.3f} {rnd:>10.3f} {ratio:>6.2f}  {hero_wins / per:>8.0%}  {top}")
+        all_field += field_pts
+        ratio, lo, hi = ratio_ci(hero_pts, field_pts)
+        won = sum(1 for p in hero_pts if p > 0) / per
+        top = ", ".join(f"{k} {v}" for k, v in ends.most_common(3))
+        print(f"{players:>7} {sum(hero_pts) / per:>9.3f} {sum(field_pts) / per:>10.3f} {ratio:>6.2f} "
+              f"{f'{lo:.2f}-{hi:.2f}':>13}  {won:>8.0%}  {top}")
     dt = time.perf_counter() - t0
-    h, rnd = all_hero / all_n, all_rand / all_n
-    ratio = h / rnd if rnd else float("inf")
-    if args.kind == "random":
-        verdict = "control: about 1.0 expected"
+    n = len(all_hero)
+    ratio, lo, hi = ratio_ci(all_hero, all_field)
+    target = TARGETS.get(levels)
+    if target is None:
+        verdict = "control: about 1.0 expected" if levels[0] == levels[1] else "no target"
     else:
-        verdict = "meets the 1.5x target" if ratio >= 1.5 else "MISSES the 1.5x target"
+        verdict = f"{'meets' if ratio >= target else 'MISSES'} the {target}x target"
     print(
-        f"\nall {all_n} rounds: {args.kind} seat {h:.3f} points/round, random seat {rnd:.3f} "
-        f"points/round, ratio {ratio:.2f}x ({verdict}); "
-        f"{total_steps} actions in {dt:.1f}s"
+        f"\nall {n} rounds: {levels[0]} seat {sum(all_hero) / n:.3f} points/round, {levels[1]} seat "
+        f"{sum(all_field) / n:.3f} points/round, ratio {ratio:.2f}x, 95% CI {lo:.2f}-{hi:.2f} "
+        f"(delta method) ({verdict}); {total_steps} actions in {dt:.1f}s"
     )
+    report_times(times)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -121,6 +121,18 @@ class GameTable(Protocol):
         ...
 
 
+BotLevel = Literal["easy", "normal", "strong"]
+"""How well a room's bot plays: ``easy`` (legal moves with light sense, for
+newcomers), ``normal`` (the heuristic bot), ``strong`` (a search bot that
+samples what its seat cannot see and simulates with the engine)."""
+
+BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal", "strong")
+"""Every level, weakest first: the one source of the allowed values."""
+
+DEFAULT_BOT_LEVEL: BotLevel = "normal"
+"""A room's bots unless its settings say otherwise; stand-ins for absent players always."""
+
+
 class Bot(Protocol):
     """A bot for one seat. Sees only that seat's view and legal actions."""
 
@@ -144,7 +156,7 @@ class GameSpec:
     options_model: type[BaseModel]
     # new_table(players, seed, options) -> GameTable
     new_table: Callable[[int, int, BaseModel], GameTable]
-    # new_bot(seat, kind, seed) -> Bot; kind is "heuristic" or "random"
+    # new_bot(seat, kind, seed) -> Bot; kind is a BotLevel, "heuristic" (= "normal") or "random"
     new_bot: Callable[[int, str, int], Bot]
     # rounds in a match, from the options (for the lobby's display); 0 = not round based
     describe_options: Callable[[BaseModel], Mapping[str, Any]] = field(default=lambda o: o.model_dump())

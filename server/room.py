@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from engine.api import Bot, GameSpec, GameTable, IllegalAction
+from engine.api import DEFAULT_BOT_LEVEL, Bot, BotLevel, GameSpec, GameTable, IllegalAction
 from server.club import Club, when
 from server.sanitize import clean_text
 from server.storage import (
@@ -85,7 +85,7 @@ BOT_JITTER = 0.3
 BOT_REACT_SHARE = 0.6  # a bot answers a quick window within this share of its minimum time (S-REACT-5, K-ORD-11)
 ACTION_MAX = 200
 AWAY_AFTER = 2  # decisions in a row whose time ran out that make a seat "away" (a stand-in plays it)
-STANDIN_BOT = "heuristic"  # the level of the bot that stands in for a player (away, handed over, left)
+STANDIN_BOT: BotLevel = DEFAULT_BOT_LEVEL  # the level of the bot that stands in for a player (away, handed over, left)
 
 State = Literal["waiting", "playing", "finished"]
 
@@ -171,7 +171,8 @@ class RoomEnv:
 
 
 SETTINGS_SAID = (
-    "name", "seats", "turn_timer", "window_timer", "strict_windows", "window_min", "bot_delay", "private", "code",
+    "name", "seats", "turn_timer", "window_timer", "strict_windows", "window_min", "bot_delay", "bot_level", "bot_levels", "private",
+    "code",
 )
 """The room settings whose change the chat names (``changed.<field>`` in the catalogue)."""
 
@@ -199,7 +200,7 @@ def settings_changes(old: RoomSettings, new: RoomSettings, spec: GameSpec) -> li
 
 SETTINGS_ORDER = (
     "name", "seats", "rounds", "first_to", "round_limit", "turn_timer", "window_timer", "strict_windows", "window_min",
-    "bot_delay",
+    "bot_delay", "bot_level", "bot_levels",
     "turn_limit", "notebook", "coronation", "expansion_ranks", "ruleset", "options", "private", "code",
 )
 """The order in which the chat names changed settings: the settings dialog's rows
@@ -234,6 +235,8 @@ def validate_settings(
             "window_timer": min(max(settings.window_timer, 0), TIMER_MAX),
             "bot_delay": min(max(float(bot_delay), 0.0), BOT_DELAY_MAX),
             "window_min": min(max(float(settings.window_min), WINDOW_MIN[0]), WINDOW_MIN[1]),
+            # a level for a seat the room no longer has would come back with the seat
+            "bot_levels": {i: level for i, level in sorted(settings.bot_levels.items()) if 0 <= i < settings.seats},
             "options": options.model_dump(mode="json"),
         }
     )
@@ -256,6 +259,7 @@ class Seat:
     sessions: int = 0  # attached sessions of the owner
     ask_every: bool = False  # its player is asked in every window, even with only ``pass`` to answer
     bot: Bot | None = None
+    bot_kind: str = ""  # the kind ``bot`` was made as (a level change makes a new one)
     grace: asyncio.Task[None] | None = None
 
     def display(self) -> str:
@@ -368,7 +372,8 @@ class Room:
         which they only read."""
         seats = tuple(
             (s.index, s.kind, s.display(), s.kind == "human" and s.sessions > 0, s.ready, s.kind == "human" and s.autoplay,
-             s.kind == "human" and s.guest, s.kind == "human" and s.away, s.kind == "bot" and bool(s.left))
+             s.kind == "human" and s.guest, s.kind == "human" and s.away, s.kind == "bot" and bool(s.left),
+             self.bot_level(s))
             for s in self.seats
         )
         spectators = self.spectator_names()
@@ -384,8 +389,8 @@ class Room:
             state=self.state,
             seats=[
                 SeatInfo(index=index, kind=kind, name=name, connected=connected, ready=ready, autoplay=autoplay, guest=guest,
-                         away=away, left=left)
-                for index, kind, name, connected, ready, autoplay, guest, away, left in seats
+                         away=away, left=left, level=level)
+                for index, kind, name, connected, ready, autoplay, guest, away, left, level in seats
             ],
             spectators=spectators,
             version=self.version,
@@ -1466,10 +1471,23 @@ class Room:
         own randomness stays the seeded engine's."""
         return self.settings.bot_delay * self._think.uniform(1 - BOT_JITTER, 1 + BOT_JITTER)
 
+    def bot_level(self, seat: Seat) -> BotLevel | None:
+        """The level of the bot playing ``seat``: the room's per-seat or general level
+        for a bot seat; a stand-in for an absent player always plays at normal."""
+        if seat.kind == "bot" and not seat.left:
+            return self.settings.bot_levels.get(seat.index, self.settings.bot_level)
+        if seat.bot_plays():
+            return STANDIN_BOT
+        return None
+
     def _bot_for(self, seat: Seat) -> Bot:
-        if seat.bot is None:
-            level = STANDIN_BOT if seat.kind == "human" or seat.left else "heuristic"
-            seat.bot = self.spec.new_bot(seat.index, level, (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
+        level = self.bot_level(seat) or STANDIN_BOT
+        # the strong level searches in the thinking pool; its seat's own bot answers what it
+        # does not search (optional actions) and stands in when the search gives nothing
+        kind = "normal" if level == "strong" else level
+        if seat.bot is None or seat.bot_kind != kind:
+            seat.bot = self.spec.new_bot(seat.index, kind, (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
+            seat.bot_kind = kind
         return seat.bot
 
     def _bot_pause_now(self) -> float:

@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.api import DEFAULT_BOT_LEVEL, BotLevel
 from tui.text import name_key
 
 Listener = Callable[[], None]
@@ -96,6 +97,8 @@ class RoomSettings(BaseModel):
     # has nothing else to answer and hide who answered; strict ones ask everyone
     strict_windows: bool = False
     window_min: float = 2.0  # seconds a quick window stays open at least (within WINDOW_MIN)
+    bot_level: BotLevel = DEFAULT_BOT_LEVEL  # how well the room's bots play (engine.api.BOT_LEVELS)
+    bot_levels: dict[int, BotLevel] = Field(default_factory=dict)  # seat index -> level, for the bot in that seat
     options: dict[str, object] = Field(default_factory=dict)  # game options (rounds, notebook...)
 
 
@@ -115,6 +118,7 @@ class SeatInfo(BaseModel):
     guest: bool = False  # a human seat held by a guest (no key owns the name)
     away: bool = False  # a human seat a stand-in bot plays until its player presses a key at the table
     left: bool = False  # a bot's seat whose player left the match (``name`` is the player's)
+    level: BotLevel | None = None  # the level of the bot playing this seat (a bot seat or a stand-in)
 
 
 class RoomSummary(BaseModel):

@@ -14,7 +14,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Literal
 
-from tui.client import ClientError, RoomSettings, bot_name
+from engine.api import DEFAULT_BOT_LEVEL
+from tui.client import ClientError, RoomSettings, SeatInfo, bot_name
 
 Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")
@@ -212,6 +213,8 @@ EN: dict[str, str] = {
     "changed.bot_delay": "bot delay",
     "changed.strict_windows": "strict windows",
     "changed.window_min": "window minimum",
+    "changed.bot_level": "bot level",
+    "changed.bot_levels": "bot levels by seat",
     "changed.private": "private",
     "changed.code": "code",
     "changed.rounds": "rounds",
@@ -272,6 +275,10 @@ EN: dict[str, str] = {
     "field.strict_windows": "Strict windows",
     "field.strict_windows.box": "everyone answers every window",
     "field.window_min": "Window minimum (s)",
+    "field.bot_level": "Bot level",
+    "field.bot_levels": "Level by seat",
+    "field.bot_levels.hint": "e.g. 2:strong 4:easy",
+    "form.bot_levels": "Level by seat: seat:level, e.g. 2:{level} (seats {lo}-{hi}).",
     "field.private": "Private",
     "field.private.box": "needs a code to join",
     "field.code": "Code",
@@ -313,6 +320,10 @@ EN: dict[str, str] = {
     "table.seat_you": "you are seat {seat}",
     "table.spectator": "watching",
     "table.bot_name": "Bot {n}",
+    "table.bot_level": "{name}·{level}",
+    "level.easy": "easy",
+    "level.normal": "normal",
+    "level.strong": "strong",
     "table.no_view": "The match has not started yet.",
     "table.finished": "The match is over.",
     "table.between_rounds": "Round over: the next round starts soon.",
@@ -402,6 +413,8 @@ EN: dict[str, str] = {
     "summary.bot_delay": "bots think {s} s",
     "summary.quick_windows": "quick windows (at least {s} s)",
     "summary.strict_windows": "strict windows (everyone answers)",
+    "summary.bot_level": "bots {level}",
+    "summary.bot_seat": "seat {n} {level}",
     # view field labels (generic table)
     "view.seats": "Seats",
     "view.seat": "Seat",
@@ -795,6 +808,8 @@ ZH: dict[str, str] = {
     "changed.bot_delay": "電腦思考時間",
     "changed.strict_windows": "嚴格回應時機",
     "changed.window_min": "回應時機最短時間",
+    "changed.bot_level": "電腦強度",
+    "changed.bot_levels": "各座位電腦強度",
     "changed.private": "私人",
     "changed.code": "密碼",
     "changed.rounds": "局數",
@@ -854,6 +869,10 @@ ZH: dict[str, str] = {
     "field.strict_windows": "嚴格回應時機",
     "field.strict_windows.box": "每個時機每人都要回答",
     "field.window_min": "時機最短（秒）",
+    "field.bot_level": "電腦強度",
+    "field.bot_levels": "各座位強度",
+    "field.bot_levels.hint": "例：2:強 4:簡單",
+    "form.bot_levels": "各座位強度：座位:強度，例：2:{level}（座位 {lo}-{hi}）。",
     "field.private": "私人",
     "field.private.box": "需要密碼才能加入",
     "field.code": "密碼",
@@ -893,6 +912,10 @@ ZH: dict[str, str] = {
     "table.seat_you": "你是 {seat} 號座位",
     "table.spectator": "觀戰中",
     "table.bot_name": "電腦 {n}",
+    "table.bot_level": "{name}·{level}",
+    "level.easy": "簡單",
+    "level.normal": "普通",
+    "level.strong": "強",
     "table.no_view": "比賽還沒開始。",
     "table.finished": "比賽結束。",
     "table.between_rounds": "本局結束，下一局即將開始。",
@@ -979,6 +1002,8 @@ ZH: dict[str, str] = {
     "summary.bot_delay": "電腦思考 {s} 秒",
     "summary.quick_windows": "快速回應時機（至少 {s} 秒）",
     "summary.strict_windows": "嚴格回應時機（每人都要回答）",
+    "summary.bot_level": "電腦{level}",
+    "summary.bot_seat": "座位 {n} {level}",
     "view.seats": "座位",
     "view.seat": "座位",
     "view.name": "名字",
@@ -1385,6 +1410,31 @@ def _expansion_summary(seats: int, ruleset: str, ranks: list[object], lang: Lang
     return parts
 
 
+def level_name(level: str, lang: Lang) -> str:
+    """A bot level (engine.api.BOT_LEVELS) in ``lang``: "strong", "強"."""
+    return t(f"level.{level}", lang)
+
+
+def bot_levels_summary(settings: RoomSettings, lang: Lang) -> str:
+    """The room's bot levels: "bots normal (seat 2 strong, seat 4 easy)"."""
+    out = t("summary.bot_level", lang, level=level_name(settings.bot_level, lang))
+    seats = [
+        t("summary.bot_seat", lang, n=i, level=level_name(level, lang))
+        for i, level in sorted(settings.bot_levels.items())
+        if level != settings.bot_level
+    ]
+    return f"{out} ({t('punct.list', lang).join(seats)})" if seats else out
+
+
+def seat_shown(info: SeatInfo, name: str, lang: Lang) -> str:
+    """A seat's name as seats and results show it: a bot's with its level
+    ("Bot 2·strong", "電腦 2·強"), a player's as :func:`shown_name` has it."""
+    shown = shown_name(name, lang)
+    if info.kind == "bot" and info.level is not None and not info.left:  # (a left seat shows its player's name)
+        return t("table.bot_level", lang, name=shown, level=level_name(info.level, lang))
+    return shown
+
+
 def settings_summary(settings: RoomSettings, lang: Lang) -> str:
     """The waiting room's line of settings: seats, the game's options, timers.
 
@@ -1419,6 +1469,8 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
         parts.append(t("summary.strict_windows", lang))
     else:
         parts.append(t("summary.quick_windows", lang, s=f"{settings.window_min:g}"))
+    if settings.bot_level != DEFAULT_BOT_LEVEL or settings.bot_levels:  # (normal bots go unsaid)
+        parts.append(bot_levels_summary(settings, lang))
     if settings.game == "sultans":  # turn limit (S-WIN-4) and notebook (S-VIEW-2)
         limit = settings.options.get("turn_limit")
         parts.append(t("summary.turn_limit", lang, n=limit if isinstance(limit, int) else 200))

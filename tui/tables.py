@@ -46,7 +46,7 @@ from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
-from tui.i18n import shown_name
+from tui.i18n import seat_shown, shown_name
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, RoomSettingsDialog
 from tui.ticker import TICKER
@@ -107,6 +107,18 @@ class TableScreen(HostScreen):
         reader's language ("電腦 2"; the host names bots "Bot 2" for its logs)."""
         names = list(snap.names) or [seat.name for seat in snap.seats]
         return [shown_name(name, self.lang) for name in names]
+
+    def result_names(self) -> list[str]:
+        """Each seat's name as the results show it: a bot's with its level
+        ("電腦 2·強"), so a table sees whom it beat."""
+        snap = self.snap
+        if snap is None:
+            return []
+        names = list(snap.names) or [seat.name for seat in snap.seats]
+        return [
+            seat_shown(snap.seats[i], name, self.lang) if i < len(snap.seats) else shown_name(name, self.lang)
+            for i, name in enumerate(names)
+        ]
 
     @property
     def is_host(self) -> bool:

@@ -242,9 +242,32 @@ class HeuristicBot:
         return "pass"
 
 
+class EasyBot:
+    """The easy level: legal moves with light sense, for newcomers. It makes the
+    heuristic's choice some of the time (``sense``), else a random legal one."""
+
+    def __init__(self, seat: int, seed: int = 0, sense: float = 0.5) -> None:
+        self.seat = seat
+        self.rng = random.Random(f"overlord-easy-{seat}-{seed}")
+        self.normal = HeuristicBot(seat, seed)
+        self.sense = sense
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        if not pending or not legal:
+            return None
+        if self.rng.random() < self.sense:
+            return self.normal.act(view, legal, pending)
+        return self.rng.choice(legal)
+
+
 def make_bot(seat: int, kind: str, seed: int) -> Bot:
+    """A bot for ``seat`` (``GameSpec.new_bot``): ``kind`` is ``"easy"``, ``"normal"``
+    (also called ``"heuristic"``) or ``"random"``; the strong level is made by
+    :mod:`engine.overlord.search`."""
     if kind == "random":
         return RandomBot(seat, seed)
-    if kind == "heuristic":
+    if kind in ("heuristic", "normal"):
         return HeuristicBot(seat, seed)
+    if kind == "easy":
+        return EasyBot(seat, seed)
     raise ValueError(f"unknown bot kind {kind!r}")

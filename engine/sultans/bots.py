@@ -31,7 +31,7 @@ from pydantic import BaseModel
 from engine.sultans.cards import ROLE_TABLE
 from engine.sultans.views import MatchView, RoundView
 
-__all__ = ["HeuristicBot", "RandomBot", "make_bot", "round_view"]
+__all__ = ["EasyBot", "HeuristicBot", "RandomBot", "make_bot", "round_view"]
 
 _NEUTRAL_NAMES = ("slave-driver", "belly-dancer", "vizier", "fortune-teller")
 _LOYAL = "loyalists"
@@ -575,11 +575,47 @@ class HeuristicBot:
         return 0.0  # pragma: no cover
 
 
-def make_bot(seat: int, kind: str, seed: int) -> HeuristicBot | RandomBot:
-    """A bot for ``seat``: ``kind`` is ``"heuristic"`` or ``"random"`` (``GameSpec.new_bot``)."""
-    if kind == "heuristic":
+class EasyBot:
+    """The easy level: legal moves with light sense, for newcomers.
+
+    On its turn it makes the heuristic's move only some of the time (``sense``);
+    otherwise it picks at random among the moves the heuristic does not judge
+    plainly bad (so it does not throw itself on a Guard it can see). It answers
+    windows as the heuristic does (a Guard blocks, a Slave joins a revolt that
+    wins) and claims the throne only as often as it has sense.
+    """
+
+    def __init__(self, seat: int, seed: int | str = 0, sense: float = 0.3) -> None:
+        self.seat = seat
+        self.rng = random.Random(f"sultans-easy:{seed}:{seat}")
+        self.normal = HeuristicBot(seat, seed)
+        self.sense = sense
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        if not legal:
+            return None
+        v = round_view(view)
+        if v.viewer is None or v.phase == "over":
+            return self.rng.choice(legal) if pending else None
+        if not pending:
+            return self.normal.act(view, legal, False) if self.rng.random() < self.sense else None
+        acts = [a for a in legal if a != "claim"] or legal
+        if v.phase != "turn" or self.rng.random() < self.sense:
+            return self.normal.act(view, legal, True)
+        b = Board(v)
+        fair = [a for a in acts if self.normal._score(b, a) > -1.0]
+        return self.rng.choice(fair or acts)
+
+
+def make_bot(seat: int, kind: str, seed: int) -> HeuristicBot | RandomBot | EasyBot:
+    """A bot for ``seat`` (``GameSpec.new_bot``): ``kind`` is ``"easy"``, ``"normal"``
+    (also called ``"heuristic"``) or ``"random"``. The strong level searches with the
+    engine (:mod:`engine.sultans.search`) and is made there."""
+    if kind in ("heuristic", "normal"):
         return HeuristicBot(seat, seed)
+    if kind == "easy":
+        return EasyBot(seat, seed)
     if kind == "random":
         return RandomBot(seat, seed)
-    raise ValueError(f"unknown bot kind {kind!r}; expected 'heuristic' or 'random'")
+    raise ValueError(f"unknown bot kind {kind!r}; expected 'easy', 'normal' or 'random'")
 

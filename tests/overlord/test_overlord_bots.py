@@ -6,7 +6,7 @@ from ovl_helpers import FILL, RET, close, go, kind, mk, settle
 
 from engine.api import Bot
 from engine.overlord import Game
-from engine.overlord.bots import HeuristicBot, RandomBot, make_bot
+from engine.overlord.bots import EasyBot, HeuristicBot, RandomBot, make_bot
 
 
 def ask(bot: Bot, g: Game, seat: int) -> str | None:
@@ -89,6 +89,22 @@ def test_heuristic_takes_revenge_on_the_ruler() -> None:
 def test_make_bot_kinds() -> None:
     assert isinstance(make_bot(0, "random", 1), RandomBot)
     assert isinstance(make_bot(0, "heuristic", 1), HeuristicBot)
+    assert isinstance(make_bot(0, "normal", 1), HeuristicBot)
+    assert isinstance(make_bot(0, "easy", 1), EasyBot)
+
+
+def test_easy_bots_play_whole_games_legally() -> None:
+    """The easy level (issue 48): legal answers only, and games end."""
+    for i in range(6):
+        players = 4 + i % 5
+        g = Game.random(players, 7000 + i, round_limit=10)
+        bots = [make_bot(s, "easy", i) for s in range(players)]
+        while not g.is_over():
+            s = min(g.pending())
+            a = bots[s].act(g.view(s), g.legal(s), True)
+            assert a is not None and a in g.legal(s)
+            g.play(s, a)
+        assert g.outcome() is not None
 
 
 def test_heuristic_beats_random_on_fixed_seeds() -> None:

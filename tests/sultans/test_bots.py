@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from engine.api import Bot, GameTable
 from engine.registry import games
 from engine.sultans import Match, Round
-from engine.sultans.bots import Board, HeuristicBot, RandomBot, make_bot, round_view
+from engine.sultans.bots import Board, EasyBot, HeuristicBot, RandomBot, make_bot, round_view
 from engine.sultans.views import MatchView, RoundView
 
 from .test_playouts import check_outcome, check_views
@@ -164,7 +164,31 @@ def test_full_matches_finish(players: int) -> None:
         assert sum(table.standings()) == sum(sum(h.points) for h in table.history)
 
 
+@pytest.mark.parametrize("players", [5, 9, 15])
+def test_easy_bots_answer_every_decision_with_a_legal_action(players: int) -> None:
+    """The easy level (issue 48): legal moves, every seat consulted at every step, rounds end."""
+    for seed in range(3):
+        bots: list[HeuristicBot | RandomBot | EasyBot] = [make_bot(s, "easy", seed) for s in range(players)]
+        r = Round.random(players, f"easy:{players}:{seed}")
+        drive_round(r, bots, random.Random(seed))  # type: ignore[arg-type]
+        assert r.outcome() is not None
+
+
+def test_easy_bot_does_not_throw_itself_on_a_guard_it_sees() -> None:
+    """Light sense (S-GRD-2): whatever its dice say, the easy Assassin never strikes past a revealed Guard."""
+    r = deal("assassin slave slave guard sultan slave slave assassin", "guard", first=3)
+    r.play(3, "detain 1")
+    answer_all(r, {})
+    r.play(4, "claim")
+    for s, a in [(4, "peek 5"), (5, "peek 6"), (6, "peek 7")]:
+        r.play(s, a)
+    picks = {EasyBot(7, seed).act(json_view(r, 7), r.legal(7), True) for seed in range(40)}
+    assert "assassinate 4" not in picks and len(picks) > 3
+
+
 def test_make_bot_kinds() -> None:
+    assert isinstance(make_bot(0, "normal", 1), HeuristicBot)
+    assert isinstance(make_bot(0, "easy", 1), EasyBot)
     assert isinstance(make_bot(0, "heuristic", 1), HeuristicBot)
     assert isinstance(make_bot(0, "random", 1), RandomBot)
     with pytest.raises(ValueError):

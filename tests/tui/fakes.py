@@ -193,7 +193,12 @@ class FakeRoom:
             settings=self.settings,
             host=self.host,
             state=self.state,
-            seats=[s.model_copy() for s in self.seats],
+            # like the real host: a bot seat plays at its level (the room's, or the seat's own)
+            seats=[
+                s.model_copy(update={"level": self.settings.bot_levels.get(s.index, self.settings.bot_level)})
+                if s.kind == "bot" else s.model_copy()
+                for s in self.seats
+            ],
             spectators=list(self.spectators),
             version=self.version,
             deadline=self.deadline,

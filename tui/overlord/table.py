@@ -31,7 +31,7 @@ from textual.containers import Horizontal
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
 from tui.client import RoomClient, SeatInfo
-from tui.i18n import Lang, game_title
+from tui.i18n import Lang, game_title, level_name
 from tui.overlord.help import OverlordHelp
 from tui.overlord.pick import KIND_KEYS, KIND_ORDER, Picker, Value, kind_for_key, parse_legal
 from tui.overlord.widgets import HandPanel, SeatsPanel
@@ -277,6 +277,8 @@ class Table(GameTableScreen[Picker]):
         elif info is not None and whole:
             if info.kind == "bot":
                 parts.append(self.tr("ov.state.bot"))
+                if info.level is not None:
+                    parts.append(level_name(info.level, self.lang))
             elif info.kind == "human" and info.autoplay:
                 parts.append(self.tr("ov.state.auto"))
             elif info.kind == "human" and not info.connected:
@@ -686,7 +688,7 @@ class Table(GameTableScreen[Picker]):
         if pane == "exchange":
             self._show_sheet(pane, self._exchange_text(ov.log, namer))
         elif pane == "result":
-            self._show_sheet(pane, self._result_text(ov, namer))
+            self._show_sheet(pane, self._result_text(ov, Namer(self.result_names() or self.names, namer.viewer, self.lang)))
         else:
             self._show_sheet(None)
 

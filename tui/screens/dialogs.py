@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from engine.api import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from tui.client import (
     BOT_DELAY_MAX,
     TIMER_MAX,
@@ -21,7 +22,7 @@ from tui.client import (
     RoomSettings,
     leader_ranks,
 )
-from tui.i18n import LANGS, Lang, error_text, game_title, guest_marked, t
+from tui.i18n import LANGS, Lang, error_text, game_title, guest_marked, level_name, t
 from tui.screens.base import HostModal
 from tui.text import literal
 from tui.widgets import KeySpec, RowList, SteadyInput, TickBox
@@ -225,7 +226,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
     # the Sultans rows beyond the round count come after the bot delay.
     FIELDS = (
         "game", "name", "seats", "rounds", *OVERLORD_FIELDS, "turn_timer", "window_timer", "bot_delay",
-        *SULTANS_FIELDS, "strict_windows", "window_min", "private", "code",
+        *SULTANS_FIELDS, "strict_windows", "window_min", "bot_level", "bot_levels", "private", "code",
     )
 
     def __init__(
@@ -293,6 +294,8 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                     ("notebook", TickBox("", notebook, id="notebook")),
                     ("strict_windows", TickBox("", init.strict_windows, id="strict_windows")),
                     ("window_min", SteadyInput(f"{init.window_min:g}", id="window_min", type="number", max_length=4)),
+                    ("bot_level", Select(self._levels(), value=init.bot_level, allow_blank=False, id="bot_level")),
+                    ("bot_levels", SteadyInput(self._seat_levels_text(init), id="bot_levels", max_length=60)),
                     ("private", TickBox("", init.private, id="private")),
                     ("code", SteadyInput(init.code, id="code", max_length=40)),
                 ):
@@ -323,6 +326,8 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         self.query_one("#code", Input).placeholder = self.tr("field.code.hint")
         self.query_one("#name", Input).placeholder = self.tr("field.name.hint")
         self.query_one("#expansion", Input).placeholder = self.tr("field.expansion.hint")
+        self.query_one("#bot_levels", Input).placeholder = self.tr("field.bot_levels.hint")
+        self._relabel(self.query_one("#bot_level", Select), self._levels())
         self.query_one("#notebook", TickBox).label = self.tr("field.notebook.box")
         self.query_one("#strict_windows", TickBox).label = self.tr("field.strict_windows.box")
         self.query_one("#first_to", Input).placeholder = self.tr("field.first_to.hint", hi=SULTANS_FIRST_TO_MAX)
@@ -346,6 +351,32 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     def _match_modes(self) -> list[tuple[Text, str]]:
         return [(Text(self.tr(f"field.match.{m}")), m) for m in ("rounds", "first_to")]
+
+    def _levels(self) -> list[tuple[Text, str]]:
+        return [(Text(level_name(level, self.lang)), level) for level in BOT_LEVELS]
+
+    def _seat_levels_text(self, init: RoomSettings) -> str:
+        """The per-seat levels as the field shows them: "2:strong 4:easy" (in the reader's language)."""
+        return " ".join(f"{i}:{level_name(level, self.lang)}" for i, level in sorted(init.bot_levels.items()))
+
+    def _seat_levels(self, seats: int, general: BotLevel) -> dict[int, BotLevel]:
+        """The "level by seat" field: ``seat:level`` pairs, a level as either language
+        names it or its first letter; a seat at the general level needs no pair."""
+        words: dict[str, BotLevel] = {}
+        for level in BOT_LEVELS:
+            for lang in ("en", "zh"):
+                words[level_name(level, lang).lower()] = level
+            words[level] = level
+            words[level[0]] = level
+        out: dict[int, BotLevel] = {}
+        for pair in self.query_one("#bot_levels", Input).value.replace(",", " ").replace("：", ":").split():
+            seat, _, word = pair.partition(":")
+            said = words.get(word.strip().lower())
+            if not seat.strip().isdigit() or not 0 <= int(seat) < seats or said is None:
+                raise _FormError(self.tr("form.bot_levels", lo=0, hi=seats - 1, level=level_name(BOT_LEVELS[-1], self.lang)))
+            if said != general:
+                out[int(seat)] = said
+        return out
 
     def _crowns(self) -> list[tuple[Text, str]]:
         return [(Text(self.tr(f"field.coronation.{c}")), c) for c in CROWNS]
@@ -408,6 +439,9 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         bot_delay = self._number("bot_delay", 0.0, BOT_DELAY_MAX)
         window_min = self._number("window_min", *WINDOW_MIN)
         strict = self.query_one("#strict_windows", TickBox).value
+        level_value = str(self.query_one("#bot_level", Select).value)
+        bot_level: BotLevel = next((lv for lv in BOT_LEVELS if lv == level_value), DEFAULT_BOT_LEVEL)
+        bot_levels = self._seat_levels(seats, bot_level)
         private = self.query_one("#private", TickBox).value
         code = self.query_one("#code", Input).value.strip()  # none: the host makes a 4-digit one
         options: dict[str, object] = {}
@@ -437,6 +471,8 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                 "bot_delay": bot_delay,
                 "strict_windows": strict,
                 "window_min": window_min,
+                "bot_level": bot_level,
+                "bot_levels": bot_levels,
                 "options": options,
             }
         )

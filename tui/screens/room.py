@@ -13,7 +13,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
-from tui.i18n import game_title, room_title, settings_summary, shown_name
+from tui.i18n import game_title, level_name, room_title, settings_summary, shown_name
 from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.text import NameFirst, Packed
@@ -182,7 +182,10 @@ class RoomScreen(ChatKeys, HostScreen):
                 name = self.tr("seat.empty")
             else:  # a bot in the reader's language, as at the table
                 name = shown_name(seat.name, self.lang) + (" ♛" if seat.name == snap.host else "")
-            rows.append((f"{marker}{seat.index}", name, self.tr("kind.guest" if seat.guest else f"kind.{seat.kind}"), seat_status(seat, self.tr)))
+            kind = self.tr("kind.guest" if seat.guest else f"kind.{seat.kind}")
+            if seat.kind == "bot" and seat.level is not None:  # "Bot 2" says it is a bot: the kind says how well it plays
+                kind = level_name(seat.level, self.lang)
+            rows.append((f"{marker}{seat.index}", name, kind, seat_status(seat, self.tr)))
         table.set_rows(rows)
         self._seat_rows = list(snap.seats)
         if not self._cursor_placed and mine is not None:

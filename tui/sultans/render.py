@@ -14,7 +14,7 @@ from textual.cache import LRUCache
 
 from engine.sultans.views import MatchView, Note, RoundView, SeatView
 from tui.client import SeatInfo
-from tui.i18n import Lang, t
+from tui.i18n import Lang, level_name, t
 from tui.sultans.ring import wrap_lines
 from tui.sultans.words import Namer, card_str, card_text, current_side, side_name, side_text
 from tui.text import fit
@@ -82,6 +82,8 @@ def seat_box_lines(
             conn = t("sk.tok.left", lang)
         elif info.kind == "bot":  # "電腦 2" says it already ("2 電腦 2 電腦")
             conn = "" if name == t("table.bot_name", lang, n=i) else t("sk.tok.bot", lang)
+            if info.level is not None:  # how well it plays
+                conn = f"{conn} {level_name(info.level, lang)}".strip()
         elif info.away:  # a stand-in bot plays it until its player presses a key
             conn = t("sk.tok.standin", lang)
         elif info.autoplay:

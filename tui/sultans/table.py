@@ -414,6 +414,7 @@ class Table(GameTableScreen[Picker]):
                 body = Text.assemble((self.tr("sk.notes.round_over") + "\n", "italic"), body)
             self._show_sheet(pane, body)
         elif pane == "result":
+            namer = Namer(self.result_names() or self.names, namer.viewer, self.lang)  # bots with their levels
             body = Text(end="")
             if mv.over:
                 body.append_text(match_table(mv, namer, self.lang))

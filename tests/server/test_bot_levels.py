@@ -1,0 +1,128 @@
+"""Bot levels (issue 48): the room's settings choose a level for all its bots and per
+bot seat; seats show it; stand-ins for absent players play at normal; the levels
+survive a restart like the other settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from games import CountBot, make_spec, until
+from hubs import new_hub
+from pydantic import BaseModel
+
+from engine.api import BOT_LEVELS, Bot
+from engine.registry import games
+from server.room import validate_settings
+from server.storage import Storage
+from tui.client import Identity, RoomSettings
+
+
+def settings(**kw: Any) -> RoomSettings:
+    base: dict[str, Any] = {"game": "count", "seats": 4, "window_timer": 0, "turn_timer": 0, "bot_delay": 0.0}
+    base.update(kw)
+    return RoomSettings(**base)
+
+
+class KindBot(CountBot):
+    """The counting game's bot, remembering the kind the room asked for."""
+
+    made: ClassVar[list[tuple[int, str]]] = []
+
+    def __init__(self, seat: int, kind: str, seed: int) -> None:
+        super().__init__(seat, kind, seed)
+        KindBot.made.append((seat, kind))
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        return super().act(view, legal, pending)
+
+
+def new_kind_bot(seat: int, kind: str, seed: int) -> Bot:
+    return KindBot(seat, kind, seed)
+
+
+async def test_bots_play_at_the_room_level_and_per_seat_levels() -> None:
+    KindBot.made = []
+    h = new_hub(games={"count": make_spec(new_kind_bot)})
+    await h.start()
+    try:
+        a = h.connect(Identity(name="alice")).create_room(
+            settings(bot_level="easy", bot_levels={2: "normal"}, options={"target": 6})
+        )
+        a.add_bot(1)
+        a.add_bot(2)
+        a.add_bot(3)
+        levels = [s.level for s in a.snapshot().seats]
+        assert levels == [None, "easy", "normal", "easy"]  # alice's own seat has no bot
+        a.start()
+        a.leave()  # alice's seat is played for her: a stand-in, at normal
+        room = h.rooms[a.room_id]
+        await until(lambda: room.state == "finished" or {s for s, _ in KindBot.made} == {0, 1, 2, 3})
+        kinds = dict(KindBot.made)
+        assert kinds == {0: "normal", 1: "easy", 2: "normal", 3: "easy"}
+    finally:
+        await h.stop()
+
+
+def test_levels_for_seats_the_room_does_not_have_are_dropped() -> None:
+    clean, _ = validate_settings(
+        RoomSettings(game="sultans", seats=5, bot_levels={1: "easy", 4: "strong", 9: "easy"}),
+        games(), default_bot_delay=1.0,
+    )
+    assert clean.bot_levels == {1: "easy", 4: "strong"}
+
+
+def test_only_the_known_levels_are_accepted() -> None:
+    """One source of the allowed values (engine.api.BOT_LEVELS) for the settings model."""
+    assert set(BOT_LEVELS) == {"easy", "normal", "strong"}
+    with pytest.raises(ValueError):
+        RoomSettings(bot_level="genius")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        RoomSettings(bot_levels={1: "genius"})  # type: ignore[dict-item]
+
+
+async def test_a_changed_level_is_shown_and_said() -> None:
+    KindBot.made = []
+    h = new_hub(games={"count": make_spec(new_kind_bot)})
+    await h.start()
+    try:
+        a = h.connect(Identity(name="alice")).create_room(settings())
+        a.add_bot(1)
+        assert a.snapshot().seats[1].level == "normal"
+        a.update_settings(settings(bot_levels={1: "strong"}))
+        assert a.snapshot().seats[1].level == "strong"
+        said = [line.params for line in a.chat_lines() if line.key == "sys.settings_changed_what"]
+        assert said[-1] == {"changes": "bot_levels"}
+        a.update_settings(settings(bot_level="easy", bot_levels={1: "strong"}))
+        assert [line.params for line in a.chat_lines() if line.key == "sys.settings_changed_what"][-1] == {
+            "changes": "bot_level"
+        }
+        a.add_bot(2)
+        assert [s.level for s in a.snapshot().seats] == [None, "strong", "easy", None]
+    finally:
+        await h.stop()
+
+
+async def test_levels_survive_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    st1 = Storage(db)
+    h1 = new_hub(st1)
+    await h1.start()
+    a = h1.connect(Identity(name="alice")).create_room(settings(bot_level="easy", bot_levels={3: "strong"}))
+    a.add_bot(3)
+    a.add_bot(2)
+    room_id = a.room_id
+    h1.begin_stop()
+    await h1.stop()
+    st1.close()
+    st2 = Storage(db)
+    h2 = new_hub(st2)
+    await h2.start()
+    try:
+        snap = h2.rooms[room_id].snapshot()
+        assert snap.settings.bot_level == "easy" and snap.settings.bot_levels == {3: "strong"}
+        assert [s.level for s in snap.seats] == [None, None, "easy", "strong"]
+    finally:
+        await h2.stop()
+        st2.close()

@@ -1,0 +1,144 @@
+"""Bot levels in the screens (issue 48): the room dialog chooses a level for all
+bots and per bot seat (in either language's words), the waiting room's seats
+and its settings line show them, at 80x24 and 60x20, in English and Chinese."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fakes import FakeHub, open_new_room_dialog, screen_text, settle, settle_in_chinese
+from textual.widgets import Input, Select
+
+from engine.api import BOT_LEVELS
+from tui.app import ThroneApp
+from tui.client import RoomSettings
+from tui.i18n import Lang, level_name, settings_summary
+from tui.screens.dialogs import RoomSettingsDialog
+from tui.screens.room import RoomScreen
+
+SIZES = [(80, 24), (60, 20)]
+WORDS = {"en": ("easy", "strong"), "zh": ("簡單", "強")}
+
+
+async def submit(dialog: RoomSettingsDialog, pilot: object) -> None:
+    await pilot.pause(0.3)  # type: ignore[attr-defined]  # a button ignores a second press while it shows the first
+    await pilot.click("#ok")  # type: ignore[attr-defined]
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_dialog_sets_levels_and_the_room_shows_them(hub: FakeHub, size: tuple[int, int], lang: Lang) -> None:
+    easy, strong = WORDS[lang]
+    lobby = hub.lobby("alice", lang=lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=size) as pilot:
+        if lang == "zh":
+            await settle_in_chinese(app, pilot)
+        dialog = await open_new_room_dialog(app, pilot)
+        levels = dialog.query_one("#bot_level", Select)
+        assert levels.value == "normal"
+        dialog.query_one("#seats", Input).value = "5"
+        levels.value = "easy"
+        dialog.query_one("#bot_levels", Input).value = "2:genius"
+        await submit(dialog, pilot)
+        assert app.screen is dialog and not hub.rooms  # refused in the dialog, with what the levels are
+        assert f"2:{strong}" in screen_text(app)
+        dialog.query_one("#bot_levels", Input).value = f"2:{strong} 3:{easy}"  # a seat at the room's level needs no pair
+        await submit(dialog, pilot)
+        assert isinstance(app.screen, RoomScreen)
+        [room] = hub.rooms.values()
+        assert room.settings.bot_level == "easy" and room.settings.bot_levels == {2: "strong"}
+        await pilot.press("a", "a")  # bots in seats 1 and 2
+        await settle(pilot)
+        rows = [line for line in screen_text(app).splitlines() if re.search(r"│\s+[12]\s", line)]
+        assert len(rows) == 2
+        assert f" {easy} " in rows[0] and f" {strong} " in rows[1]  # the kind column says the level
+        said = "bots easy (seat 2 strong)" if lang == "en" else "電腦簡單 (座位 2 強)"
+        assert said in settings_summary(room.settings, lang).split(" · ")
+        await pilot.press("o")
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, RoomSettingsDialog)
+        assert again.query_one("#bot_level", Select).value == "easy"
+        assert again.query_one("#bot_levels", Input).value == f"2:{strong}"
+
+
+def test_the_summary_names_the_levels_only_when_not_all_normal() -> None:
+    plain = RoomSettings(seats=5)
+    assert "bots normal" not in settings_summary(plain, "en")
+    mixed = RoomSettings(seats=5, bot_level="easy", bot_levels={2: "strong", 3: "easy"})
+    assert settings_summary(mixed, "en").split(" · ")[-3] == "bots easy (seat 2 strong)"
+    assert "電腦簡單 (座位 2 強)" in settings_summary(mixed, "zh").split(" · ")
+    for level in BOT_LEVELS:
+        assert level_name(level, "en") == level and level_name(level, "zh")
+
+
+# ----------------------------------------------------------- tables and results
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_sultans_table_shows_each_bots_level_in_its_seat_and_the_result(size: tuple[int, int], lang: Lang) -> None:
+    from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+    from table_fakes import open_table
+
+    from tui.sultans.ring import TableRing
+    from tui.sultans.table import Table
+    from tui.widgets import TailLog
+
+    room = SultansRoom(5, deal=["sultan", "assassin", "slave", "guard", "slave"], first=1, humans=(0,), rounds=1)
+    room.seats[1].level = "strong"
+    room.seats[3].level = "easy"
+    async with open_table(room, 0, SultansClient, SultansLobby, Table, size=size, lang=lang) as (app, pilot, _c):
+        boxes = app.screen.query_one(TableRing).boxes
+        seat1 = " ".join(line.plain for line in boxes[1].lines)
+        seat3 = " ".join(line.plain for line in boxes[3].lines)
+        assert level_name("strong", lang) in seat1 and level_name("easy", lang) in seat3
+        room.play(1, "assassinate 0")  # the Assassin kills the Sultan: the match (one round) is over
+        for s in (2, 3, 4):
+            room.play(s, "pass")
+        room.play(0, "pass")
+        await settle(pilot)
+        assert room.match.is_over()
+        for _ in range(3):  # Tab to the result pane
+            if app.screen.pane == "result":
+                break
+            await pilot.press("tab")
+            await settle(pilot)
+        assert app.screen.pane == "result"
+        sheet = app.screen.query_one("#sk-log", TailLog).sheet
+        assert sheet is not None
+        assert f"{room.names[1]}·{level_name('strong', lang)}" in sheet.plain
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_overlord_result_and_seats_show_each_bots_level(lang: Lang) -> None:
+    from overlord_fakes import OverlordClient, OverlordLobby, OverlordRoom
+    from table_fakes import open_table
+
+    from engine.overlord import Game
+    from tui.overlord.table import Table
+
+    g = Game.new(roles=["overlord", "captain", "squire", "peasant"], gold=[5, 20, 5, 5], seed=1,
+                 deck=["victimize"] * 5 + ["capitalize"] * 4 + ["extortion"] * 3 + ["sidestep"] * 4)
+    for target in (1, 2, 3):  # the ruler commands each in turn; each dies: the ruler is left alone (K-ORD-8)
+        g.play(0, f"order {target}")
+        while g.pending() and target not in g.pending():
+            for s in sorted(g.pending()):
+                g.play(s, "pass" if "pass" in g.legal(s) else g.legal(s)[0])
+        g.play(target, "die")
+        while g.pending() and not any(a.startswith("order") for a in g.legal(0)):
+            for s in sorted(g.pending()):
+                g.play(s, "pass" if "pass" in g.legal(s) else g.legal(s)[0])
+    assert g.is_over()
+    room = OverlordRoom(g, humans=(2,))
+    room.seats[1].level = "easy"
+    async with open_table(room, 2, OverlordClient, OverlordLobby, Table, size=(100, 30), lang=lang) as (app, _p, _c):
+        from tui.widgets import TailLog
+
+        sheet = app.screen.query_one("#ov-log", TailLog).sheet
+        assert sheet is not None
+        assert f"{room.names[1]}·{level_name('easy', lang)}" in sheet.plain
+        assert level_name("easy", lang) in screen_text(app)  # in bob's seat state too
