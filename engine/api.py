@@ -121,12 +121,11 @@ class GameTable(Protocol):
         ...
 
 
-BotLevel = Literal["easy", "normal", "strong"]
+BotLevel = Literal["easy", "normal"]
 """How well a room's bot plays: ``easy`` (legal moves with light sense, for
-newcomers), ``normal`` (the heuristic bot), ``strong`` (a search bot that
-samples what its seat cannot see and simulates with the engine)."""
+newcomers) or ``normal`` (the heuristic bot)."""
 
-BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal", "strong")
+BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal")
 """Every level, weakest first: the one source of the allowed values."""
 
 DEFAULT_BOT_LEVEL: BotLevel = "normal"

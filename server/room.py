@@ -1481,10 +1481,7 @@ class Room:
         return None
 
     def _bot_for(self, seat: Seat) -> Bot:
-        level = self.bot_level(seat) or STANDIN_BOT
-        # the strong level searches in the thinking pool; its seat's own bot answers what it
-        # does not search (optional actions) and stands in when the search gives nothing
-        kind = "normal" if level == "strong" else level
+        kind = self.bot_level(seat) or STANDIN_BOT
         if seat.bot is None or seat.bot_kind != kind:
             seat.bot = self.spec.new_bot(seat.index, kind, (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
             seat.bot_kind = kind

@@ -67,15 +67,15 @@ async def test_bots_play_at_the_room_level_and_per_seat_levels() -> None:
 
 def test_levels_for_seats_the_room_does_not_have_are_dropped() -> None:
     clean, _ = validate_settings(
-        RoomSettings(game="sultans", seats=5, bot_levels={1: "easy", 4: "strong", 9: "easy"}),
+        RoomSettings(game="sultans", seats=5, bot_levels={1: "easy", 4: "normal", 9: "easy"}),
         games(), default_bot_delay=1.0,
     )
-    assert clean.bot_levels == {1: "easy", 4: "strong"}
+    assert clean.bot_levels == {1: "easy", 4: "normal"}
 
 
 def test_only_the_known_levels_are_accepted() -> None:
     """One source of the allowed values (engine.api.BOT_LEVELS) for the settings model."""
-    assert set(BOT_LEVELS) == {"easy", "normal", "strong"}
+    assert set(BOT_LEVELS) == {"easy", "normal"}
     with pytest.raises(ValueError):
         RoomSettings(bot_level="genius")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
@@ -90,16 +90,16 @@ async def test_a_changed_level_is_shown_and_said() -> None:
         a = h.connect(Identity(name="alice")).create_room(settings())
         a.add_bot(1)
         assert a.snapshot().seats[1].level == "normal"
-        a.update_settings(settings(bot_levels={1: "strong"}))
-        assert a.snapshot().seats[1].level == "strong"
+        a.update_settings(settings(bot_levels={1: "easy"}))
+        assert a.snapshot().seats[1].level == "easy"
         said = [line.params for line in a.chat_lines() if line.key == "sys.settings_changed_what"]
         assert said[-1] == {"changes": "bot_levels"}
-        a.update_settings(settings(bot_level="easy", bot_levels={1: "strong"}))
+        a.update_settings(settings(bot_level="easy", bot_levels={1: "normal"}))
         assert [line.params for line in a.chat_lines() if line.key == "sys.settings_changed_what"][-1] == {
-            "changes": "bot_level"
+            "changes": "bot_level\nbot_levels"
         }
         a.add_bot(2)
-        assert [s.level for s in a.snapshot().seats] == [None, "strong", "easy", None]
+        assert [s.level for s in a.snapshot().seats] == [None, "normal", "easy", None]
     finally:
         await h.stop()
 
@@ -109,7 +109,7 @@ async def test_levels_survive_a_restart(tmp_path: Path) -> None:
     st1 = Storage(db)
     h1 = new_hub(st1)
     await h1.start()
-    a = h1.connect(Identity(name="alice")).create_room(settings(bot_level="easy", bot_levels={3: "strong"}))
+    a = h1.connect(Identity(name="alice")).create_room(settings(bot_level="easy", bot_levels={3: "normal"}))
     a.add_bot(3)
     a.add_bot(2)
     room_id = a.room_id
@@ -121,8 +121,8 @@ async def test_levels_survive_a_restart(tmp_path: Path) -> None:
     await h2.start()
     try:
         snap = h2.rooms[room_id].snapshot()
-        assert snap.settings.bot_level == "easy" and snap.settings.bot_levels == {3: "strong"}
-        assert [s.level for s in snap.seats] == [None, None, "easy", "strong"]
+        assert snap.settings.bot_level == "easy" and snap.settings.bot_levels == {3: "normal"}
+        assert [s.level for s in snap.seats] == [None, None, "easy", "normal"]
     finally:
         await h2.stop()
         st2.close()

@@ -18,7 +18,7 @@ from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.room import RoomScreen
 
 SIZES = [(80, 24), (60, 20)]
-WORDS = {"en": ("easy", "strong"), "zh": ("簡單", "強")}
+WORDS = {"en": ("easy", "normal"), "zh": ("簡單", "普通")}
 
 
 async def submit(dialog: RoomSettingsDialog, pilot: object) -> None:
@@ -30,7 +30,7 @@ async def submit(dialog: RoomSettingsDialog, pilot: object) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("size", SIZES)
 async def test_the_dialog_sets_levels_and_the_room_shows_them(hub: FakeHub, size: tuple[int, int], lang: Lang) -> None:
-    easy, strong = WORDS[lang]
+    easy, normal = WORDS[lang]
     lobby = hub.lobby("alice", lang=lang)
     app = ThroneApp(lobby)
     async with app.run_test(size=size) as pilot:
@@ -44,33 +44,33 @@ async def test_the_dialog_sets_levels_and_the_room_shows_them(hub: FakeHub, size
         dialog.query_one("#bot_levels", Input).value = "2:genius"
         await submit(dialog, pilot)
         assert app.screen is dialog and not hub.rooms  # refused in the dialog, with what the levels are
-        assert f"2:{strong}" in screen_text(app)
-        dialog.query_one("#bot_levels", Input).value = f"2:{strong} 3:{easy}"  # a seat at the room's level needs no pair
+        assert re.search(f"2[:：]{level_name(BOT_LEVELS[-1], lang)}", screen_text(app))  # the error says how
+        dialog.query_one("#bot_levels", Input).value = f"2:{normal} 3:{easy}"  # a seat at the room's level needs no pair
         await submit(dialog, pilot)
         assert isinstance(app.screen, RoomScreen)
         [room] = hub.rooms.values()
-        assert room.settings.bot_level == "easy" and room.settings.bot_levels == {2: "strong"}
+        assert room.settings.bot_level == "easy" and room.settings.bot_levels == {2: "normal"}
         await pilot.press("a", "a")  # bots in seats 1 and 2
         await settle(pilot)
         rows = [line for line in screen_text(app).splitlines() if re.search(r"│\s+[12]\s", line)]
         assert len(rows) == 2
-        assert f" {easy} " in rows[0] and f" {strong} " in rows[1]  # the kind column says the level
-        said = "bots easy (seat 2 strong)" if lang == "en" else "電腦簡單 (座位 2 強)"
+        assert f" {easy} " in rows[0] and f" {normal} " in rows[1]  # the kind column says the level
+        said = "bots easy (seat 2 normal)" if lang == "en" else "電腦簡單 (座位 2 普通)"
         assert said in settings_summary(room.settings, lang).split(" · ")
         await pilot.press("o")
         await settle(pilot)
         again = app.screen
         assert isinstance(again, RoomSettingsDialog)
         assert again.query_one("#bot_level", Select).value == "easy"
-        assert again.query_one("#bot_levels", Input).value == f"2:{strong}"
+        assert again.query_one("#bot_levels", Input).value == f"2:{normal}"
 
 
 def test_the_summary_names_the_levels_only_when_not_all_normal() -> None:
     plain = RoomSettings(seats=5)
     assert "bots normal" not in settings_summary(plain, "en")
-    mixed = RoomSettings(seats=5, bot_level="easy", bot_levels={2: "strong", 3: "easy"})
-    assert settings_summary(mixed, "en").split(" · ")[-3] == "bots easy (seat 2 strong)"
-    assert "電腦簡單 (座位 2 強)" in settings_summary(mixed, "zh").split(" · ")
+    mixed = RoomSettings(seats=5, bot_level="easy", bot_levels={2: "normal", 3: "easy"})
+    assert settings_summary(mixed, "en").split(" · ")[-3] == "bots easy (seat 2 normal)"
+    assert "電腦簡單 (座位 2 普通)" in settings_summary(mixed, "zh").split(" · ")
     for level in BOT_LEVELS:
         assert level_name(level, "en") == level and level_name(level, "zh")
 
@@ -89,13 +89,13 @@ async def test_the_sultans_table_shows_each_bots_level_in_its_seat_and_the_resul
     from tui.widgets import TailLog
 
     room = SultansRoom(5, deal=["sultan", "assassin", "slave", "guard", "slave"], first=1, humans=(0,), rounds=1)
-    room.seats[1].level = "strong"
+    room.seats[1].level = "normal"
     room.seats[3].level = "easy"
     async with open_table(room, 0, SultansClient, SultansLobby, Table, size=size, lang=lang) as (app, pilot, _c):
         boxes = app.screen.query_one(TableRing).boxes
         seat1 = " ".join(line.plain for line in boxes[1].lines)
         seat3 = " ".join(line.plain for line in boxes[3].lines)
-        assert level_name("strong", lang) in seat1 and level_name("easy", lang) in seat3
+        assert level_name("normal", lang) in seat1 and level_name("easy", lang) in seat3
         room.play(1, "assassinate 0")  # the Assassin kills the Sultan: the match (one round) is over
         for s in (2, 3, 4):
             room.play(s, "pass")
@@ -110,7 +110,7 @@ async def test_the_sultans_table_shows_each_bots_level_in_its_seat_and_the_resul
         assert app.screen.pane == "result"
         sheet = app.screen.query_one("#sk-log", TailLog).sheet
         assert sheet is not None
-        assert f"{room.names[1]}·{level_name('strong', lang)}" in sheet.plain
+        assert f"{room.names[1]}·{level_name('normal', lang)}" in sheet.plain
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
