@@ -3,6 +3,7 @@ over the running server, each written to the audit log (:mod:`server.club`)."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import TYPE_CHECKING, Literal
 
 from server.club import ClubError, parse_duration
@@ -24,6 +25,20 @@ if TYPE_CHECKING:
 MESSAGE_MAX = 300
 
 
+def _covers(kind: str, value: str, who: Identity) -> bool:
+    """Whether a ban of ``kind`` ``value`` would shut out ``who`` (an admin banning themselves)."""
+    if kind == "key":
+        return value.strip() == who.key_fingerprint
+    if kind == "name":
+        return name_key(value) == name_key(who.name)
+    if kind == "address" and who.address:
+        try:
+            return ipaddress.ip_address(who.address) in ipaddress.ip_network(value.strip(), strict=False)
+        except ValueError:
+            return False
+    return False
+
+
 def _club_error(err: ClubError) -> ClientError:
     return ClientError("admin", str(err), reason=err.code, params={"detail": str(err)})
 
@@ -35,6 +50,7 @@ class AdminSession(AdminClient):
         self._hub = hub
         self._club = hub.club
         self.actor = f"{identity.name} ({identity.key_fingerprint})"
+        self._identity = identity
 
     # ------------------------------------------------------------------ reading
 
@@ -105,6 +121,8 @@ class AdminSession(AdminClient):
             raise _club_error(err) from err
 
     def ban(self, kind: Literal["key", "name", "address"], value: str, reason: str, duration: str) -> None:
+        if _covers(kind, value, self._identity):
+            raise ClientError("admin", "you would ban yourself", reason="self", params={"detail": value})
         try:
             self._club.ban(self.actor, kind, value, reason, parse_duration(duration))
         except ClubError as err:

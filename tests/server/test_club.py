@@ -140,6 +140,10 @@ async def test_the_admin_client_is_for_admins_and_a_ban_ends_the_session_at_once
         with pytest.raises(ClientError) as err:
             admin.ban("key", "SHA256:x", "why", "3 days")
         assert err.value.reason == "bad-duration"
+        for kind, value in (("key", ALICE), ("name", "ALICE")):
+            with pytest.raises(ClientError) as err:
+                admin.ban(kind, value, "oops", "forever")  # type: ignore[arg-type]
+            assert err.value.reason == "self"
         admin.message("eve", "please behave")
         assert forged.take_notices() == ["please behave"] and forged.take_notices() == []
         admin.announce("tournament at 8")
