@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from engine.api import DEFAULT_BOT_LEVEL, Bot, BotLevel, GameSpec, GameTable, IllegalAction
+from engine.api import Bot, BotLevel, GameSpec, GameTable, IllegalAction
 from server.club import Club, when
 from server.sanitize import clean_text
 from server.storage import (
@@ -85,7 +85,7 @@ BOT_JITTER = 0.3
 BOT_REACT_SHARE = 0.6  # a bot answers a quick window within this share of its minimum time (S-REACT-5, K-ORD-11)
 ACTION_MAX = 200
 AWAY_AFTER = 2  # decisions in a row whose time ran out that make a seat "away" (a stand-in plays it)
-STANDIN_BOT: BotLevel = DEFAULT_BOT_LEVEL  # the level of the bot that stands in for a player (away, handed over, left)
+STANDIN_BOT: BotLevel = "normal"  # a stand-in for a player (away, handed over, left): normal, whatever the room's bots play
 
 State = Literal["waiting", "playing", "finished"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from games import CountView, ticks, until
+from games import CountBot, CountView, make_spec, ticks, until
 from hubs import new_hub
 
 from server.hub import Hub
@@ -292,3 +292,29 @@ def test_a_left_seat_counts_as_a_match_played_and_not_won(tmp_path: Path) -> Non
     assert board == {"alice": (2, 1, 5), "bob": (2, 0, 4)}
     assert [r.left for r in st.match_results(1)] == [True, False]
     st.close()
+
+
+async def test_a_stand_in_plays_at_the_normal_level_whatever_the_room_s_bots_play() -> None:
+    """The room's bots play easy here; the stand-ins (away, handed over, left) play normal."""
+    made: list[tuple[int, str]] = []
+
+    def new_bot(seat: int, kind: str, seed: int) -> CountBot:
+        made.append((seat, kind))
+        return CountBot(seat, kind, seed)
+
+    hub = new_hub(games={"count": make_spec(new_bot)})
+    await hub.start()
+    try:
+        a, b, _c = await seated(hub, "bob", "carol", seats=4, bot_level="easy", options={"rounds": 1, "target": 40})
+        room = a.room
+        for _ in range(AWAY_AFTER):  # alice's time ran out twice in a row
+            room._count_missed([0])
+        assert room.seats[0].away
+        a.hand_to_standin(2)  # carol's
+        b.leave_match()  # bob's
+        room.settings.bot_delay = 0.0
+        room._wake_bots()
+        await until(lambda: {0, 1, 2, 3} <= {seat for seat, _ in made})
+        assert sorted(set(made)) == [(0, "normal"), (1, "normal"), (2, "normal"), (3, "easy")]
+    finally:
+        await hub.stop()
