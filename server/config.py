@@ -237,6 +237,9 @@ class PlayersSection(_Section):
     """"invite": only member keys get in (an admin's invite code makes a key a member); no guests."""
     admins: tuple[str, ...] = ()
     """Key fingerprints (SHA256:...) of the club's admins; admins may add more in the app."""
+    protect_lookalikes: bool = True
+    """A key-owned name also protects every name that could pass for it (one Unicode
+    UTS #39 skeleton, marks and case aside: ``a1ice``, ``ɑlice``, ``alicé`` for ``alice``)."""
 
     @field_validator("admins")
     @classmethod

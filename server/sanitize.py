@@ -17,6 +17,10 @@ Pure functions:
 * :func:`lookalike_name` -- a clean name that could pass for another's at a
   glance (two alphabets mixed, or Latin look-alikes of another alphabet);
   callers refuse it.
+* :func:`name_skeleton` -- what a name looks like (Unicode UTS #39 skeleton,
+  from the confusables data of the ``confusable_homoglyphs`` package, with
+  marks and case dropped): two names with one skeleton could pass for each
+  other (``alice``, ``a1ice``, ``ɑlice``, ``alicé``).
 
 Neither function makes text safe for Textual *markup*: screens must render
 player text as plain text (``rich.text.Text`` / ``markup=False``). Names are
@@ -25,6 +29,9 @@ markup-free anyway because brackets are not name characters.
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
+import json
 import re
 import unicodedata
 
@@ -166,6 +173,51 @@ def lookalike_name(name: str) -> bool:
         letters = [ch for ch in name if _script(ch) not in ("", "CJK")]
         return all(ch in _LATIN_LOOKALIKES for ch in letters)
     return False
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype (UTS #39 confusables.txt).
+
+    The package keeps the data as an undirected graph: a source character is
+    linked to its one prototype, a prototype to all its sources (no two
+    prototypes are linked), so a character's prototype is its neighbour unless
+    it has several (it is one); of two characters linked only to each other, a
+    string of several characters is the prototype (sources are single), else
+    the smaller stands for both. Right-to-left characters come wrapped in
+    left-to-right marks, which are dropped."""
+    path = importlib.resources.files("confusable_homoglyphs") / "confusables.json"
+    graph: dict[str, list[dict[str, str]]] = json.loads(path.read_text(encoding="utf-8"))
+
+    def bare(text: str) -> str:
+        return text.replace("\u200e", "")
+
+    degree = {bare(k): len(v) for k, v in graph.items()}
+    out: dict[str, str] = {}
+    for key, links in graph.items():
+        ch = bare(key)
+        if len(ch) != 1 or len(links) != 1:
+            continue  # a prototype (several sources, or several characters)
+        other = bare(links[0]["c"])
+        if degree.get(other, 0) > 1 or len(other) > 1 or other < ch:
+            out[ch] = other
+    return out
+
+
+def _skeleton_pass(text: str) -> str:
+    table = _prototypes()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    return "".join(ch for ch in unicodedata.normalize("NFD", mapped) if unicodedata.category(ch)[0] != "M")
+
+
+def name_skeleton(name: str) -> str:
+    """What ``name`` looks like: its UTS #39 skeleton (every character replaced
+    by the prototype it could pass for: ``1``, ``I`` and ``ǀ`` by ``l``, ``ɑ`` by
+    ``a``, ``ı`` by ``i``), with combining marks dropped (``é`` passes for ``e``
+    at a glance, and a dot over a dotless ``ı`` for an ``i``) and case folded,
+    then mapped again (folding can make new look-alikes). Names with one
+    skeleton could pass for each other; a key-owned name protects its skeleton."""
+    return _skeleton_pass(_skeleton_pass(name).casefold())
 
 
 def is_valid_name(text: str) -> bool:

@@ -69,9 +69,11 @@ RETIRE_RETRY = 0.5
 class StorageLike(Protocol):
     """What the SSH layer needs from ``server.storage.Storage``."""
 
-    def claim_name(self, name: str, key_fingerprint: str) -> bool: ...
+    def claim_name(self, name: str, key_fingerprint: str, *, lookalikes: bool = True) -> bool: ...
 
     def key_owner(self, name: str) -> str | None: ...
+
+    def lookalike_owner(self, name: str, key_fingerprint: str | None = None) -> str | None: ...
 
     def get_lang(self, name: str) -> str | None: ...
 
@@ -200,6 +202,16 @@ MESSAGES: dict[str, dict[Lang, str]] = {
             "名稱「{name}」已屬於另一位玩家的 SSH 金鑰，而這個連線沒有提供那把金鑰。\r\n"
             "請換個名稱：{other}\r\n"
             "（如果這是你的名稱，請用你第一次使用的金鑰連線：ssh -i ~/.ssh/KEY ...）"
+        ),
+    },
+    "lookalike-owned": {
+        "en": (
+            "The name '{name}' looks too much like '{owned}', a name that belongs to another player's SSH key.\r\n"
+            "Pick a name that cannot pass for another player's: {other}"
+        ),
+        "zh": (
+            "名稱「{name}」看起來跟「{owned}」太像了，而「{owned}」已屬於另一位玩家的 SSH 金鑰。\r\n"
+            "請換一個不會被誤認成別的玩家的名稱：{other}"
         ),
     },
     "owned-banner": {
@@ -543,6 +555,7 @@ class Connection(asyncssh.SSHServer):
         self.raw_user = ""
         self.name = ""
         self.lookalike = False  # the name could pass for another's: refused, and never claimed
+        self.lookalike_of: str | None = None  # a name of another key that this one could pass for
         self.key_fingerprint: str | None = None
         self.guest_auth = False
         self.refused_key = False
@@ -682,11 +695,16 @@ class Connection(asyncssh.SSHServer):
             ):
                 return  # refused in the session, or a member first: no name is claimed for it
             owner = storage.key_owner(self.name)
-            if owner is None and self.server.guest_holds(self.name):
+            if owner is None and self.server.config.players.protect_lookalikes:
+                self.lookalike_of = storage.lookalike_owner(self.name, fp)
+            if self.lookalike_of is not None:
+                log.info("name %r not claimed by key %s (%s): it could pass for %r", self.name, fp, self.peer,
+                         self.lookalike_of)
+            elif owner is None and self.server.guest_holds(self.name):
                 self.guest_holds = True
                 log.info("name %r not claimed by key %s (%s): a guest plays as it", self.name, fp, self.peer)
             elif owner is None:
-                if storage.claim_name(self.name, fp):
+                if storage.claim_name(self.name, fp, lookalikes=self.server.config.players.protect_lookalikes):
                     log.info("name %r claimed by key %s (%s)", self.name, fp, self.peer)
                 else:
                     self.claim_failed = storage.key_owner(self.name) != fp
@@ -789,6 +807,8 @@ class Connection(asyncssh.SSHServer):
         if keyed:
             if self.claim_failed:
                 return self._owned(lang, other)
+            if self.lookalike_of is not None:
+                return self._refusal("lookalike-owned", lang, name=self.name, owned=self.lookalike_of, other=other)
             if self.guest_holds:  # a key may own a free name, but not take it from a guest playing as it
                 return self._refusal("in-use", lang, name=self.name, other=other)
             fp = self.key_fingerprint or ""
@@ -798,6 +818,10 @@ class Connection(asyncssh.SSHServer):
             invite_needed = members_only and club is not None and not club.is_member(fp)
             if invite_needed and server.storage.key_owner(self.name) not in (None, fp):
                 return self._owned(lang, other)
+            if invite_needed and server.config.players.protect_lookalikes:
+                like = server.storage.lookalike_owner(self.name, fp)
+                if like is not None:
+                    return self._refusal("lookalike-owned", lang, name=self.name, owned=like, other=other)
             return Identity(
                 name=self.name, guest=False, lang=self._lang(env, stored=True), asked_as=self._asked_as(),
                 key_fingerprint=fp, address=self.peer, admin=admin,
@@ -807,11 +831,14 @@ class Connection(asyncssh.SSHServer):
             return self._refusal("members-need-key", lang, hint=hint)
         try:
             owner = server.storage.key_owner(self.name)
+            like = server.storage.lookalike_owner(self.name) if server.config.players.protect_lookalikes else None
         except Exception:
             log.exception("key_owner(%r) failed", self.name)
             return self._refusal("storage-error", lang)
         if owner is not None:
             return self._owned(lang, other)
+        if like is not None:
+            return self._refusal("lookalike-owned", lang, name=self.name, owned=like, other=other)
         if not server.config.players.allow_guests:
             return self._refusal("need-key", lang, hint=hint)
         if server.active_names[self.name.casefold()] > 0:

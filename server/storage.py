@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from server.sanitize import name_skeleton
 from tui.client import ChatLine, LeaderRow, leader_order
 from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
 
 log = logging.getLogger("throneroom.storage")
@@ -178,6 +179,13 @@ CREATE TABLE IF NOT EXISTS commands (
     payload TEXT NOT NULL,
     created REAL NOT NULL
 )
+"""
+
+# v9: what each name looks like (server.sanitize.name_skeleton), indexed: a
+# key-owned name protects every name that could pass for it.
+_SCHEMA_V9 = """
+ALTER TABLE identities ADD COLUMN skeleton TEXT;
+CREATE INDEX IF NOT EXISTS identities_skeleton ON identities(skeleton)
 """
 
 NEXT_ROUND = "next-round"
@@ -334,6 +342,14 @@ class Storage:
             with self._tx():
                 self._run(_SCHEMA_V8)
                 self._set_version(8)
+        if version < 9:
+            with self._tx():
+                self._run(_SCHEMA_V9)
+                for row in self._db.execute("SELECT name FROM identities").fetchall():
+                    self._db.execute(
+                        "UPDATE identities SET skeleton=? WHERE name=?", (name_skeleton(row["name"]), row["name"])
+                    )
+                self._set_version(9)
 
     def _run(self, script: str) -> None:
         """Each statement of a schema script, in the open transaction (``executescript`` would commit it)."""
@@ -369,31 +385,35 @@ class Storage:
 
     # -------------------------------------------------------------- identities
 
-    def claim_name(self, name: str, key_fingerprint: str) -> bool:
-        """Give ``name`` to the key unless another key owns it (names compare by :func:`name_key`).
+    def claim_name(self, name: str, key_fingerprint: str, *, lookalikes: bool = True) -> bool:
+        """Give ``name`` to the key unless another key owns it (names compare by :func:`name_key`)
+        or, with ``lookalikes``, owns a name that could pass for it (:meth:`lookalike_owner`).
 
         True if the name was free (now owned by this key), or owned by this key
         already, or known but keyless (e.g. it only set a language as a guest);
-        False if another key owns it.
+        False if another key owns it or a look-alike of it.
         """
         key = name_key(name)
         with self._tx():
             row = self._db.execute(
                 "SELECT key_fingerprint FROM identities WHERE name=?", (key,)
             ).fetchone()
+            owner = None if row is None else row["key_fingerprint"]
+            if owner is not None:
+                return bool(owner == key_fingerprint)
+            if lookalikes and self.lookalike_owner(name, key_fingerprint) is not None:
+                return False
             if row is None:
                 self._db.execute(
-                    "INSERT INTO identities(name, key_fingerprint, lang, created) VALUES (?, ?, NULL, ?)",
-                    (key, key_fingerprint, self._clock()),
+                    "INSERT INTO identities(name, key_fingerprint, lang, created, skeleton) VALUES (?, ?, NULL, ?, ?)",
+                    (key, key_fingerprint, self._clock(), name_skeleton(name)),
                 )
-                return True
-            owner = row["key_fingerprint"]
-            if owner is None:
+            else:
                 self._db.execute(
-                    "UPDATE identities SET key_fingerprint=? WHERE name=?", (key_fingerprint, key)
+                    "UPDATE identities SET key_fingerprint=?, skeleton=? WHERE name=?",
+                    (key_fingerprint, name_skeleton(name), key),
                 )
-                return True
-            return bool(owner == key_fingerprint)
+            return True
 
     def key_owner(self, name: str) -> str | None:
         """The fingerprint of the key owning ``name``, or None if nobody owns it."""
@@ -401,6 +421,19 @@ class Storage:
             "SELECT key_fingerprint FROM identities WHERE name=?", (name_key(name),)
         ).fetchone()
         return None if row is None else row["key_fingerprint"]
+
+    def lookalike_owner(self, name: str, key_fingerprint: str | None = None) -> str | None:
+        """Another name, owned by a key other than ``key_fingerprint``, that ``name``
+        could pass for (one :func:`name_skeleton`; the name itself compares
+        by :meth:`key_owner`), or None. An index lookup."""
+        skeletons = sorted({name_skeleton(name), name_skeleton(name_key(name))})
+        marks = ",".join("?" * len(skeletons))
+        row = self._db.execute(
+            f"SELECT name FROM identities WHERE skeleton IN ({marks}) AND name<>? "
+            "AND key_fingerprint IS NOT NULL AND key_fingerprint IS NOT ? ORDER BY created LIMIT 1",
+            (*skeletons, name_key(name), key_fingerprint),
+        ).fetchone()
+        return None if row is None else str(row["name"])
 
     _SETTINGS = ("lang", "bell", "ask_every")
     """An identity's own settings: columns of ``identities``, NULL until set."""
@@ -418,8 +451,8 @@ class Storage:
             cur = self._db.execute(f"UPDATE identities SET {column}=? WHERE name=?", (value, key))
             if cur.rowcount == 0:
                 self._db.execute(
-                    f"INSERT INTO identities(name, key_fingerprint, {column}, created) VALUES (?, NULL, ?, ?)",
-                    (key, value, self._clock()),
+                    f"INSERT INTO identities(name, key_fingerprint, {column}, created, skeleton) VALUES (?, NULL, ?, ?, ?)",
+                    (key, value, self._clock(), name_skeleton(name)),
                 )
 
     def get_lang(self, name: str) -> str | None:

@@ -15,6 +15,7 @@ from server.sanitize import (
     clean_text,
     is_valid_name,
     lookalike_name,
+    name_skeleton,
     strip_escapes,
 )
 
@@ -99,6 +100,17 @@ def test_names_that_could_pass_for_another_s_are_lookalikes() -> None:
                  "\u738b\u5c0f\u660e", "\u3072\u308d\u3057_\u30ab\u30fc", "\ud55c\uad6d\uc5b4", "\u00e9mile",
                  "b\u00e9\u738b", "x_y.z-1", "\u05e9\u05dc\u05d5\u05dd"]:
         assert not lookalike_name(good), good
+
+
+def test_names_that_could_pass_for_each_other_share_a_skeleton() -> None:
+    """Issue 45 finding 6: UTS #39 skeletons (Unicode's confusables data, not a
+    table of our own), marks and case aside."""
+    looks = ["alice", "al\u0131\u0307ce", "\u0251lice", "a\u01c0ice", "aIice", "al\u0131ce", "a1ice", "alic\u00e9",
+             "Alice", "\u0430lice"]
+    assert {name_skeleton(n) for n in looks} == {"alice"}
+    assert name_skeleton("rnary") == name_skeleton("mary")  # several characters for one
+    distinct = ["alice", "alicia", "malice", "bob", "\u738b\u5c0f\u660e", "\u0421\u0430\u0448\u0430", "duc"]
+    assert len({name_skeleton(n) for n in distinct}) == len(distinct)
 
 
 @given(st.text())

@@ -25,6 +25,7 @@ from server import ssh as ssh_module
 from server.config import Config, LimitsSection, PlayersSection, ServerSection
 from server.heap import HeapKeeper
 from server.ssh import ThroneServer
+from server.storage import Storage
 from tui.client import Identity, LobbyClient
 
 # -- fakes ----------------------------------------------------------------------
@@ -35,12 +36,15 @@ class MemoryStorage:
         self.owners: dict[str, str] = {}
         self.langs: dict[str, str] = {}
 
-    def claim_name(self, name: str, key_fingerprint: str) -> bool:
+    def claim_name(self, name: str, key_fingerprint: str, *, lookalikes: bool = True) -> bool:
         owner = self.owners.setdefault(name, key_fingerprint)
         return owner == key_fingerprint
 
     def key_owner(self, name: str) -> str | None:
         return self.owners.get(name)
+
+    def lookalike_owner(self, name: str, key_fingerprint: str | None = None) -> str | None:
+        return None  # the real Storage's look-alikes are tested with it
 
     def get_lang(self, name: str) -> str | None:
         return self.langs.get(name)
@@ -147,13 +151,15 @@ async def make_server() -> AsyncIterator[Callable[..., Any]]:
         allow_guests: bool = True,
         ciphers: tuple[str, ...] | None = None,
         heap: HeapKeeper | None = None,
+        storage: Any = None,
+        players: PlayersSection | None = None,
     ) -> Harness:
         config = Config(
             server=ServerSection(host="127.0.0.1", port=0, **({"ciphers": ciphers} if ciphers else {})),
             limits=limits or LimitsSection(),
-            players=PlayersSection(allow_guests=allow_guests),
+            players=players or PlayersSection(allow_guests=allow_guests),
         )
-        storage = MemoryStorage()
+        storage = storage if storage is not None else MemoryStorage()
         hub = RecordingHub()
         server = ThroneServer(
             config,
@@ -437,6 +443,62 @@ async def test_a_name_that_could_pass_for_another_s_is_refused_and_never_claimed
     conn, _ = await connect(harness.port, "\u0421\u0430\u0448\u0430", KEY_B)  # a Russian name is a name
     async with conn:
         await (await open_tty(conn)).wait_for("hello \u0421\u0430\u0448\u0430 guest=False")
+
+
+LOOKALIKES_OF_ALICE = (
+    "al\u0131\u0307ce",  # a dotless i with a dot above
+    "\u0251lice",  # Latin alpha
+    "a\u01c0ice",  # a dental click for the l
+    "aIice",  # a capital I for the l
+    "al\u0131ce",  # a dotless i
+    "a1ice",  # a digit one for the l
+    "alic\u00e9",  # an accent
+)
+"""Names issue 45 (finding 6) saw let in beside a key-owned ``alice``."""
+
+
+async def test_a_name_that_looks_like_a_key_owned_one_is_refused_for_other_keys_and_guests(
+    make_server: MakeServer,
+) -> None:
+    """Issue 45 finding 6: another key (and a guest) got in as ``a1ice``, ``ɑlice``,
+    ``alicé``... beside ``alice``; the online list and chat showed them side by side.
+    One UTS #39 skeleton with the owned name is refused, in both languages, and
+    nothing is claimed; distinct names still get in."""
+    storage = Storage(":memory:")
+    h: Harness = await make_server(storage=storage)
+    storage.claim_name("alice", KEY_A.get_fingerprint("sha256"))
+    for name in LOOKALIKES_OF_ALICE:
+        for key in (KEY_B, None):
+            conn, _ = await connect(h.port, name, key)
+            async with conn:
+                out = (await (await open_tty(conn)).drain()).decode()
+            assert f"The name '{name}' looks too much like 'alice'" in out, (name, key, out)
+            assert f"ssh -p {h.port} othername@127.0.0.1" in out
+            assert storage.key_owner(name) is None
+    conn, _ = await connect(h.port, "a1ice", KEY_B)
+    async with conn:
+        out = (await (await open_tty(conn, env={"LANG": "zh_TW.UTF-8"})).drain()).decode()
+    assert "名稱「a1ice」看起來跟「alice」太像了" in out
+    assert h.hub.connected == []
+    for name, key in (("alicia", KEY_B), ("malice", None), ("alex", KEY_B)):
+        conn, _ = await connect(h.port, name, key)
+        async with conn:
+            await (await open_tty(conn)).wait_for(f"hello {name} guest={key is None}")
+    conn, _ = await connect(h.port, "a1ice", KEY_A)  # the owner's own key may use a look-alike of its name
+    async with conn:
+        await (await open_tty(conn)).wait_for("hello a1ice guest=False")
+
+
+async def test_look_alike_names_are_let_in_when_the_config_says_so(make_server: MakeServer) -> None:
+    """players.protect_lookalikes = false: only the name itself is protected (issue 45 finding 6)."""
+    storage = Storage(":memory:")
+    h: Harness = await make_server(storage=storage, players=PlayersSection(protect_lookalikes=False))
+    storage.claim_name("alice", KEY_A.get_fingerprint("sha256"))
+    for key in (None, KEY_B):  # the guest first: the key then owns a1ice
+        conn, _ = await connect(h.port, "a1ice", key)
+        async with conn:
+            await (await open_tty(conn)).wait_for(f"hello a1ice guest={key is None}")
+    assert storage.key_owner("a1ice") == KEY_B.get_fingerprint("sha256")
 
 
 async def test_language_from_client_env_and_stored_choice(harness: Harness) -> None:

@@ -238,7 +238,7 @@ def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watcher
         raw.execute("INSERT INTO matches(room_id, game, seed, options, seats, started, finished) VALUES (1, 'count', 1, '{}', '[]', 1.0, 2.0)")
         raw.execute("INSERT INTO results(match_id, seat, name, kind, points, win) VALUES (1, 0, 'alice', 'human', 3, 1)")
     st = Storage(path)
-    assert st.schema_version == SCHEMA_VERSION == 8
+    assert st.schema_version == SCHEMA_VERSION == 9
     [result] = st.match_results(1)  # (v6) an old result: its player played it to the end
     assert result.win and not result.left
     assert [(r.name, r.wins, r.points) for r in st.leaderboard()] == [("alice", 1, 3)]
@@ -254,7 +254,8 @@ def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watcher
     st.keep_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))  # and the chat table (v3)
     st.close()
     again = Storage(path)  # opened again: nothing to migrate
-    assert again.get_bell("alice") is False and again.schema_version == 8
+    assert again.get_bell("alice") is False and again.schema_version == 9
+    assert again.lookalike_owner("a1ice") == "alice"  # (v9) an old name protects its look-alikes
     assert again.get_ask_every("alice") is True  # (v7)
     assert [line.text for line in again.chat_lines(LOBBY_CHAT)] == ["hi"]
     assert [r.lineup for r in again.open_rooms()] == [{"state": "waiting", "match": None, "seats": []}]
@@ -335,3 +336,22 @@ def test_the_leaderboard_is_read_from_the_results_once_until_a_match_finishes() 
     st.finish_match(match, [SeatResult(0, "bob", "human", 9, True), SeatResult(1, "alice", "human", 0, False)])
     assert [(r.name, r.wins, r.points) for r in st.leaderboard()] == [("alice", 1, 5), ("bob", 1, 10)]
     assert len(queries) == 2
+
+
+def test_a_key_owned_name_protects_its_look_alikes_by_an_index_lookup() -> None:
+    """Issue 45 finding 6: names with one UTS #39 skeleton (marks and case aside)
+    are one name to other keys; the owner's own key and distinct names are free."""
+    st = Storage(":memory:")
+    assert st.claim_name("alice", "SHA256:aaa")
+    for name in ("a1ice", "\u0251lice", "alic\u00e9", "aIice", "al\u0131ce"):
+        assert st.lookalike_owner(name) == "alice" and st.lookalike_owner(name, "SHA256:bbb") == "alice"
+        assert st.lookalike_owner(name, "SHA256:aaa") is None
+        assert st.claim_name(name, "SHA256:bbb") is False and st.key_owner(name) is None
+    assert st.claim_name("a1ice", "SHA256:bbb", lookalikes=False) is True  # players.protect_lookalikes = false
+    assert st.lookalike_owner("alicia") is None and st.claim_name("alicia", "SHA256:bbb")
+    st.set_lang("bob", "zh")  # a keyless row (a guest's setting) protects nothing
+    assert st.lookalike_owner("b0b") is None
+    plan = st.connection.execute(
+        "EXPLAIN QUERY PLAN SELECT name FROM identities WHERE skeleton IN ('x') AND name<>'y'"
+    ).fetchall()
+    assert "identities_skeleton" in plan[0]["detail"]
