@@ -308,6 +308,7 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
     _timeouts_seen: int | None = None  # the seat's count of timeouts when this screen last looked
     _timed_out = False  # the room played for this seat since it last sent an action
     _back_at: tuple[object, ...] | None = None  # the decision at which a key took the seat back from a stand-in
+    _back_new = False  # ...taken back since the last update (its decision: the one that update reads)
 
     PROMPT_ROWS = 4
     """The prompt box's height while a match is played (its ``table.tcss``)."""
@@ -347,10 +348,12 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
             return
         if snap.state == "playing" and seat < len(snap.seats) and snap.seats[seat].away:
             # a stand-in bot plays the seat: say so, and how to take it back, above all else
-            self._timed_out, self._back_at = False, None
+            self._timed_out, self._back_at, self._back_new = False, None, False
             self._timeouts_seen = snap.timeouts[seat] if seat < len(snap.timeouts) else 0
             self.message = Text(self.tr("table.away_you"), style="bold reverse", end="")
             return
+        if self._back_new:  # (the table may have moved on since this screen last looked)
+            self._back_at, self._back_new = self._decision, False
         if self._back_at is not None:
             if self._back_at == self._decision and snap.state == "playing":  # until the next decision
                 self.message = Text(self.tr("table.back"), style="bold", end="")
@@ -368,7 +371,7 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
 
     def said_back(self) -> None:
         self._timed_out = False
-        self._back_at = self._decision
+        self._back_at, self._back_new = self._decision, True
         self.message = Text(self.tr("table.back"), style="bold", end="")
         self._redraw_choice()
 

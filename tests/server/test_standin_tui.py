@@ -202,3 +202,18 @@ async def test_the_result_marks_a_seat_whose_player_left(game: str) -> None:
         log = app.screen.query_one(TailLog)
         assert log.sheet is not None
         assert "Left the match before its end (a bot played on): bob (1)" in log.sheet.plain
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_you_are_back_is_said_when_the_table_moved_on_since_the_screen_last_looked(game: str) -> None:
+    """Seen over ssh: bob's key came as his turn began; the screen had not drawn
+    that turn yet, so its "You are back" went with the decision it had seen."""
+    async with table_of(game, "bob", "en", (80, 24)) as (_hub, _room, sessions, app, pilot):
+        sessions["alice"].hand_to_standin(1)
+        await settle(pilot, 4)
+        table = app.screen
+        assert isinstance(table, GameTableScreen)
+        table._decision = ("a decision the table has left",)  # what this screen saw last
+        await pilot.press("x")
+        await settle(pilot, 4)
+        assert flat(t("table.back", "en")) in flat(screen_text(app)), screen_text(app)
