@@ -565,7 +565,7 @@ EN: dict[str, str] = {
     "table.help.standin": (
         "q leaves the match for good: a bot plays your seat to the end, the result marks you as left "
         "(on the leaderboard a match played, not won) and you may join another room at once. "
-        "h (host) hands a player's seat to a stand-in bot. A seat whose time ran out twice in a row is away: "
+        "z (host) hands a player's seat to a stand-in bot. A seat whose time ran out twice in a row is away: "
         "a stand-in bot plays it until its player presses any key at the table.\n"
         "Seat marks: away (a stand-in bot plays it) · left (its player left the match) · "
         "offline (disconnected) · bot plays (its player is not at the table)."
@@ -1148,7 +1148,7 @@ ZH: dict[str, str] = {
     "table.left_seats": "比賽結束前退出（由電腦代打到最後）：{names}",
     "table.help.standin": (
         "q 永久退出這場比賽：由電腦代打你的座位直到結束，結果標明你已退出（排行榜上算一場沒贏的比賽），"
-        "你可以立刻加入別的房間。h（房主）把某位玩家的座位交給代打電腦。連續兩次超時的座位會暫離："
+        "你可以立刻加入別的房間。z（房主）把某位玩家的座位交給代打電腦。連續兩次超時的座位會暫離："
         "由代打電腦玩，直到該玩家在牌桌上按任一鍵。\n"
         "座位標記：暫離（代打電腦在玩）· 已退出（玩家退出了比賽）· 離線（斷線）· 電腦代打（玩家不在牌桌）。"
     ),

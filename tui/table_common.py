@@ -255,7 +255,7 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
                 ("t", "chat", f"{pre}.key.chat"),
             ]
             if self.picker is None:  # (shown while the match is played: check_action)
-                keys += [("h", "standin", "table.key.standin"), ("q", "leave_match", "table.key.leave_match")]
+                keys += [("z", "standin", "table.key.standin"), ("q", "leave_match", "table.key.leave_match")]
         keys += [
             ("Tab", "pane", f"{pre}.key.pane"),
             self.HELP_KEY,

@@ -60,9 +60,9 @@ spares a repaint per second on every other screen of a busy server. A step
 shows the time left rounded down, never more than there is."""
 
 HOST_KEYS = {"p": "play_again", "o": "reopen"}
-MATCH_KEYS = {"q": "leave_match", "h": "standin"}
+MATCH_KEYS = {"q": "leave_match", "z": "standin"}
 """While a match is played: a seated player leaves it for good (q); the host
-hands a player's seat to a stand-in bot (h)."""
+hands a player's seat to a stand-in bot (z: zzz, away; h is a finished round's)."""
 """The host's keys after a match (bound below). A game's table binds every
 letter its action kinds use, and a subclass's binding of a key hides the base
 class's, so such a table runs these itself when no kind takes the letter
@@ -274,7 +274,7 @@ class TableScreen(HostScreen):
         self.app.push_screen(ConfirmDialog(self.tr("confirm.leave_match")), leave)
 
     def action_standin(self) -> None:
-        """h (host): pick a player's seat, confirm, and a stand-in bot plays it
+        """z (host): pick a player's seat, confirm, and a stand-in bot plays it
         until that player presses a key."""
         if not self.check_action("standin", ()):
             return

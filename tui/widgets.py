@@ -67,7 +67,7 @@ UNLABELLED_FIRST: tuple[frozenset[str], ...] = (
 function keys, which mean the same on every screen) at a time: q first; then
 a finished table's host keys, the longer first (its status line says "Press p
 to play again, or o to change the settings"); chat and the leaderboard (the
-chat's field says its key), a match's h and q (F1 says what they do), a table's Tab (its panes); then F1's Help, the
+chat's field says its key), a match's z and q (F1 says what they do), a table's Tab (its panes); then F1's Help, the
 key that lists them all (a newcomer at 80 columns in Chinese saw "F1" bare
 while "t 聊天" kept its label), and F2's label (the other language's name is
 how a reader of that language finds it); the keys of the game's actions (a

@@ -1,5 +1,5 @@
 """Stand-ins and leaving a match on the real screens (issue 43, "Nobody stalls a
-table"): the away mark and "any key gives the seat back", the host's h, a
+table"): the away mark and "any key gives the seat back", the host's z, a
 player's q, their confirmations, the F1 help and the result's mark, at both
 games' tables, at 80x24 and 60x20, in English and Chinese. The real hub and
 games behind a Textual pilot; the other players act through their sessions."""
@@ -121,13 +121,13 @@ async def test_an_away_seat_is_marked_and_any_key_gives_it_back(game: str, size:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game", GAMES)
-async def test_the_host_hands_a_seat_to_a_stand_in_with_h_after_a_confirmation(
+async def test_the_host_hands_a_seat_to_a_stand_in_with_z_after_a_confirmation(
     game: str, size: tuple[int, int], lang: Lang
 ) -> None:
     async with table_of(game, "alice", lang, size, others=("bob", "carol")) as (_hub, room, _sessions, app, pilot):
         bar = app.screen.query_one(KeyBar).plain()
-        assert " h " in bar and " q " in bar, bar
-        await pilot.press("h")
+        assert " z " in bar and " q " in bar, bar
+        await pilot.press("z")
         await settle(pilot, 3)
         choice = app.screen
         assert isinstance(choice, ChoiceDialog)  # bob's seat or carol's (not the host's own)
@@ -141,7 +141,7 @@ async def test_the_host_hands_a_seat_to_a_stand_in_with_h_after_a_confirmation(
         await pilot.press("n")  # changed their mind: nothing happens
         await settle(pilot, 3)
         assert isinstance(app.screen, GameTableScreen) and not room.seats[1].away
-        await pilot.press("h", "enter", "y")
+        await pilot.press("z", "enter", "y")
         await settle(pilot, 4)
         assert isinstance(app.screen, GameTableScreen) and room.seats[1].away and not room.seats[2].away
         assert marked(app, game, lang, "standin"), screen_text(app)
@@ -157,7 +157,7 @@ async def test_q_leaves_the_match_for_good_after_a_confirmation_that_says_what_h
 ) -> None:
     async with table_of(game, "bob", lang, size) as (hub, room, _sessions, app, pilot):
         bar = app.screen.query_one(KeyBar).plain()
-        assert " q " in bar and " h " not in bar, bar  # h is the host's
+        assert " q " in bar and " z " not in bar, bar  # z is the host's
         await pilot.press("q")
         await settle(pilot, 3)
         assert isinstance(app.screen, ConfirmDialog)
@@ -175,7 +175,7 @@ async def test_q_leaves_the_match_for_good_after_a_confirmation_that_says_what_h
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
-async def test_f1_at_the_table_says_what_q_h_and_the_seat_marks_do(game: str, lang: Lang) -> None:
+async def test_f1_at_the_table_says_what_q_z_and_the_seat_marks_do(game: str, lang: Lang) -> None:
     async with table_of(game, "bob", lang, (80, 24)) as (_hub, _room, _sessions, app, pilot):
         await pilot.press("f1")
         await settle(pilot, 3)

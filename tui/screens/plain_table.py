@@ -41,7 +41,7 @@ class PlainTableScreen(TableScreen):
         ("t", "chat", "key.chat"),
         ("p", "play_again", "key.play_again"),
         ("o", "reopen", "key.reopen"),
-        ("h", "standin", "table.key.standin"),
+        ("z", "standin", "table.key.standin"),
         ("q", "leave_match", "table.key.leave_match"),
         ("Esc", "back", "key.leave"),
         ("F1", "app.help", "key.help"),
