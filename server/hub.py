@@ -12,11 +12,13 @@ Decisions:
   connected while either is attached.
 * An identity holds at most one seat at a time. Joining or creating a room
   gives up a seat in a room that is waiting or finished; a seat in a match
-  being played must be played out (or left, then a bot plays it), so joining
-  elsewhere is refused with ``ClientError("in-match")``. Watching is always allowed.
-* A player who leaves a match in progress keeps the seat (a bot plays it at
-  once) and gets it back with ``join``/``current_room``; a dropped connection
-  gets ``grace_period`` seconds before a bot takes over.
+  being played is kept until the match ends, so joining elsewhere is refused
+  with ``ClientError("in-match")``, unless its player left the match for good
+  (``RoomSession.leave_match``: a bot plays the seat out, the seat is no longer
+  theirs). Watching is always allowed.
+* A player who leaves the table of a match in progress (Escape) keeps the seat
+  (a bot plays it at once) and gets it back with ``join``/``current_room``; a
+  dropped connection gets ``grace_period`` seconds before a bot takes over.
 * A watcher whose connection (or the server) went while watching is put back
   watching that room by ``current_room`` within the grace period, as a seat
   is kept; one who left it, or went to another room, is not.

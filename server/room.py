@@ -18,7 +18,10 @@ Time: reaction windows and turns get a deadline from the room's settings
 (``window_timer`` when the table says its pending seats answer a reaction
 window, ``GameTable.is_window``, else ``turn_timer``; 0 = no timer). A window keeps its deadline while
 seats answer. At the deadline the room plays ``table.timeout_action(seat)`` for
-each seat still pending. Between rounds it waits ``intermission`` seconds, logs
+each seat still pending; a player's seat whose own decisions timed out
+``AWAY_AFTER`` times in a row is away (so is one the host hands over): a
+stand-in bot plays it until its player presses a key (``come_back``) or acts.
+Between rounds it waits ``intermission`` seconds, logs
 a ``next-round`` marker and deals. All sleeping goes through ``RoomEnv.sleep``
 (``time_scale`` makes tests fast), and every task is created in the hub's
 context (never inside a Textual app).
