@@ -14,7 +14,7 @@ from sultans_fakes import SultansRoom
 from test_overlord_table import new_game
 from test_overlord_table import prompt as ov_prompt
 from test_overlord_table import table as ov_table
-from test_sultans_table import DEAL_A
+from test_sultans_table import DEAL_A, box
 from test_sultans_table import prompt as sk_prompt
 from test_sultans_table import table as sk_table
 
@@ -46,6 +46,8 @@ async def test_sultans_seat_with_nothing_to_answer_sees_no_prompt(size: tuple[in
         assert t("sk.key.pass", lang) not in text and "Your options" not in text and "你的選擇" not in text
         assert no_count(text)
         assert "⏱" in screen
+        assert "●" not in box(app, 2)  # her seat is not marked as owing an answer
+        assert "●" not in box(app, 0) and "●" not in box(app, 4)  # nor anyone else's (who owes is nobody's business)
         await pilot.press("o", "enter")  # her pass key does nothing: the room answers
         await pilot.pause(0.1)
         assert client.sent == []

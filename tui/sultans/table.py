@@ -182,7 +182,7 @@ class Table(GameTableScreen[Picker]):
             # made once, the lists shared (never changed after: see _ring_content)
             memo_key = (
                 id(mv), namer.viewer, tuple(self.names), self.lang, width, height, room, self._notebook, keys,
-                tuple((s.kind, s.connected, s.autoplay, s.away, s.left) for s in seats),
+                tuple((s.kind, s.connected, s.autoplay, s.away, s.left) for s in seats), self.nothing_to_answer(),
             )
             hit = _RING_CONTENT.get(memo_key)
             if hit is not None and hit[0] is mv:
@@ -208,8 +208,11 @@ class Table(GameTableScreen[Picker]):
         chosen = set(self.picker.chosen) if self.picker else set()
         points = rv.outcome.points if rv.outcome is not None else None
         boxes: list[SeatBox] = []
+        passed_for = self.nothing_to_answer()
         for seat in rv.seats:
             i = seat.index
+            if passed_for and i == namer.viewer and seat.pending:  # the room answers for it: not marked as owing (S-REACT-5)
+                seat = seat.model_copy(update={"pending": False})
             lines = seat_box_lines(
                 seat,
                 rv,
