@@ -3,7 +3,7 @@ under the test's control (tests/server/fakeclock.py).
 
 The counting game (tests/server/games.py, C-WINDOW) opens a window in which
 a seat with an odd secret may ``echo``; a seat with an even one can only pass.
-The timing test plays a real Sultans of Karaya deal twice.
+The timing test plays real deals of both games, each twice.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -264,26 +265,69 @@ DEAL_A = (["guard", "assassin", "sultan", "slave", "slave"], "slave")
 DEAL_B = (["slave", "assassin", "sultan", "slave", "slave"], "guard")
 
 
-async def record_screens(deal: tuple[list[str], str], seat0: str) -> tuple[list[Any], dict[str, Any]]:
-    """Play the deal on a fake clock; every 0.1 s, what seats 1-4 and a spectator are
-    shown. ``seat0``: "bot" (a bot that lets the window go), "human" (passes at 0.7 s
-    when it has a real choice; the room passes for it when it has none)."""
-    hub = new_hub(games={"sultans": sultans_spec(*deal)}, time_scale=1.0, bot_delay=1.0)
+def overlord_spec(hands: list[list[str]]) -> Any:
+    from engine.overlord import Game
+    from engine.overlord.spec import SPEC
+
+    deck = ["victimize"] * 5 + ["capitalize"] * 4 + ["extortion"] * 3 + ["sidestep"] * 4  # no reaction card
+
+    def new_table(players: int, seed: int, options: BaseModel) -> GameTable:
+        return Game.new(roles=["overlord", "captain", "squire", "peasant"], hands=hands, deck=deck, seed=1)
+
+    def new_bot(seat: int, kind: str, seed: int) -> Bot:
+        return PassingBot(SPEC.new_bot(seat, kind, seed))
+
+    return dataclasses.replace(SPEC, new_table=new_table, new_bot=new_bot)
+
+
+# Kill the Overlord: the Overlord (0) commands the Captain (1); the Plead Guilty window
+# asks 0, 2 and 3 (K-ORD-5). Seat 3 holds Plead Guilty in deal A (it could take the
+# order), Extortion in deal B (only pass); the others can only pass.
+OV_A = [["capitalize"], ["sidestep"], ["extortion"], ["plead-guilty"]]
+OV_B = [["capitalize"], ["sidestep"], ["extortion"], ["extortion"]]
+
+
+@dataclass
+class Scene:
+    """One game's two deals for the timing test."""
+
+    game: str
+    specs: tuple[Any, Any]
+    players: int
+    x: int  # the seat whose card differs: it lets the window go
+    actor: int  # the seat whose action opens the window
+    action: str
+
+    def phase(self, view: dict[str, Any]) -> str:
+        return str(view["round"]["phase"] if self.game == "sultans" else (view["prompt"] or {}).get("kind"))
+
+
+SCENES = {
+    "sultans": Scene("sultans", (sultans_spec(*DEAL_A), sultans_spec(*DEAL_B)), 5, 0, 1, "assassinate 3"),
+    "overlord": Scene("overlord", (overlord_spec(OV_A), overlord_spec(OV_B)), 4, 3, 0, "order 1"),
+}
+
+
+async def record_screens(scene: Scene, spec: Any, x_kind: str) -> tuple[list[Any], dict[str, Any]]:
+    """Play the deal on a fake clock; every 0.1 s for 5 s, what every seat but ``scene.x``
+    and a spectator are shown. ``x_kind``: "bot" (a bot that lets the window go),
+    "human" (passes at 0.7 s when it has a real choice; the room passes for it when it
+    has none)."""
+    hub = new_hub(games={scene.game: spec}, time_scale=1.0, bot_delay=1.0)
     await hub.start()
     clock = FakeClock().install(hub)
     names = ["ann", "bob", "carol", "dan", "erin"]
     try:
-        settings = RoomSettings(game="sultans", seats=5, turn_timer=60, window_timer=20, bot_delay=1.0)
-        sessions: dict[int, RoomSession] = {}
-        if seat0 == "human":
-            sessions[0] = hub.connect(Identity(name="ann")).create_room(settings)
-        else:  # bob hosts from seat 1, a bot in seat 0
-            sessions[1] = hub.connect(Identity(name="bob")).create_room(settings)
-            sessions[1].take_seat(1)
-            sessions[1].add_bot(0)
-        host = sessions[0] if seat0 == "human" else sessions[1]
-        for seat in range(1, 5):
-            if seat in sessions:
+        settings = RoomSettings(game=scene.game, seats=scene.players, turn_timer=60, window_timer=20, bot_delay=1.0)
+        host_seat = next(s for s in range(scene.players) if s != scene.x)
+        host = hub.connect(Identity(name=names[host_seat])).create_room(settings)
+        if host.my_seat != host_seat:
+            host.take_seat(host_seat)
+        if x_kind == "bot":
+            host.add_bot(scene.x)
+        sessions = {host_seat: host}
+        for seat in range(scene.players):
+            if seat == host_seat or (seat == scene.x and x_kind == "bot"):
                 continue
             rc = hub.connect(Identity(name=names[seat])).join(host.room_id)
             if rc.my_seat != seat:
@@ -295,17 +339,20 @@ async def record_screens(deal: tuple[list[str], str], seat0: str) -> tuple[list[
         r._think = random.Random(5)  # the same bot thinking times in both deals
         host.start()
         await clock.settle()
-        assert r.table is not None and r.is_pending(1)
-        sessions[1].act("assassinate 3", sessions[1].snapshot().version)
+        assert r.table is not None and r.is_pending(scene.actor)
+        sessions[scene.actor].act(scene.action, sessions[scene.actor].snapshot().version)
         await clock.settle()
         assert r.table.is_window()
-        facts = {"seat0_pending": r.is_pending(0), "seat0_nothing": r.nothing_to_answer(0)}
+        x = scene.x
+        facts: dict[str, Any] = {"x_pending": r.is_pending(x), "x_nothing": r.nothing_to_answer(x)}
         frames: list[Any] = []
-        for step in range(50):  # 5 s: the window opens, closes, and carol's turn waits
-            if seat0 == "human" and step == 7 and r.is_pending(0):
-                sessions[0].act("pass", sessions[0].snapshot().version)
+        for step in range(50):  # 5 s: the window opens, closes, and the next decision waits
+            if x_kind == "human" and step == 7 and r.is_pending(x):
+                sessions[x].act("pass", sessions[x].snapshot().version)
             frame = []
-            for seat in (1, 2, 3, 4):
+            for seat in sorted(sessions):
+                if seat == x:
+                    continue
                 rc = sessions[seat]
                 snap = rc.snapshot().model_dump()
                 snap.pop("version")
@@ -316,25 +363,27 @@ async def record_screens(deal: tuple[list[str], str], seat0: str) -> tuple[list[
             frame.append([line.model_dump() for line in watcher.chat_lines()])
             frames.append(frame)
             await clock.advance(0.1)
-        facts["closed_at"] = next(
-            i for i, f in enumerate(frames) if f[-2][1]["round"]["phase"] != "window"
-        )
+        first = scene.phase(frames[0][-2][1])
+        facts["closed_at"] = next(i for i, f in enumerate(frames) if scene.phase(f[-2][1]) != first)
         return frames, facts
     finally:
         await hub.stop()
 
 
-@pytest.mark.parametrize("seat0", ["bot", "human"])
-async def test_timing_leaks_nothing_of_who_could_react(seat0: str) -> None:
-    """S-REACT-5 (and K-ORD-11 the same way): two deals that differ only in whether
-    seat 0, which lets the Block window go, holds a card that could block (a bot
-    that decides, or a human who passes at 0.7 s) or holds nothing (the room passes
-    for it) give every other seat and the spectator the same screens at the same
-    times, the window's close included (at its 2 s minimum)."""
-    frames_a, facts_a = await record_screens(DEAL_A, seat0)
-    frames_b, facts_b = await record_screens(DEAL_B, seat0)
-    assert facts_a["seat0_pending"] and not facts_a["seat0_nothing"]  # A: a real choice
-    assert not facts_b["seat0_pending"] and facts_b["seat0_nothing"]  # B: the room passes for it
+@pytest.mark.parametrize("x_kind", ["bot", "human"])
+@pytest.mark.parametrize("game", ["sultans", "overlord"])
+async def test_timing_leaks_nothing_of_who_could_react(game: str, x_kind: str) -> None:
+    """S-REACT-5 / K-ORD-11: two deals that differ only in whether a seat that lets
+    the window go (a Sultans Block window, an Overlord Plead Guilty window) holds a
+    card that could react (a bot that decides, or a human who passes at 0.7 s) or
+    holds nothing (the room passes for it) give every other seat and the spectator
+    the same screens at the same times, the window's close included (at its 2 s
+    minimum)."""
+    scene = SCENES[game]
+    frames_a, facts_a = await record_screens(scene, scene.specs[0], x_kind)
+    frames_b, facts_b = await record_screens(scene, scene.specs[1], x_kind)
+    assert facts_a["x_pending"] and not facts_a["x_nothing"]  # A: a real choice
+    assert not facts_b["x_pending"] and facts_b["x_nothing"]  # B: the room passes for it
     assert facts_a["closed_at"] == facts_b["closed_at"] == 20  # 2.0 s after the window opened
     for i, (fa, fb) in enumerate(zip(frames_a, frames_b, strict=True)):
         assert fa == fb, f"the screens differ at {i / 10:.1f} s"
