@@ -39,7 +39,7 @@ from server.config import LimitsSection
 from server.metrics import refused
 from server.ratelog import WARNINGS
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("throneroom.gate")
 
 PENALTY_SOURCES_MAX = 65536
 """Sources with a penalty kept at most (sshd's max-sources); beyond, new ones go unpenalised."""

@@ -957,7 +957,7 @@ ZH: dict[str, str] = {
     "err.admin": "{detail}",
     "err.admin.bad-duration": "不是有效的時間長度：請寫 30m、2h、7d、1w 或 forever。",
     "err.admin.bad-address": "不是位址或網段（例如 203.0.113.5 或 203.0.113.0/24）。",
-    "err.admin.bad-key": "金鑰指紋以 SHA256 開頭（ssh-keygen -lf 會顯示）。",
+    "err.admin.bad-key": "金鑰指紋的開頭是 SHA256，用 ssh-keygen -lf 可以看到。",
     "err.admin.no-reason": "請寫明原因：玩家會看到。",
     "err.admin.not-found": "找不到：{detail}",
     "err.admin.not-online": "{detail} 不在線上。",
