@@ -97,8 +97,9 @@ async def serve(config: Config) -> int:
     from server.heap import HeapKeeper
     from server.hostkey import HostKeyError, fingerprint, load_or_create
     from server.hub import Hub
+    from server.ops import RESTORE_HELP
     from server.ssh import ThroneServer, capture_process_output
-    from server.storage import Storage, StorageError
+    from server.storage import DatabaseCorrupt, DatabaseReadOnly, Storage, StorageError
 
     try:
         key, created = load_or_create(config.host_key_path)
@@ -113,12 +114,23 @@ async def serve(config: Config) -> int:
 
     config.server.db_path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        storage = Storage(config.server.db_path)
+        storage = Storage(config.server.db_path, synchronous=config.storage.synchronous)
     except (sqlite3.Error, StorageError) as exc:
         log.error("cannot open the database %s: %s", config.server.db_path, exc)
         _say(f"throneroom: cannot open the database {config.server.db_path}: {exc}")
-        _say("throneroom: `throneroom check` says what is wrong; deploy/README.md says how to restore a backup")
+        _say(f"throneroom: {RESTORE_HELP}" if isinstance(exc, DatabaseCorrupt) else
+             "throneroom: `throneroom check` says what is wrong; deploy/README.md says how to restore a backup")
         return 2
+    if config.storage.check_at_start:
+        try:
+            storage.check()
+        except (DatabaseCorrupt, DatabaseReadOnly) as exc:
+            storage.close()
+            log.error("%s", exc)
+            _say(f"throneroom: {exc}")
+            if isinstance(exc, DatabaseCorrupt):
+                _say(f"throneroom: {RESTORE_HELP}")
+            return 2
     rooms = config.rooms
     hub = Hub(
         storage,
@@ -128,6 +140,7 @@ async def serve(config: Config) -> int:
         intermission=rooms.intermission,
         club=Club(storage, config_admins=config.players.admins),
         members_only=config.players.members == "invite",
+        storage_retry=config.storage.retry_interval,
     )
     heap = HeapKeeper(retired=lambda: server.retired, opened=lambda: server.opened)
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)

@@ -259,6 +259,28 @@ class RoomsSection(_Section):
     """Seconds between the rounds of a match."""
 
 
+DEFAULT_SYNCHRONOUS: Literal["normal", "full"] = "full"
+"""SQLite's ``synchronous`` for the database (one source: the config's default and
+``server.storage.Storage``'s)."""
+
+
+DEFAULT_STORAGE_RETRY = 5.0
+"""Seconds before a match stopped by a failed write tries again (one source: the
+config's default and ``server.room.RoomEnv``'s)."""
+
+
+class StorageSection(_Section):
+    synchronous: Literal["normal", "full"] = DEFAULT_SYNCHRONOUS
+    """"full": every committed action is on the disk before the game goes on (a power
+    cut loses nothing committed); "normal": faster, a power cut may lose the last
+    commits (never corrupts)."""
+    retry_interval: float = Field(default=DEFAULT_STORAGE_RETRY, gt=0)
+    """Seconds before a match whose write failed (a full disk) tries again by itself."""
+    check_at_start: bool = True
+    """At start, check the database (SQLite's quick_check) and that it can be written:
+    a corrupt or read-only database stops the server with what to do."""
+
+
 class MetricsSection(_Section):
     enabled: bool = False
     """An HTTP endpoint with Prometheus metrics (players, rooms, actions/s, loop lag, memory, refusals by cause)."""
@@ -272,6 +294,7 @@ class Config(_Section):
     limits: LimitsSection = LimitsSection()
     players: PlayersSection = PlayersSection()
     rooms: RoomsSection = RoomsSection()
+    storage: StorageSection = StorageSection()
     metrics: MetricsSection = MetricsSection()
 
     @property

@@ -37,6 +37,7 @@ import asyncio
 import contextvars
 import logging
 import os
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -45,6 +46,7 @@ from typing import Literal
 from engine.api import GameSpec
 from server.admin import AdminSession
 from server.club import COMMAND_POLL, Club, ClubError, when
+from server.config import DEFAULT_STORAGE_RETRY
 from server.metrics import REFUSALS
 from server.room import (
     CHAT_HISTORY,
@@ -52,6 +54,7 @@ from server.room import (
     RoomEnv,
     RoomSession,
     chat_text,
+    keep_said,
     require_unmuted,
     validate_settings,
 )
@@ -96,8 +99,10 @@ class Hub:
         time_scale: float = 1.0,
         club: Club | None = None,
         members_only: bool = False,
+        storage_retry: float = DEFAULT_STORAGE_RETRY,
     ) -> None:
         self.storage = storage
+        self.storage_retry = storage_retry
         self.club = club if club is not None else Club(storage, clock=clock)
         self.members_only = members_only  # [players] members = "invite"
         self._club_task: asyncio.Task[None] | None = None
@@ -160,6 +165,7 @@ class Hub:
             on_lobby_change=self._lobby_changed,
             on_closed=self._room_closed,
             club=self.club,
+            storage_retry=self.storage_retry,
         )
         for match in self.storage.unfinished_matches():
             spec = self.specs.get(match.game)
@@ -352,8 +358,8 @@ class Hub:
         clean = chat_text(text)
         if clean:
             line = ChatLine(at=self._clock(), name=name, text=clean)
+            keep_said(self.storage, LOBBY_CHAT, line)
             self.chat.append(line)
-            self.storage.keep_chat(LOBBY_CHAT, line)
             self._lobby_changed()
 
     def system(self, key: str, /, **params: str) -> None:
@@ -581,7 +587,11 @@ class LobbySession:
         hub = self._hub
         clean, spec = validate_settings(settings, hub.specs, default_bot_delay=hub.bot_delay)
         self._release_seat(except_room=None)
-        room_id = hub.storage.create_room(clean.model_dump(mode="json"), self._identity.name)
+        try:
+            room_id = hub.storage.create_room(clean.model_dump(mode="json"), self._identity.name)
+        except sqlite3.Error as err:  # a full disk, a read-only file: said, not a crashed session
+            log.warning("cannot create a room for %s: %s", self._identity.name, err)
+            raise ClientError("storage", "the server could not save the new room; try again") from err
         room = Room(hub.env, room_id, clean, self._identity.name, spec)
         hub.rooms[room_id] = room
         room.seat_human(self._identity, 0)

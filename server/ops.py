@@ -216,7 +216,7 @@ def check(config: Config, out: TextIO) -> int:
             raw.close()
     except sqlite3.Error as exc:
         print(f"database: cannot be read: {exc}", file=out)
-        print(_RESTORE, file=out)
+        print(RESTORE_HELP, file=out)
         return 1
     if integrity != ["ok"]:
         problems.append("integrity check failed: " + "; ".join(integrity[:5]))
@@ -228,13 +228,13 @@ def check(config: Config, out: TextIO) -> int:
     for problem in problems:
         print(f"database: {problem}", file=out)
     if problems:
-        print(_RESTORE, file=out)
+        print(RESTORE_HELP, file=out)
         return 1
     print(f"database: ok ({db}, schema version {version})", file=out)
     return 0
 
 
-_RESTORE = (
+RESTORE_HELP = (  # said by `throneroom check` and by a server that finds its database damaged
     "To restore: stop the server, move the damaged file away, copy your latest backup "
     "(`throneroom backup PATH` made it) to the database's path, and start the server "
     "(deploy/README.md, Backups); without a backup, `sqlite3 DB .recover | sqlite3 NEW.db` saves what it can."

@@ -48,6 +48,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine.api import Bot, BotLevel, GameSpec, GameTable, IllegalAction
 from server.club import Club, when
+from server.config import DEFAULT_STORAGE_RETRY
 from server.sanitize import clean_text
 from server.storage import (
     CHAT_HISTORY,
@@ -55,6 +56,7 @@ from server.storage import (
     SeatRecord,
     SeatResult,
     Storage,
+    StorageError,
     StoredMatch,
     StoredWatcher,
     name_key,
@@ -148,6 +150,7 @@ class RoomEnv:
     on_closed: Callable[[Room], None] = lambda room: None
     chat_throttle: Throttle | None = None  # a player's chat lines, lobby and rooms together (made when not given)
     club: Club | None = None  # mutes (server.club)
+    storage_retry: float = DEFAULT_STORAGE_RETRY  # seconds before a match stopped by a failed write goes on
 
     def __post_init__(self) -> None:
         if self.notifier is None:
@@ -296,6 +299,7 @@ class Room:
         self.spec = spec
         self.state: State = "waiting"
         self.closed = False
+        self._retry: asyncio.Task[None] | None = None  # a failed write's retry (storage_retry)
         self.seats = [Seat(i) for i in range(settings.seats)]
         self.banned: set[str] = env.storage.room_kicks(room_id)  # name keys the host removed (kept)
         self.closed_reason = ""  # why a club admin closed the room
@@ -713,18 +717,18 @@ class Room:
         self.env.on_closed(self)
 
     def _cancel_tasks(self) -> None:
-        tasks = [self._timer, self._intermission, self._bots, self._min_timer]
+        tasks = [self._timer, self._intermission, self._bots, self._min_timer, self._retry]
         tasks += [s.grace for s in self.seats]
         for task in tasks:
             if task is not None:
                 task.cancel()
-        self._timer = self._intermission = self._bots = self._min_timer = None
+        self._timer = self._intermission = self._bots = self._min_timer = self._retry = None
         for seat in self.seats:
             seat.grace = None
 
     def shutdown(self) -> list[asyncio.Task[None]]:
         """Stop every task (server stopping) without closing the room in storage."""
-        tasks = [t for t in [self._timer, self._intermission, self._bots, self._min_timer] if t is not None]
+        tasks = [t for t in [self._timer, self._intermission, self._bots, self._min_timer, self._retry] if t is not None]
         tasks += [s.grace for s in self.seats if s.grace is not None]
         self._cancel_tasks()
         self.closed = True
@@ -787,7 +791,9 @@ class Room:
         clean = chat_text(text)
         if not clean:
             return
-        self._add_chat(ChatLine(at=self.env.clock(), name=name, text=clean))
+        line = ChatLine(at=self.env.clock(), name=name, text=clean)
+        keep_said(self.env.storage, room_scope(self.id), line)
+        self.chat.append(line)
         self._changed()
 
     def _add_chat(self, line: ChatLine) -> None:
@@ -1164,6 +1170,7 @@ class Room:
         except Exception as err:
             log.exception("room %s: cannot log seat %s %r; undoing", self.id, seat, logged_action(text))
             self._rebuild()
+            self._storage_failed()
             raise ClientError("storage", "the server could not record that action; try again") from err
         self.seq += 1
         self._publish(actor=seat)
@@ -1411,6 +1418,32 @@ class Room:
             self._next_round()
         except Exception:
             log.exception("room %s: cannot deal the next round", self.id)
+            self._storage_failed()
+
+    def _storage_failed(self) -> None:
+        """A write of the match failed (a full disk, a read-only file): the match
+        stands still, and nothing else may come to move it (a bots' table, a
+        default already refused), so it tries again in ``storage_retry`` seconds,
+        and again until the write goes through."""
+        if self._retry is None and not self.closed and self.state == "playing":
+            self._retry = self.env.task(self._retry_later(), f"room{self.id}-retry")
+
+    async def _retry_later(self) -> None:
+        try:
+            await asyncio.sleep(self.env.storage_retry)  # real seconds: the disk's time, not the room's
+        finally:
+            self._retry = None
+        table = self.table
+        if self.closed or self.state != "playing" or table is None:
+            return
+        log.info("room %s: trying the match's writes again", self.id)
+        if table.between_rounds() and not table.is_over():
+            if self._intermission is None:
+                self._intermission = self.env.task(self._intermit(), f"room{self.id}-intermission")
+        elif self._timer is None and self._deadline is None and table.pending():
+            # its time ran out and the default was refused: the default again, now
+            self._timer = self.env.task(self._time_out(self._decision, 0), f"room{self.id}-timer")
+        self._wake_bots()
 
     def _finish(self) -> None:
         table = self.table
@@ -1573,6 +1606,17 @@ class Room:
             if is_pending:
                 self._play_default(seat.index, "bot answer refused")
         return True
+
+
+def keep_said(storage: Storage, scope: str, line: ChatLine) -> None:
+    """Keep a player's chat line before anyone sees it; a failed write (a full
+    disk) refuses it to its sender, who keeps it in the input to send again,
+    rather than showing a line that a restart would lose unsaid."""
+    try:
+        storage.append_chat(scope, line)
+    except StorageError as err:
+        log.warning("%s", err)
+        raise ClientError("chat-storage", "the server could not save that chat line; try again") from err
 
 
 def chat_text(text: str) -> str:

@@ -231,8 +231,10 @@ MESSAGES: dict[str, dict[Lang, str]] = {
         "zh": "現在已經有人用「{name}」這個名稱在玩。\r\n請換個名稱：{other}",
     },
     "storage-error": {
-        "en": "The server could not check your name. Please try again later.",
-        "zh": "伺服器無法確認你的名稱，請稍後再試。",
+        "en": "The server could not check or save your name: its database refused (its disk may be full).\r\n"
+        "Nothing was taken from you. Please try again in a few minutes.",
+        "zh": "伺服器無法確認或儲存你的名稱：它的資料庫拒絕了寫入（磁碟可能已滿）。\r\n"
+        "你沒有失去任何東西。請過幾分鐘再試。",
     },
     "full": {
         "en": "The server is full right now. Please try again in a few minutes.",
@@ -560,6 +562,7 @@ class Connection(asyncssh.SSHServer):
         self.guest_auth = False
         self.refused_key = False
         self.claim_failed = False
+        self.storage_failed = False  # the name could not be checked or claimed (never said as "owned")
         self.guest_holds = False  # a key found the free name in a guest's use: not claimed, "in use"
         self._banner_sent = False
         self._counted = False
@@ -712,7 +715,7 @@ class Connection(asyncssh.SSHServer):
                 self.claim_failed = True
         except Exception:
             log.exception("claim_name(%r) failed", self.name)
-            self.claim_failed = True
+            self.storage_failed = True
 
     def _send_banner(self, text: str) -> None:
         if self._banner_sent or self.conn is None:
@@ -805,6 +808,8 @@ class Connection(asyncssh.SSHServer):
                 return self._refusal("banned-until", lang, reason=ban.reason, until=when(ban.until))
         members_only = server.config.players.members == "invite"
         if keyed:
+            if self.storage_failed:
+                return self._refusal("storage-error", lang)
             if self.claim_failed:
                 return self._owned(lang, other)
             if self.lookalike_of is not None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from server.config import DEFAULT_SYNCHRONOUS
 from server.sanitize import name_skeleton
 from tui.client import ChatLine, LeaderRow, leader_order
 from tui.text import (
@@ -276,10 +277,29 @@ class StorageError(Exception):
     """The database refused a write (disk full, constraint...)."""
 
 
+class DatabaseCorrupt(StorageError):
+    """The database file is damaged (SQLite: malformed, or not a database)."""
+
+
+class DatabaseReadOnly(StorageError):
+    """The database cannot be written (a read-only file or folder, a full disk)."""
+
+
+def _corrupt(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.DatabaseError) and ("malformed" in text or "not a database" in text)
+
+
 class Storage:
     """The host's SQLite database. ``path`` may be ``":memory:"``."""
 
-    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        synchronous: Literal["normal", "full"] = DEFAULT_SYNCHRONOUS,
+    ) -> None:
         self._clock = clock
         self.path = str(path)
         if self.path != ":memory:":
@@ -287,14 +307,21 @@ class Storage:
         # isolation_level=None: autocommit; explicit transactions where several rows go together.
         self._db = sqlite3.connect(self.path, isolation_level=None)
         self._db.row_factory = sqlite3.Row
-        if self.path != ":memory:":
-            self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        # the command line (server.club) writes to a running server's database: wait for
-        # its short transactions instead of failing
-        self._db.execute("PRAGMA busy_timeout=1000")
-        self._migrate()
+        try:
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: WAL commits are synced, so a committed action survives a power cut
+            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            # the command line (server.club) writes to a running server's database: wait for
+            # its short transactions instead of failing
+            self._db.execute("PRAGMA busy_timeout=1000")
+            self._migrate()
+        except sqlite3.Error as exc:
+            self._db.close()
+            if _corrupt(exc):
+                raise DatabaseCorrupt(f"the database {self.path} is damaged: {exc}") from exc
+            raise
         self.actions_logged = 0  # since start (``throneroom status``: actions per second)
         # the whole leaderboard, of every game (None) and of each game read, kept until a match finishes
         self._leaders: dict[str | None, list[LeaderRow]] = {}
@@ -350,6 +377,28 @@ class Storage:
                         "UPDATE identities SET skeleton=? WHERE name=?", (name_skeleton(row["name"]), row["name"])
                     )
                 self._set_version(9)
+
+    def check(self) -> None:
+        """Before the server listens: the file is whole (SQLite's quick_check) and can be
+        written (a row of ``meta`` written and removed in one transaction). Raises
+        :class:`DatabaseCorrupt` or :class:`DatabaseReadOnly` saying what is wrong."""
+        try:
+            problems = [r[0] for r in self._db.execute("PRAGMA quick_check").fetchall()]
+        except sqlite3.Error as exc:
+            problems = [str(exc)]
+        if problems != ["ok"]:
+            raise DatabaseCorrupt(f"the database {self.path} is damaged: " + "; ".join(problems[:5]))
+        try:
+            with self._tx():
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('write-check', ?)", (str(self._clock()),))
+                self._db.execute("DELETE FROM meta WHERE key='write-check'")
+        except sqlite3.Error as exc:
+            if _corrupt(exc):
+                raise DatabaseCorrupt(f"the database {self.path} is damaged: {exc}") from exc
+            raise DatabaseReadOnly(
+                f"the database {self.path} cannot be written ({exc}): the server's user needs write access "
+                "to the file and its folder (SQLite keeps -wal and -shm files beside it), and the disk free space"
+            ) from exc
 
     def _run(self, script: str) -> None:
         """Each statement of a schema script, in the open transaction (``executescript`` would commit it)."""
