@@ -1319,6 +1319,8 @@ class Room:
                 except ClientError as err:
                     log.warning("room %s: quick answer %r for seat %s refused: %s %s",
                                 self.id, logged_action(text), seat, err.code, err.reason)
+                    if self._decision == decision and seat in table.pending():
+                        self._play_default(seat, "quick answer refused")  # the window must not wait on it
                 finally:
                     self._closing = False
         finally:

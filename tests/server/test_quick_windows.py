@@ -133,6 +133,35 @@ async def test_the_last_answer_before_the_minimum_time_is_kept_until_then() -> N
         await hub.stop()
 
 
+async def test_a_kept_answer_refused_at_the_close_does_not_hold_the_window() -> None:
+    """S-REACT-5: an answer kept until the minimum time that the table refuses then
+    is replaced by the table's default (K-TIME-1/S-TIME-1's pass): the window closes
+    at its minimum time, even without a reaction timer."""
+    hub, clock, (a, b, c, d) = await count_room([1, 1, 1, 1])
+    try:
+        open_window([a, b, c, d])
+        r = room(a)
+        table = r.table
+        assert table is not None
+        for x in (a, c, d):
+            x.act("echo", x.snapshot().version)  # dan's, the last, is kept
+        play = table.play
+
+        def refuse_echo(seat: int, text: str) -> None:
+            if text == "echo":
+                from engine.api import IllegalAction
+
+                raise IllegalAction("no echo now", code="illegal", text=text, seat=seat)
+            play(seat, text)
+
+        table.play = refuse_echo  # type: ignore[method-assign]
+        await clock.advance(2.1)
+        assert not table.is_window()
+        assert table.standings()[3] == 0  # dan passed
+    finally:
+        await hub.stop()
+
+
 async def test_ask_me_in_every_window_prompts_a_seat_with_only_pass() -> None:
     """S-REACT-5: a player who chose "ask me in every window" is asked even with
     only pass to answer; turning it on during a window asks them at once."""
