@@ -301,6 +301,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.pane.log": "Log",
     "sk.pane.notes": "Notebook",
     "sk.pane.result": "Result",
+    "sk.pane.title": "{pane}  (Tab)",
     "sk.no_view": "The match has not started yet.",
     # help
     "sk.help.title": "Sultans of Karaya: help",
@@ -644,6 +645,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.pane.log": "紀錄",
     "sk.pane.notes": "筆記",
     "sk.pane.result": "結果",
+    "sk.pane.title": "{pane}（Tab）",
     "sk.no_view": "比賽尚未開始。",
     "sk.help.title": "推翻蘇丹：說明",
     "sk.help.your_card": "你的角色：{card}",

@@ -406,7 +406,8 @@ class Table(GameTableScreen[Picker]):
         if pane == "notes" and not self._notebook:
             pane = "log"
         title = {"log": "sk.pane.log", "notes": "sk.pane.notes", "result": "sk.pane.result"}[pane]
-        self._update("#sk-pane-title", self._log_title(Text(self.tr(title)), log) if pane == "log" else Text(self.tr(title)))
+        named = Text(self.tr("sk.pane.title", pane=self.tr(title)))  # Tab: a narrow key bar leaves it out
+        self._update("#sk-pane-title", self._log_title(named, log) if pane == "log" else named)
         if pane == "notes":
             rv = mv.round
             if not rv.notes:
