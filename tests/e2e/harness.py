@@ -64,6 +64,7 @@ KEYS: dict[str, str] = {
     "f9": "\x1b[20~",
     "ctrl+c": "\x03",
     "ctrl+d": "\x04",
+    "ctrl+q": "\x11",
 }
 """Key names for :meth:`Client.press`, as an xterm sends them."""
 
