@@ -138,6 +138,7 @@ async def serve(config: Config) -> int:
         bot_delay=rooms.bot_delay,
         grace_period=rooms.grace_period,
         intermission=rooms.intermission,
+        away_after=rooms.away_after,
         club=Club(storage, config_admins=config.players.admins),
         members_only=config.players.members == "invite",
         storage_retry=config.storage.retry_interval,

@@ -20,6 +20,8 @@ from asyncssh.encryption import get_encryption_algs
 from asyncssh.mac import get_mac_algs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tui.client import AWAY_AFTER
+
 CIPHERS = (
     "aes128-gcm@openssh.com",
     "aes256-gcm@openssh.com",
@@ -257,6 +259,8 @@ class RoomsSection(_Section):
     """Seconds a disconnected player's seat waits before a bot plays it."""
     intermission: float = Field(default=10.0, ge=0)
     """Seconds between the rounds of a match."""
+    away_after: int = Field(default=AWAY_AFTER, ge=1)
+    """A player's own decisions in a row whose time ran out before a stand-in bot plays their seat (any key of theirs takes it back)."""
 
 
 DEFAULT_SYNCHRONOUS: Literal["normal", "full"] = "full"

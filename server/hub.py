@@ -61,6 +61,7 @@ from server.room import (
 from server.storage import LOBBY_CHAT, SeatRecord, Storage, StoredRoom, name_key
 from server.throttle import Throttle
 from tui.client import (
+    AWAY_AFTER,
     ChatLine,
     ClientError,
     Identity,
@@ -94,6 +95,7 @@ class Hub:
         bot_delay: float = 1.0,
         grace_period: float = 60.0,
         intermission: float = 5.0,
+        away_after: int = AWAY_AFTER,
         games: Mapping[str, GameSpec] | None = None,
         clock: Callable[[], float] = time.time,
         time_scale: float = 1.0,
@@ -112,6 +114,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.grace_period = grace_period
         self.intermission = intermission
+        self.away_after = away_after
         self.time_scale = time_scale
         self._clock = clock
         self._games = dict(games) if games is not None else None
@@ -162,6 +165,7 @@ class Hub:
             time_scale=self.time_scale,
             grace_period=self.grace_period,
             intermission=self.intermission,
+            away_after=self.away_after,
             on_lobby_change=self._lobby_changed,
             on_closed=self._room_closed,
             club=self.club,

@@ -19,7 +19,7 @@ Time: reaction windows and turns get a deadline from the room's settings
 window, ``GameTable.is_window``, else ``turn_timer``; 0 = no timer). A window keeps its deadline while
 seats answer. At the deadline the room plays ``table.timeout_action(seat)`` for
 each seat still pending; a player's seat whose own decisions timed out
-``AWAY_AFTER`` times in a row is away (so is one the host hands over): a
+``env.away_after`` times in a row is away (so is one the host hands over): a
 stand-in bot plays it until its player presses a key (``come_back``) or acts.
 Between rounds it waits ``intermission`` seconds, logs
 a ``next-round`` marker and deals. All sleeping goes through ``RoomEnv.sleep``
@@ -64,6 +64,7 @@ from server.storage import (
 )
 from server.throttle import Throttle
 from tui.client import (
+    AWAY_AFTER,
     BOT_DELAY_MAX,
     CHAT_MAX,
     TIMER_MAX,
@@ -89,7 +90,6 @@ CODE_MAX = 16
 BOT_JITTER = 0.3
 BOT_REACT_SHARE = 0.6  # a bot answers a quick window within this share of its minimum time (S-REACT-5, K-ORD-11)
 ACTION_MAX = 200
-AWAY_AFTER = 2  # decisions in a row whose time ran out that make a seat "away" (a stand-in plays it)
 STANDIN_BOT: BotLevel = "normal"  # a stand-in for a player (away, handed over, left): normal, whatever the room's bots play
 
 State = Literal["waiting", "playing", "finished"]
@@ -143,6 +143,7 @@ class RoomEnv:
     clock: Callable[[], float]  # unix time
     time_scale: float = 1.0  # multiplies every delay (timers, bots, grace, intermission)
     grace_period: float = 60.0
+    away_after: int = AWAY_AFTER  # a player's decisions in a row that time out before a stand-in plays the seat
     stopping: bool = False  # the server is stopping: its sessions end, nobody "lost the connection"
     intermission: float = 5.0
     notifier: Notifier | None = None  # made from loop/context when not given
@@ -1372,14 +1373,14 @@ class Room:
     def _count_missed(self, seats: Iterable[int]) -> None:
         """Count a decision whose time ran out for each of ``seats`` (a reaction
         let go is none: passing is a choice); a player's seat that missed
-        ``AWAY_AFTER`` in a row is away: a stand-in bot plays it, at bot pace,
+        ``env.away_after`` in a row is away: a stand-in bot plays it, at bot pace,
         until its player presses a key at the table (:meth:`come_back`)."""
         for index in sorted(set(seats)):
             seat = self.seats[index]
             if seat.kind != "human" or seat.bot_plays():
                 continue
             seat.missed += 1
-            if seat.missed >= AWAY_AFTER and self.state == "playing":
+            if seat.missed >= self.env.away_after and self.state == "playing":
                 seat.away = True
                 self.system("sys.away_standin", name=seat.name)
                 self._wake_bots()

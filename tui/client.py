@@ -79,6 +79,9 @@ BOT_DELAY_MAX = 30.0
 """The longest a room's bots may "think", in seconds."""
 WINDOW_MIN = (1.0, 10.0)
 """The least and the most a quick window's minimum time may be, in seconds (S-REACT-5, K-ORD-11)."""
+AWAY_AFTER = 2
+"""A player's own decisions in a row whose time ran out before their seat is away
+and a stand-in bot plays it (the server's default; its config may set another)."""
 
 
 class RoomSettings(BaseModel):

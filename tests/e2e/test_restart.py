@@ -36,7 +36,10 @@ CONFIG = """
 [rooms]
 intermission = 0.3
 grace_period = 60
+away_after = 1000
 """
+"""(alice lets her turns run out while she waits for a reaction that asks her alone:
+with the default two a stand-in bot would play her seat, and answer it.)"""
 
 COLS, ROWS = 160, 50
 CHAT = "mind the vizier"

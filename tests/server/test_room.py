@@ -16,7 +16,6 @@ from hubs import new_hub
 from pydantic import BaseModel
 
 from engine.api import Bot
-from server import room as room_module
 from server.hub import Hub, LobbySession
 from server.room import CHAT_BURST, CHAT_EVERY, CHAT_HISTORY, Room, RoomSession
 from server.storage import StorageError
@@ -222,12 +221,12 @@ def _named(rc: RoomSession, key: str = "sys.timed_out") -> list[str]:
     return [line.params.get("names", "") for line in rc.chat_lines() if line.key == key]
 
 
-async def test_an_idle_player_is_named_once_until_they_act_again(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_idle_player_is_named_once_until_they_act_again(hub: Hub) -> None:
     """C-TIME with S-TIME-1/K-TIME-1's chat line: a player who lets every turn and
     window run out is named once, not at every timeout (it flooded the chat); once
     they act, their next timeout is said again. (Nobody goes away here: a stand-in
     bot would play on; see test_standin.py.)"""
-    monkeypatch.setattr(room_module, "AWAY_AFTER", 10**6)
+    hub.env.away_after = 10**6
     _, a, _, b = await two_players(hub, turn_timer=5, window_timer=5, options={"rounds": 5, "target": 40})
     await until(lambda: log_len(a) >= 6)  # both idle: six defaults played
     assert sorted(_named(a)) == ["alice", "bob"]

@@ -80,15 +80,12 @@ async def test_bots_play_a_whole_match(game: str, caplog: pytest.LogCaptureFixtu
 
 
 @pytest.mark.parametrize("game", GAMES)
-async def test_timeouts_play_the_tables_default(
-    game: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_timeouts_play_the_tables_default(game: str, caplog: pytest.LogCaptureFixture) -> None:
     """S-TIME-1 / K-TIME-1: every action of a table of idle humans is the table's timeout default.
     The server log names each by its verb only (S-VIEW-4: the rest may be private).
     (Nobody goes away here: a stand-in bot would play on; see test_standin.py.)"""
-    monkeypatch.setattr(room_module, "AWAY_AFTER", 10**6)
     spec = SPECS[game]
-    h = new_hub()
+    h = new_hub(away_after=10**6)
     await h.start()
     try:
         clients = humans(h, game, spec.min_players, turn_timer=2, window_timer=2, strict_windows=True)  # every pass a timeout

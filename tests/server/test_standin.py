@@ -318,3 +318,17 @@ async def test_a_stand_in_plays_at_the_normal_level_whatever_the_room_s_bots_pla
         assert sorted(set(made)) == [(0, "normal"), (1, "normal"), (2, "normal"), (3, "easy")]
     finally:
         await hub.stop()
+
+
+async def test_the_server_s_config_sets_how_many_timeouts_make_a_seat_away() -> None:
+    """``[rooms] away_after`` (here 3): two timeouts in a row are not yet away, the third is."""
+    hub = new_hub(away_after=3)
+    await hub.start()
+    try:
+        a, b = await seated(hub, "bob", options={"rounds": 1, "target": 40})
+        await make_away(a, b)  # two in a row
+        assert not a.snapshot().seats[0].away and a.room.seats[0].missed == 2
+        await time_out(a.room)
+        assert a.snapshot().seats[0].away
+    finally:
+        await hub.stop()
