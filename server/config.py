@@ -120,19 +120,19 @@ class LimitsSection(_Section):
     logged-in players never count, so a venue behind one NAT is never locked out."""
     per_source_netblock: str = "32:64"
     """Prefix lengths ``IPv4:IPv6`` that make one source (an IPv6 user gets a /64)."""
-    startup_evict_after: float = Field(default=5.0, gt=0)
-    """At a cap, a connection not logged in after this many seconds is closed to
-    make room for a new one (silent sockets cannot hold the door shut)."""
+    startup_evict_after: float = Field(default=1.0, gt=0)
+    """At a cap, a connection silent this many seconds after it opened (no SSH
+    version line; a client sends it at once), or not authenticating five times
+    that long after, is closed to make room for a new one."""
     max_auth_tries: int = Field(default=6, ge=1)
     """Refused authentication attempts on one connection before it is closed (sshd's MaxAuthTries)."""
     penalty_noauth: float = Field(default=1.0, ge=0)
-    """Penalty seconds a source gets for a connection that ends without logging in (sshd's PerSourcePenalties)."""
+    """Penalty seconds a source gets for a connection that spoke SSH and ended
+    without logging in (sshd's PerSourcePenalties; silent sockets add none)."""
     penalty_authfail: float = Field(default=5.0, ge=0)
     """... for one that ends with refused authentication attempts and no login."""
     penalty_grace: float = Field(default=10.0, ge=0)
     """... for one that ran out of ``login_grace``."""
-    penalty_refused: float = Field(default=1.0, ge=0)
-    """... for each connection refused at a cap (hammering)."""
     penalty_min: float = Field(default=15.0, gt=0)
     """A source whose penalty reaches this many seconds is refused at accept until it runs out."""
     penalty_max: float = Field(default=600.0, gt=0)

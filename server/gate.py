@@ -12,15 +12,19 @@ are capped like sshd's, with the same names:
   address, an IPv6 /64: ``per_source_netblock``). Authenticated connections
   never count, so players of a venue behind one NAT address are never locked
   out by pending ones.
-* At either cap a pending connection older than ``startup_evict_after``
-  (from that source, or any) is closed to make room: silent sockets cannot
-  hold the door shut; a flood of fresh handshakes meets the caps.
+* At either cap the oldest pending connection (from that source, or any)
+  that is silent ``startup_evict_after`` seconds after it opened (no SSH
+  version line), or not authenticating five times that long after, is
+  closed to make room: silent sockets cannot hold the door shut, while a
+  flood of fresh handshakes meets the caps.
 * Per-source penalties (sshd's PerSourcePenalties): a source's connections
-  that end without authenticating add seconds to its penalty (``noauth``;
-  ``authfail`` after failed attempts; ``grace`` when the login grace ran
-  out; ``refused`` for each connection turned away at a cap). Once a source's
-  penalty reaches ``penalty_min`` seconds, its connections are refused at
-  accept until the penalty has run out (at most ``penalty_max`` ahead).
+  that spoke SSH and ended without authenticating add seconds to its
+  penalty (``noauth``; ``authfail`` after failed attempts; ``grace`` when
+  the login grace ran out). Once a source's penalty reaches ``penalty_min``
+  seconds, its connections are refused at accept until the penalty has run
+  out (at most ``penalty_max`` ahead). Silent sockets and connections
+  refused at a cap add nothing: they cost the server a socket, and an
+  attacker behind a venue's NAT must not get the venue's players refused.
 """
 
 from __future__ import annotations
@@ -30,9 +34,10 @@ import contextlib
 import ipaddress
 import logging
 import random
+import socket
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from server.config import LimitsSection
@@ -63,7 +68,7 @@ def source_of(address: str, v4_prefix: int, v6_prefix: int) -> str:
 class Ticket:
     """One admitted connection, pending until :meth:`authenticated`."""
 
-    __slots__ = ("close", "failures", "gate", "opened_at", "pending", "source")
+    __slots__ = ("attempted", "close", "failures", "gate", "opened_at", "pending", "source", "spoke")
 
     def __init__(self, gate: Gate, source: str, opened_at: float, close: Callable[[], None]) -> None:
         self.gate = gate
@@ -72,6 +77,9 @@ class Ticket:
         self.close = close
         self.pending = True
         self.failures = 0  # authentication attempts refused
+        self.attempted = False  # it began authenticating (its key exchange is done): never evicted
+        self.spoke: Callable[[], bool] = lambda: True
+        """Whether the client has sent its SSH version line (the server's connection tells)."""
 
     def authenticated(self) -> None:
         if self.pending:
@@ -84,6 +92,8 @@ class Ticket:
         self.gate._unpend(self)
         gate = self.gate
         limits = gate.limits
+        if not self.spoke():
+            return  # a silent socket cost a socket only; the caps bound those (no penalty for a venue's NAT)
         if self.failures:
             seconds, why = limits.penalty_authfail, "authentication failed"
         elif gate.clock() - self.opened_at >= limits.login_grace:
@@ -122,19 +132,20 @@ class Gate:
         now = self.clock()
         source = source_of(address, self.v4_prefix, self.v6_prefix)
         if self.penalised(source, now):
-            self._refuse(source, "penalised", "its penalty has not run out", penalty=False)
+            self._refuse(source, "penalised", "its penalty has not run out")
             return None
         mine = self.pending_by_source.get(source)
         if mine is not None and len(mine) >= self.limits.per_source_max_startups:
-            if now - mine[0].opened_at < self.limits.startup_evict_after:
+            silent = self._silent(mine, now)
+            if silent is None:
                 self._refuse(source, "per-source", f"over per_source_max_startups {self.limits.per_source_max_startups}")
                 return None
-            self._evict(mine[0])
+            self._evict(silent)
         count = len(self.pending)
         if count >= self.start:
-            oldest = next(iter(self.pending), None)
-            if oldest is not None and now - oldest.opened_at >= self.limits.startup_evict_after:
-                self._evict(oldest)
+            silent = self._silent(self.pending, now)
+            if silent is not None:
+                self._evict(silent)
             elif count >= self.full:
                 self._refuse(source, "full", f"{count} connections not logged in (max_startups full)")
                 return None
@@ -148,12 +159,25 @@ class Gate:
         self.pending_by_source.setdefault(source, deque()).append(ticket)
         return ticket
 
-    def _refuse(self, source: str, kind: str, why: str, *, penalty: bool = True) -> None:
+    def _silent(self, tickets: Iterable[Ticket], now: float) -> Ticket | None:
+        """The oldest of ``tickets`` (oldest first) that may make room: silent
+        (no SSH version line) ``startup_evict_after`` seconds after it opened,
+        or not authenticating five times that long after (a client sends its
+        version line at once and authenticates a few round trips later)."""
+        wait = self.limits.startup_evict_after
+        for ticket in tickets:
+            age = now - ticket.opened_at
+            if age < wait:
+                return None
+            if not ticket.attempted and (age >= 5 * wait or not ticket.spoke()):
+                return ticket
+        return None
+
+    def _refuse(self, source: str, kind: str, why: str) -> None:
+        """Turn a connection away (cheap: it costs an accept and a close, so it adds no penalty)."""
         self.refused += 1
         refused(f"gate-{kind}")
         WARNINGS.warn(log, f"gate-{kind}", "refused a connection from %s at accept: %s", source, why)
-        if penalty:
-            self.penalise(source, self.limits.penalty_refused, "refused at a cap")
 
     def _evict(self, ticket: Ticket) -> None:
         """Close a pending connection to make room for a new one."""
@@ -161,7 +185,8 @@ class Gate:
         WARNINGS.warn(log, "gate-evict", "closed a connection from %s that had not logged in after %.0f s, for a newer one",
                       ticket.source, self.clock() - ticket.opened_at)
         self._unpend(ticket)
-        self.penalise(ticket.source, self.limits.penalty_noauth, "evicted before logging in")
+        if ticket.spoke():
+            self.penalise(ticket.source, self.limits.penalty_noauth, "evicted before logging in")
         try:
             ticket.close()
         except Exception:  # already closing
@@ -218,31 +243,6 @@ class Gate:
         return any(net.version == ex.version and net.subnet_of(ex) for ex in self._exempt)  # type: ignore[arg-type]
 
 
-class GateProtocol(asyncio.Protocol):
-    """What a new TCP connection first talks to: asks the gate, then hands the
-    transport to asyncssh's connection, or closes it."""
-
-    def __init__(self, listener: GateListener, session_factory: Callable[[str, int], Any]) -> None:
-        self._listener = listener
-        self._session_factory = session_factory
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if peer else "?"
-        ticket = self._listener.gate.admit(address, transport.abort)
-        if ticket is None:
-            transport.abort()
-            return
-        ssh = self._session_factory("", 0)
-        self._listener.handing_over = ticket
-        try:
-            transport.set_protocol(ssh)
-            ssh.connection_made(transport)
-        finally:
-            self._listener.handing_over = None
-
-
 class _Quiet:
     """asyncssh logs "... via SSH tunnel" for a listener passed as ``tunnel``: not one."""
 
@@ -250,28 +250,118 @@ class _Quiet:
         pass
 
 
+ACCEPTS_PER_WAKE = 128
+"""Connections accepted at most each time a listening socket is readable."""
+
+
+class GateServer:
+    """Listening sockets whose connections see the gate first: each is
+    accepted by hand (``socket.accept``), and a refused one is closed right
+    there, before asyncio makes a transport of it (a transport is garbage in
+    a reference cycle that waits for the collector) and before asyncssh
+    makes a connection of it; an admitted one is given to asyncssh's
+    protocol with ``loop.connect_accepted_socket``."""
+
+    def __init__(self, listener: GateListener, session_factory: Callable[[str, int], Any],
+                 sockets: list[socket.socket]) -> None:
+        self._listener = listener
+        self._factory = session_factory
+        self._sockets = sockets
+        self._loop = asyncio.get_running_loop()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        for sock in sockets:
+            self._loop.add_reader(sock.fileno(), self._accept, sock)
+
+    @property
+    def sockets(self) -> tuple[socket.socket, ...]:
+        return tuple(self._sockets)
+
+    def _accept(self, listening: socket.socket) -> None:
+        gate = self._listener.gate
+        for _ in range(ACCEPTS_PER_WAKE):
+            try:
+                sock, peer = listening.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as error:  # out of file descriptors, say: try again on the next wake
+                WARNINGS.warn(log, "accept", "accepting a connection failed: %s", error)
+                return
+            ticket = gate.admit(str(peer[0]) if peer else "?", lambda: None)
+            if ticket is None:
+                sock.close()
+                continue
+            sock.setblocking(False)
+            task = self._loop.create_task(self._hand_over(sock, ticket))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _hand_over(self, sock: socket.socket, ticket: Ticket) -> None:
+        key = _socket_key(sock)
+        self._listener.tickets[key] = ticket
+        try:
+            await self._loop.connect_accepted_socket(lambda: self._factory("", 0), sock)
+        except OSError:  # the client went away meanwhile
+            sock.close()
+        if self._listener.tickets.pop(key, None) is not None:  # no connection took it
+            ticket.closed()
+
+    def close(self) -> None:
+        for sock in self._sockets:
+            self._loop.remove_reader(sock.fileno())
+            sock.close()
+        self._sockets = []
+
+    async def wait_closed(self) -> None:
+        pass
+
+    def is_serving(self) -> bool:
+        return bool(self._sockets)
+
+
+def _socket_key(sock: socket.socket) -> tuple[Any, Any]:
+    return sock.getpeername(), sock.getsockname()
+
+
 class GateListener:
-    """The listening socket, with :class:`Gate` in front of asyncssh.
+    """The listener asyncssh is given: :class:`GateServer` in front of it.
 
     asyncssh builds its connection for each accepted socket inside its own
     listener; the one hook it offers for another listener is ``tunnel=``
     (an object whose ``create_server(factory, host, port)`` listens and calls
     ``factory`` for each connection to get asyncssh's). This listener is that
-    object: a plain asyncio server whose connections see the gate first."""
+    object."""
 
     logger = _Quiet()
 
-    def __init__(self, gate: Gate) -> None:
+    def __init__(self, gate: Gate, backlog: int = 128) -> None:
         self.gate = gate
-        self.handing_over: Ticket | None = None
-        """The ticket of the connection being handed to asyncssh right now
-        (its ``SSHServer`` takes it in ``connection_made``)."""
+        self.backlog = backlog
+        self.tickets: dict[tuple[Any, Any], Ticket] = {}
+        """Tickets of connections being handed to asyncssh, by (peer, local)
+        address: its ``SSHServer`` takes its own in ``connection_made``."""
 
-    async def create_server(self, session_factory: Callable[[str, int], Any], host: str, port: int) -> asyncio.Server:
+    def take_ticket(self, peer: Any, local: Any) -> Ticket | None:
+        return self.tickets.pop((peer, local), None)
+
+    async def create_server(self, session_factory: Callable[[str, int], Any], host: str, port: int) -> GateServer:
         loop = asyncio.get_running_loop()
-        return await loop.create_server(
-            lambda: GateProtocol(self, session_factory), host or None, port, backlog=128, reuse_address=True,
-        )
+        infos = await loop.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        sockets: list[socket.socket] = []
+        try:
+            for family, kind, proto, _name, address in dict.fromkeys(infos):
+                sock = socket.socket(family, kind, proto)
+                sockets.append(sock)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(address)
+                sock.listen(self.backlog)
+                sock.setblocking(False)
+        except OSError:
+            for sock in sockets:
+                sock.close()
+            raise
+        return GateServer(self, session_factory, sockets)
 
     def close(self) -> None:
         pass

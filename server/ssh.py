@@ -577,7 +577,10 @@ class Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.server.connections.add(self)
-        self.ticket = self.server.gate_listener.handing_over
+        self.ticket = self.server.gate_listener.take_ticket(conn.get_extra_info("peername"), conn.get_extra_info("sockname"))
+        if self.ticket is not None:
+            self.ticket.spoke = lambda: conn.get_extra_info("client_version") is not None
+            self.ticket.close = conn.abort
         peer = conn.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
 
@@ -598,6 +601,8 @@ class Connection(asyncssh.SSHServer):
     # -- authentication --------------------------------------------------------
 
     def begin_auth(self, username: str) -> bool:
+        if self.ticket is not None:
+            self.ticket.attempted = True
         self.raw_user = username
         self.name = clean_name(username)
         self.lookalike = bool(self.name) and lookalike_name(self.name)

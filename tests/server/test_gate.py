@@ -22,8 +22,12 @@ def make(chance: float = 0.99, **limits: object) -> tuple[Gate, Clock]:
     return Gate(LimitsSection(**limits), clock=clock, chance=lambda: chance), clock  # type: ignore[arg-type]
 
 
-def admit(gate: Gate, address: str, closed: list[str] | None = None) -> Ticket | None:
-    return gate.admit(address, lambda: closed.append(address) if closed is not None else None)
+def admit(gate: Gate, address: str, closed: list[str] | None = None, *, silent: bool = False) -> Ticket | None:
+    """Admit a connection; a ``silent`` one never sends its SSH version line."""
+    ticket = gate.admit(address, lambda: closed.append(address) if closed is not None else None)
+    if ticket is not None and silent:
+        ticket.spoke = lambda: False
+    return ticket
 
 
 def test_sources_group_ipv6_by_64_and_map_ipv4() -> None:
@@ -50,12 +54,52 @@ def test_silent_connections_yield_to_new_ones_once_old() -> None:
     """50 silent sockets from one address locked a venue out for the login grace."""
     gate, clock = make(per_source_max_startups=3, startup_evict_after=5.0, max_startups="100:30:200")
     closed: list[str] = []
-    silent = [admit(gate, "198.51.100.1", closed) for _ in range(3)]
+    silent = [admit(gate, "198.51.100.1", closed, silent=True) for _ in range(3)]
     clock.now += 6.0
     player = admit(gate, "198.51.100.1", closed)
     assert player is not None and closed == ["198.51.100.1"]  # the oldest silent one made room
     assert silent[0] is not None and not silent[0].pending
     assert len(gate.pending_by_source["198.51.100.1"]) == 3
+
+
+def test_a_connection_that_began_authenticating_is_not_evicted() -> None:
+    gate, clock = make(per_source_max_startups=2, startup_evict_after=2.0, max_startups="100:30:200")
+    closed: list[str] = []
+    busy = admit(gate, "198.51.100.1", closed)
+    silent = admit(gate, "198.51.100.1", closed, silent=True)
+    assert busy is not None and silent is not None
+    busy.attempted = True  # its key exchange is done: it is logging in
+    clock.now += 3.0
+    assert admit(gate, "198.51.100.1", closed) is not None
+    assert not silent.pending and busy.pending
+    clock.now += 1.0
+    assert admit(gate, "198.51.100.1", closed) is None  # only the busy one and a young one are left
+
+
+def test_a_connection_that_spoke_but_stalls_yields_later_and_costs_a_penalty() -> None:
+    gate, clock = make(per_source_max_startups=1, startup_evict_after=1.0, max_startups="100:30:200",
+                       penalty_noauth=1.0, penalty_min=15.0)
+    closed: list[str] = []
+    stalled = admit(gate, "198.51.100.1", closed)  # sent its version line, then nothing
+    clock.now += 2.0
+    assert admit(gate, "198.51.100.1", closed) is None
+    clock.now += 3.5
+    assert admit(gate, "198.51.100.1", closed) is not None
+    assert stalled is not None and not stalled.pending and closed == ["198.51.100.1"]
+    assert gate._penalties["198.51.100.1"][0] > clock.now
+
+
+def test_silent_sockets_cost_their_source_no_penalty() -> None:
+    """An attacker behind a venue's NAT must not get the venue's players refused
+    by opening sockets that say nothing: they cost a socket, and the caps bound them."""
+    gate, clock = make(per_source_max_startups=3, startup_evict_after=1.0, penalty_noauth=5.0, penalty_min=5.0)
+    for _ in range(30):
+        ticket = admit(gate, "198.51.100.1", silent=True)
+        clock.now += 1.1
+        if ticket is not None and ticket.pending:
+            ticket.closed()
+    assert not gate.penalised("198.51.100.1")
+    assert admit(gate, "198.51.100.1") is not None
 
 
 def test_max_startups_drops_early_at_random_then_refuses_all() -> None:
@@ -74,7 +118,7 @@ def test_max_startups_drops_early_at_random_then_refuses_all() -> None:
 def test_max_startups_full_refuses_unless_an_old_one_can_go() -> None:
     gate, clock = make(chance=0.99, max_startups="1:0:2", per_source_max_startups=10, startup_evict_after=5.0)
     closed: list[str] = []
-    assert admit(gate, "192.0.2.1", closed) and admit(gate, "192.0.2.2", closed)
+    assert admit(gate, "192.0.2.1", closed, silent=True) and admit(gate, "192.0.2.2", closed, silent=True)
     assert admit(gate, "192.0.2.3", closed) is None  # full
     clock.now += 5.0
     assert admit(gate, "192.0.2.3", closed) is not None  # the oldest, silent for 5 s, made room

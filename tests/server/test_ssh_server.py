@@ -1054,9 +1054,11 @@ async def test_a_hammering_source_is_refused_at_accept_and_others_get_in(make_se
     connections end without logging in is penalised, then refused before any
     handshake; another address logs in meanwhile."""
     h: Harness = await make_server(limits=LimitsSection(penalty_noauth=2.0, penalty_min=5.0))
-    for _ in range(3):  # each reads the version line and hangs up without authenticating
+    for _ in range(3):  # each speaks SSH (its version line) and hangs up without authenticating
         reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+        writer.write(b"SSH-2.0-hammer\r\n")
         assert (await asyncio.wait_for(reader.readline(), 5)).startswith(b"SSH-2.0")
+        await asyncio.sleep(0.1)
         writer.close()
         await until(lambda: not h.server.gate.pending)
     assert await _refused_at_accept(h.port)
