@@ -203,7 +203,9 @@ class BenchClient:
     _decoder: Callable[[bytes], str] | None = None
     _all: list[str] = field(default_factory=list)
 
-    async def connect(self, port: int, key: asyncssh.SSHKey, *, lang: str = "C.UTF-8") -> None:
+    async def connect(self, port: int, key: asyncssh.SSHKey, *, lang: str = "C.UTF-8", source: str = "") -> None:
+        """Log in; ``source``: the local address to connect from (another
+        127.x address is another source to the server)."""
         import codecs
 
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
@@ -212,6 +214,7 @@ class BenchClient:
             "127.0.0.1", port, username=self.name, client_keys=[key],
             known_hosts=None, agent_path=None, preferred_auth="publickey",
             keepalive_interval=0, encryption_algs=OPENSSH_CIPHERS, mac_algs=OPENSSH_MACS,
+            local_addr=(source, 0) if source else None,
         )
         self._chan, _ = await self._conn.create_session(
             lambda: _Session(self), term_type="xterm-256color",
