@@ -239,6 +239,10 @@ class PlayersSection(_Section):
     """"invite": only member keys get in (an admin's invite code makes a key a member); no guests."""
     admins: tuple[str, ...] = ()
     """Key fingerprints (SHA256:...) of the club's admins; admins may add more in the app."""
+    names_per_key: int = Field(default=3, ge=1)
+    """Names one key may own; a key that owns as many is refused another (squatting)."""
+    name_claims_per_hour: int = Field(default=3, ge=1)
+    """New names one key may claim in an hour."""
     protect_lookalikes: bool = True
     """A key-owned name also protects every name that could pass for it (one Unicode
     UTS #39 skeleton, marks and case aside: ``a1ice``, ``ɑlice``, ``alicé`` for ``alice``)."""

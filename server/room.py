@@ -567,6 +567,8 @@ class Room:
                 elif seat.sessions == 0:
                     if leaving and self.state == "playing":
                         self._set_autoplay(seat, "sys.left_autoplay")
+                        if seat.guest:  # a guest's name is theirs for the grace period, not the whole match
+                            self._start_grace(seat)
                     elif leaving:
                         self._free_seat(seat, "sys.left")
                     else:
@@ -586,7 +588,11 @@ class Room:
         seat.grace = None
         if self.closed or seat.kind != "human" or seat.sessions > 0:
             return
-        if self.state == "playing":
+        if self.state == "playing" and seat.guest and self.match_id is not None:
+            # a guest's hold on the name ends here: a key may claim it, and must not
+            # find this seat (its cards) waiting under it; a bot plays it out
+            self._leave_for_good(seat, "sys.guest_gone")
+        elif self.state == "playing":
             self._set_autoplay(seat, "sys.away_autoplay")
         else:
             self._free_seat(seat, "sys.left")
@@ -649,7 +655,14 @@ class Room:
         idx = self.seat_of(who.name)
         if idx is None:
             raise ClientError("not-seated", "you have no seat in this room")
-        seat = self.seats[idx]
+        self._leave_for_good(self.seats[idx], "sys.left_match")
+
+    def _leave_for_good(self, seat: Seat, why: str) -> None:
+        """A bot plays ``seat`` to the end of the match, marked left (kept with the
+        match's seats); its player's name is no longer held by the room. ``why``
+        is the chat line's key."""
+        assert self.match_id is not None
+        idx = seat.index
         name, guest = seat.name, seat.guest
         try:
             self.env.storage.mark_left(self.match_id, idx)
@@ -662,7 +675,7 @@ class Room:
         seat.clear()
         seat.kind, seat.left, seat.guest = "bot", name, guest
         self._idle.discard(idx)
-        self.system("sys.left_match", name=name)
+        self.system(why, name=name)
         if name_key(name) == name_key(self.host):
             self._pass_host()
         self._wake_bots()

@@ -75,6 +75,10 @@ class StorageLike(Protocol):
 
     def lookalike_owner(self, name: str, key_fingerprint: str | None = None) -> str | None: ...
 
+    def names_of(self, key_fingerprint: str) -> list[str]: ...
+
+    def claims_since(self, key_fingerprint: str, since: float) -> int: ...
+
     def get_lang(self, name: str) -> str | None: ...
 
 
@@ -213,6 +217,21 @@ MESSAGES: dict[str, dict[Lang, str]] = {
             "名稱「{name}」看起來跟「{owned}」太像了，而「{owned}」已屬於另一位玩家的 SSH 金鑰。\r\n"
             "請換一個不會被誤認成別的玩家的名稱：{other}"
         ),
+    },
+    "too-many-names": {
+        "en": (
+            "This SSH key owns {count} names already, as many as one key may own here: {names}.\r\n"
+            "Connect as one of them: {hint}"
+        ),
+        "zh": "這把 SSH 金鑰已經擁有 {count} 個名稱，是這裡一把金鑰能擁有的上限：{names}。\r\n請用其中一個連線：{hint}",
+    },
+    "name-claims-fast": {
+        "en": (
+            "This SSH key has taken {count} new names in the last hour, as many as one key may take here.\r\n"
+            "Connect as a name it owns ({names}), or take a new one later: {hint}"
+        ),
+        "zh": "這把 SSH 金鑰在過去一小時內已取了 {count} 個新名稱，是這裡的上限。\r\n"
+        "請用它擁有的名稱連線（{names}），或稍後再取新名稱：{hint}",
     },
     "owned-banner": {
         "en": "throneroom: the name '{name}' belongs to another player's SSH key.\r\nPick another name: {other}\r\n",
@@ -563,6 +582,7 @@ class Connection(asyncssh.SSHServer):
         self.refused_key = False
         self.claim_failed = False
         self.storage_failed = False  # the name could not be checked or claimed (never said as "owned")
+        self.names_refusal: tuple[str, list[str], int] | None = None  # too many names: (message, its names, count)
         self.guest_holds = False  # a key found the free name in a guest's use: not claimed, "in use"
         self._banner_sent = False
         self._counted = False
@@ -711,6 +731,9 @@ class Connection(asyncssh.SSHServer):
             elif owner is None and self.server.guest_holds(self.name):
                 self.guest_holds = True
                 log.info("name %r not claimed by key %s (%s): a guest plays as it", self.name, fp, self.peer)
+            elif owner is None and (refusal := self._names_refusal(fp)) is not None:
+                self.names_refusal = refusal
+                log.info("name %r not claimed by key %s (%s): %s", self.name, fp, self.peer, refusal[0])
             elif owner is None:
                 if storage.claim_name(self.name, fp, lookalikes=self.server.config.players.protect_lookalikes):
                     log.info("name %r claimed by key %s (%s)", self.name, fp, self.peer)
@@ -721,6 +744,19 @@ class Connection(asyncssh.SSHServer):
         except Exception:
             log.exception("claim_name(%r) failed", self.name)
             self.storage_failed = True
+
+    def _names_refusal(self, fp: str) -> tuple[str, list[str], int] | None:
+        """Why ``fp`` may not claim another name (players.names_per_key, name_claims_per_hour), if so:
+        the message's key, the names it owns, and the count the message gives."""
+        players = self.server.config.players
+        storage = self.server.storage
+        owned = storage.names_of(fp)
+        if len(owned) >= players.names_per_key:
+            return "too-many-names", owned, len(owned)
+        recent = storage.claims_since(fp, time.time() - 3600)
+        if recent >= players.name_claims_per_hour:
+            return "name-claims-fast", owned, recent
+        return None
 
     def _send_banner(self, text: str) -> None:
         if self._banner_sent or self.conn is None:
@@ -817,6 +853,10 @@ class Connection(asyncssh.SSHServer):
                 return self._refusal("storage-error", lang)
             if self.claim_failed:
                 return self._owned(lang, other)
+            if self.names_refusal is not None:
+                key, owned, count = self.names_refusal
+                hint = server.connect_hint(self._conn(), owned[0]) if owned else other
+                return self._refusal(key, lang, count=count, names=", ".join(owned), hint=hint)
             if self.lookalike_of is not None:
                 return self._refusal("lookalike-owned", lang, name=self.name, owned=self.lookalike_of, other=other)
             if self.guest_holds:  # a key may own a free name, but not take it from a guest playing as it

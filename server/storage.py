@@ -30,7 +30,7 @@ from tui.text import (
     name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
 )
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
 
 log = logging.getLogger("throneroom.storage")
@@ -187,6 +187,13 @@ CREATE TABLE IF NOT EXISTS commands (
 _SCHEMA_V9 = """
 ALTER TABLE identities ADD COLUMN skeleton TEXT;
 CREATE INDEX IF NOT EXISTS identities_skeleton ON identities(skeleton)
+"""
+
+# v10: when a key claimed each name, and the names of a key by an index
+# (names per key are capped and claims per key rate-limited).
+_SCHEMA_V10 = """
+ALTER TABLE identities ADD COLUMN claimed REAL;
+CREATE INDEX IF NOT EXISTS identities_key ON identities(key_fingerprint, claimed)
 """
 
 NEXT_ROUND = "next-round"
@@ -377,6 +384,10 @@ class Storage:
                         "UPDATE identities SET skeleton=? WHERE name=?", (name_skeleton(row["name"]), row["name"])
                     )
                 self._set_version(9)
+        if version < 10:
+            with self._tx():
+                self._run(_SCHEMA_V10)
+                self._set_version(10)
 
     def check(self) -> None:
         """Before the server listens: the file is whole (SQLite's quick_check) and can be
@@ -454,15 +465,30 @@ class Storage:
                 return False
             if row is None:
                 self._db.execute(
-                    "INSERT INTO identities(name, key_fingerprint, lang, created, skeleton) VALUES (?, ?, NULL, ?, ?)",
-                    (key, key_fingerprint, self._clock(), name_skeleton(name)),
+                    "INSERT INTO identities(name, key_fingerprint, lang, created, skeleton, claimed) "
+                    "VALUES (?, ?, NULL, ?, ?, ?)",
+                    (key, key_fingerprint, self._clock(), name_skeleton(name), self._clock()),
                 )
             else:
                 self._db.execute(
-                    "UPDATE identities SET key_fingerprint=?, skeleton=? WHERE name=?",
-                    (key_fingerprint, name_skeleton(name), key),
+                    "UPDATE identities SET key_fingerprint=?, skeleton=?, claimed=? WHERE name=?",
+                    (key_fingerprint, name_skeleton(name), self._clock(), key),
                 )
             return True
+
+    def names_of(self, key_fingerprint: str) -> list[str]:
+        """The names ``key_fingerprint`` owns, oldest claim first."""
+        rows = self._db.execute(
+            "SELECT name FROM identities WHERE key_fingerprint=? ORDER BY claimed, created", (key_fingerprint,)
+        ).fetchall()
+        return [str(r["name"]) for r in rows]
+
+    def claims_since(self, key_fingerprint: str, since: float) -> int:
+        """How many names ``key_fingerprint`` claimed at ``since`` or later (and still owns)."""
+        row = self._db.execute(
+            "SELECT COUNT(*) AS n FROM identities WHERE key_fingerprint=? AND claimed>=?", (key_fingerprint, since)
+        ).fetchone()
+        return int(row["n"])
 
     def key_owner(self, name: str) -> str | None:
         """The fingerprint of the key owning ``name``, or None if nobody owns it."""

@@ -239,6 +239,7 @@ EN: dict[str, str] = {
     "sys.handed_standin": "the host {host} handed {name}'s seat to a stand-in bot until {name} presses a key",
     "sys.standin_back": "{name} is back and plays their seat again",
     "sys.left_match": "{name} left the match; a bot plays their seat to the end",
+    "sys.guest_gone": "{name} (a guest) did not come back in time; a bot plays their seat to the end",
     # dialogs
     "button.ok": "OK",
     "button.cancel": "Cancel",
@@ -836,6 +837,7 @@ ZH: dict[str, str] = {
     "sys.handed_standin": "房主 {host} 把 {name} 的座位交給代打電腦，直到 {name} 按任一鍵",
     "sys.standin_back": "{name} 回來了，重新自己玩他的座位",
     "sys.left_match": "{name} 退出了比賽；由電腦代打他的座位直到結束",
+    "sys.guest_gone": "{name}（訪客）沒有及時回來；由電腦代打他的座位直到結束",
     "button.ok": "確定",
     "button.cancel": "取消",
     "button.yes": "是",

@@ -46,6 +46,12 @@ class MemoryStorage:
     def lookalike_owner(self, name: str, key_fingerprint: str | None = None) -> str | None:
         return None  # the real Storage's look-alikes are tested with it
 
+    def names_of(self, key_fingerprint: str) -> list[str]:
+        return [name for name, fp in self.owners.items() if fp == key_fingerprint]
+
+    def claims_since(self, key_fingerprint: str, since: float) -> int:
+        return 0  # the real Storage's claim times are tested with it
+
     def get_lang(self, name: str) -> str | None:
         return self.langs.get(name)
 
