@@ -171,10 +171,11 @@ def _wait_log(
 @pytest.mark.parametrize(
     ("how", "config", "window_timer"),
     [
-        # the reaction timer runs out: the room plays the default answer
-        pytest.param("timeout", "[rooms]\nintermission = 0.3\ngrace_period = 60\n", 2, id="timeout"),
+        # the reaction timer runs out: the room plays the default answer (alice, idle
+        # until then, is kept from going away: a stand-in bot would answer for her)
+        pytest.param("timeout", "[rooms]\nintermission = 0.3\ngrace_period = 60\naway_after = 1000\n", 2, id="timeout"),
         # no reaction timer: after the grace period a bot answers for the seat
-        pytest.param("grace", "[rooms]\nintermission = 0.3\ngrace_period = 1\n", 0, id="grace"),
+        pytest.param("grace", "[rooms]\nintermission = 0.3\ngrace_period = 1\naway_after = 1000\n", 0, id="grace"),
     ],
 )
 def test_a_player_who_vanishes_mid_window_does_not_stop_the_room(
