@@ -339,6 +339,7 @@ class Room:
         self._min_timer: asyncio.Task[None] | None = None
         self._flushing = False
         self._closing = False
+        self._told_only: int | None = None  # a change only this seat's screens are told of
         self._think = random.Random()  # bot thinking times (not the game's randomness)
         self._saved_lineup: dict[str, Any] | None = None  # the lineup last kept in the database
         self._watchers: dict[str, StoredWatcher] = {}  # by name key: who watches, or went away watching (kept)
@@ -754,7 +755,10 @@ class Room:
         if lobby:
             self._save_lineup()
             self.env.on_lobby_change()
-        self.env.notify(self.sessions)
+        if self._told_only is not None:  # an answer inside a quick window: nobody else's screen changes
+            self.env.notify([s for s in self.sessions if s.role == "player" and s.my_seat == self._told_only])
+        else:
+            self.env.notify(self.sessions)
 
     def lineup(self) -> dict[str, Any]:
         """What a restart needs to bring back a room between matches: who sits
@@ -1147,8 +1151,20 @@ class Room:
         """Validate, log, then publish one action (humans, bots and timeouts alike);
         in a quick window, an answer that would close it before its minimum time
         is kept until then (S-REACT-5, K-ORD-11)."""
-        if not self._hold(seat, text):
+        if self._hold(seat, text):
+            return
+        table = self.table
+        # an answer the window goes on after is told to its seat's screens alone: the
+        # others' views do not change (S-REACT-5, K-ORD-11), nor should their frames
+        quiet = (
+            self._quick and table is not None and seat in table.pending()
+            and text in self._answers(seat) and table.pending() != {seat}
+        )
+        self._told_only = seat if quiet else None
+        try:
             self._apply_now(seat, text)
+        finally:
+            self._told_only = None
 
     def _hold(self, seat: int, text: str) -> bool:
         """Keep back ``seat``'s answer ``text`` if it is the last one a quick window
@@ -1164,7 +1180,11 @@ class Room:
             return False
         self._held[seat] = text
         self._auto.discard(seat)
-        self._changed()  # its screen: no prompt any more
+        self._told_only = seat
+        try:
+            self._changed()  # its screen: no prompt any more
+        finally:
+            self._told_only = None
         return True
 
     def _apply_now(self, seat: int, text: str) -> None:
@@ -1244,6 +1264,7 @@ class Room:
         self._changed()
 
     def _new_decision(self, pending: set[int]) -> None:
+        self._told_only = None  # a new decision (or the round's or match's end): every screen is told
         self._pending = pending
         self._decision += 1
         self._in_window = bool(pending) and self.table is not None and self.table.is_window()
@@ -1320,6 +1341,7 @@ class Room:
         table = self.table
         todo = sorted(self._held.items()) + [(s, "pass") for s in sorted(self._auto)]
         decision = self._decision
+        self._told_only = None  # the window closes: every screen is told
         self._flushing = True
         try:
             for seat, text in todo:

@@ -212,6 +212,32 @@ async def test_quick_views_say_nothing_of_who_answered() -> None:
         await hub.stop()
 
 
+@pytest.mark.parametrize("strict", [False, True])
+async def test_an_answer_inside_a_quick_window_is_told_to_its_own_screens_only(strict: bool) -> None:
+    """S-REACT-5 / K-ORD-11: an answer after which the window stays open changes no
+    other screen, so no other screen is even told (its frames cannot show when
+    someone answered); strict windows tell everyone (their count changes)."""
+    hub, clock, (a, b, c, d) = await count_room([1, 2, 1, 2], strict=strict)
+    try:
+        watcher = hub.connect(Identity(name="eve")).watch(a.room_id)
+        open_window([a, b, c, d])
+        await clock.settle()
+        calls = {x.identity.name: 0 for x in (a, b, c, d, watcher)}
+        for x in (a, b, c, d, watcher):
+            x.set_listener(lambda name=x.identity.name: calls.__setitem__(name, calls[name] + 1))
+        a.act("echo", a.snapshot().version)  # alice answers; carol still owes
+        await clock.settle()
+        if strict:
+            assert all(n == 1 for n in calls.values()), calls
+        else:
+            assert calls == {"alice": 1, "bob": 0, "carol": 0, "dan": 0, "eve": 0}
+            c.act("pass", c.snapshot().version)  # the last answer: the window closes at 2 s
+            await clock.advance(2.1)
+            assert all(n >= 1 for n in calls.values()), calls  # the close is everyone's news
+    finally:
+        await hub.stop()
+
+
 class EchoBot:
     """Adds 1 on its turn; echoes whenever it may (a real choice in every window)."""
 
