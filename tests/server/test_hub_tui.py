@@ -97,7 +97,7 @@ async def test_spectators_of_a_room_share_one_ring_and_see_the_same() -> None:
                 await settle(pilot)
                 app.call_later(app.enter_room, app.lobby.watch(rc.room.id), watching=True)
                 await settle(pilot, 3)
-            for _ in range(100):  # (a quick window alice has nothing to answer in lasts its 2 s)
+            for _ in range(600):  # (a quick window alice has nothing to answer in lasts its 2 s; a busy machine more)
                 if rc.pending():
                     break
                 await asyncio.sleep(0.05)
