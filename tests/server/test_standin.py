@@ -332,3 +332,33 @@ async def test_the_server_s_config_sets_how_many_timeouts_make_a_seat_away() -> 
         assert a.snapshot().seats[0].away
     finally:
         await hub.stop()
+
+
+async def test_a_finished_match_s_left_seat_is_still_marked_after_a_restart(tmp_path: Path) -> None:
+    """A room showing a result comes back showing it (its lineup): the seat its player
+    left is still marked left, under their name."""
+    db = tmp_path / "db.sqlite"
+    st1 = Storage(db)
+    h1 = new_hub(st1)
+    await h1.start()
+    a, b = await seated(h1, "bob", options={"rounds": 1, "target": 12}, bot_delay=0.0)
+    room, room_id = a.room, a.room_id
+    b.leave_match()
+    while room.state == "playing":
+        if a.pending():
+            act(a, next(x for x in a.legal() if x != "bell"))
+        await ticks()
+    h1.begin_stop()
+    await h1.stop()
+    st1.close()
+    st2 = Storage(db)
+    h2 = new_hub(st2, grace_period=3600.0)
+    await h2.start()
+    try:
+        again = h2.rooms[room_id]
+        assert again.state == "finished"
+        seat = again.snapshot().seats[1]
+        assert (seat.kind, seat.name, seat.left) == ("bot", "bob", True)
+    finally:
+        await h2.stop()
+        st2.close()
