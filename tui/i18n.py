@@ -539,7 +539,7 @@ EN: dict[str, str] = {
         "Everywhere: F1 help, F2 English/中文, Tab moves between parts of the screen, "
         "Escape backs out, Ctrl+C or Ctrl+Q quits (after asking, as q does). The mouse works too: click rows, buttons and the key bar.\n"
         "Lobby: arrows pick a room, Enter joins it, w watches it, c creates a room, t chats, "
-        "b shows the whole leaderboard (g there: each game's own), o everyone online, l opens the settings (language, the bell on your turn), q quits.\n"
+        "b shows the whole leaderboard (g there: each game's own), o everyone online, l opens the settings (language, the bell on your turn, ask me in every window), q quits.\n"
         "Room: r ready / not ready, Enter takes the highlighted empty seat, t chats, Escape leaves. "
         "The host also has: a add a bot, d remove the highlighted bot or player, o options (the game too), s start.\n"
         "Tables: the key bar along the bottom lists what you can do now: a key for each kind of "
@@ -1128,7 +1128,7 @@ ZH: dict[str, str] = {
     "help.keys": (
         "任何畫面：F1 說明，F2 切換 English/中文，Tab 在畫面各區之間移動，Escape 返回，Ctrl+C 或 Ctrl+Q 離開（和 q 一樣會先確認）。"
         "也可以用滑鼠點選列、按鈕和下方的按鍵列。\n"
-        "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，b 完整排行榜（在其中按 g 看各遊戲的），o 所有線上玩家，l 開啟設定（語言、輪到你時響鈴），q 離開。\n"
+        "大廳：方向鍵選房間，Enter 加入，w 觀戰，c 開房間，t 聊天，b 完整排行榜（在其中按 g 看各遊戲的），o 所有線上玩家，l 開啟設定（語言、輪到你時響鈴、每個回應時機都問我），q 離開。\n"
         "房間：r 準備／取消準備，Enter 坐上選到的空位，t 聊天，Escape 離開。"
         "房主另有：a 加電腦，d 移除選到的電腦或玩家，o 設定（也可換遊戲），s 開始。\n"
         "牌桌：下方的按鍵列列出你現在能做的事：每種動作一個鍵，再用號碼或方向鍵選座位或牌，"
