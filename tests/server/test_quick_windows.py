@@ -453,3 +453,22 @@ async def test_who_is_asked_never_depends_on_the_cards() -> None:
         r.play(1, "assassinate 3")
         tables.append(r)
     assert tables[0].pending() == tables[1].pending() == {0, 2, 3, 4}
+
+
+async def test_the_window_settings_are_held_to_their_bounds_and_their_change_is_said() -> None:
+    """S-REACT-5: a window's minimum time is at least 1 s (and at most WINDOW_MIN's
+    most); switching to strict windows is named in the room's chat."""
+    from tui.client import WINDOW_MIN
+
+    hub = new_hub()
+    await hub.start()
+    try:
+        a = hub.connect(Identity(name="alice")).create_room(RoomSettings(game="count", seats=3, window_min=0.2))
+        assert a.snapshot().settings.window_min == WINDOW_MIN[0] == 1.0
+        a.update_settings(a.snapshot().settings.model_copy(update={"window_min": 99.0, "strict_windows": True}))
+        settings = a.snapshot().settings
+        assert settings.window_min == WINDOW_MIN[1] and settings.strict_windows
+        said = a.chat_lines()[-1]
+        assert said.key == "sys.settings_changed_what" and "strict windows" in said.text and "window minimum" in said.text
+    finally:
+        await hub.stop()
