@@ -53,7 +53,7 @@ class Context:
 
     async def session(self, name: str, source: str = ATTACKER, cols: int = 80, rows: int = 24) -> BenchClient:
         client = BenchClient(name, cols=cols, rows=rows)
-        await client.connect(self.port, self.key, source=source)
+        await client.connect(self.port, make_key(), source=source)  # a key of its own: a key owns few names
         await client.wait_for(self.fingerprint, timeout=20)
         self.closers.append(client.close)
         return client
@@ -167,8 +167,8 @@ async def many_sessions(ctx: Context) -> None:
 async def no_session(ctx: Context) -> None:
     """4: 40 logged-in connections that open no session (ssh -N)."""
     conns = []
-    for i in range(40):
-        conn = await asyncssh.connect("127.0.0.1", ctx.port, username=f"n{i}", client_keys=[ctx.key],
+    for _ in range(40):
+        conn = await asyncssh.connect("127.0.0.1", ctx.port, username="nosession", client_keys=[ctx.key],
                                       known_hosts=None, agent_path=None, local_addr=(ATTACKER, 0))
         conns.append(conn)
         ctx.closers.append(_closer(conn))
@@ -298,7 +298,7 @@ async def _login(ctx: Context, name: str, source: str) -> int:
     for attempt in range(1, 4):
         client = BenchClient(name, cols=100, rows=30)
         try:
-            await asyncio.wait_for(client.connect(ctx.port, ctx.key, source=source), 10)
+            await asyncio.wait_for(client.connect(ctx.port, make_key(), source=source), 10)
             await client.wait_for(ctx.fingerprint, timeout=10)
             return attempt
         except (OSError, asyncssh.Error, BenchError, TimeoutError):

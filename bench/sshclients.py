@@ -42,9 +42,11 @@ KEEP_ALL = bool(os.environ.get("BENCH_SCREENS"))
 LOAD_LIMITS = (
     "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
     'max_startups = "2000"\nper_source_max_startups = 2000\npenalty_exempt = ["127.0.0.0/8"]\n'
+    "[players]\nnames_per_key = 100000\nname_claims_per_hour = 100000\n"
 )
-"""``[limits]`` for benchmarks whose players all come from 127.0.0.1, many at
-once: no caps on connections, logins still in progress or penalties."""
+"""Config for benchmarks whose players all come from 127.0.0.1, many at once,
+with one key (:func:`make_key`): no caps on connections, logins still in
+progress, penalties, or names per key."""
 
 
 class BenchError(RuntimeError):
