@@ -25,10 +25,14 @@ from collections import Counter
 from collections.abc import Callable
 
 from bot_stats import ratio_ci
+from pydantic import BaseModel
 
 from engine.api import Bot
 from engine.sultans import Round
 from engine.sultans.bots import make_bot
+from engine.sultans.search import searchable
+from server.thinking import think
+from tui.client import RoomSettings
 
 KINDS = ("easy", "normal", "strong", "random")
 BotMaker = Callable[[int, str, int], Bot]
@@ -40,9 +44,30 @@ def bot_maker(budget: float | None) -> tuple[BotMaker, list[float]]:
     times: list[float] = []
 
     def make(seat: int, kind: str, seed: int) -> Bot:
+        if kind == "strong":
+            return TimedStrong(seat, seed, budget if budget is not None else RoomSettings().bot_delay, times)
         return make_bot(seat, kind, seed)
 
     return make, times
+
+
+class TimedStrong:
+    """The strong bot as a room runs it: a search for ``budget`` seconds a decision
+    (here in this process, timed), the normal bot for the rest."""
+
+    def __init__(self, seat: int, seed: int, budget: float, times: list[float]) -> None:
+        self.seat, self.seed, self.budget, self.times = seat, seed, budget, times
+        self.normal = make_bot(seat, "normal", seed)
+        self.decisions = 0
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        if not legal or not searchable(view, pending):
+            return self.normal.act(view, legal, pending)
+        self.decisions += 1
+        t0 = time.perf_counter()
+        answer = think("sultans", view.model_dump_json(), legal, f"{self.seed}:{self.seat}:{self.decisions}", self.budget)
+        self.times.append(time.perf_counter() - t0)
+        return answer
 
 
 def report_times(times: list[float]) -> None:

@@ -121,11 +121,14 @@ class GameTable(Protocol):
         ...
 
 
-BotLevel = Literal["easy", "normal"]
+BotLevel = Literal["easy", "normal", "strong"]
 """How well a room's bot plays: ``easy`` (legal moves with light sense, for
-newcomers) or ``normal`` (the heuristic bot)."""
+newcomers), ``normal`` (the heuristic bot), ``strong`` (a search bot that
+samples what its seat cannot see and simulates with the engine; offered for
+games with a search, ``GameSpec.bot_levels``; without the server's thinking
+pool it plays at normal)."""
 
-BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal")
+BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal", "strong")
 """Every level, weakest first: the one source of the allowed values."""
 
 DEFAULT_BOT_LEVEL: BotLevel = "normal"
@@ -144,6 +147,26 @@ class Bot(Protocol):
         ...
 
 
+class Searcher(Protocol):
+    """One decision's search by a strong bot (pure, clock-free): ``step()`` adds
+    one sample, ``best()`` answers from what the samples said so far."""
+
+    samples: int
+
+    def step(self) -> None: ...
+
+    def best(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """How a game's strong bot searches: from a seat's view only."""
+
+    parse_view: Callable[[str], BaseModel]  # the seat's view from JSON (as it is sent to the thinking pool)
+    searchable: Callable[[BaseModel, bool], bool]  # (view, pending): is this a decision the search makes?
+    new: Callable[[BaseModel, list[str], str], Searcher]  # (view, legal, seed) -> a search
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """What the server needs to offer a game in the lobby and run it."""
@@ -159,3 +182,10 @@ class GameSpec:
     new_bot: Callable[[int, str, int], Bot]
     # rounds in a match, from the options (for the lobby's display); 0 = not round based
     describe_options: Callable[[BaseModel], Mapping[str, Any]] = field(default=lambda o: o.model_dump())
+    # the strong bot's search, for games that have one
+    search: SearchSpec | None = None
+
+    @property
+    def bot_levels(self) -> tuple[BotLevel, ...]:
+        """The levels this game's bots play at: ``strong`` only where a search exists."""
+        return BOT_LEVELS if self.search is not None else tuple(lv for lv in BOT_LEVELS if lv != "strong")

@@ -2,4 +2,5 @@
 
 from server.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # (the strong bots' worker processes import this module as __mp_main__)
+    raise SystemExit(main())

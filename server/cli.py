@@ -100,6 +100,7 @@ async def serve(config: Config) -> int:
     from server.ops import RESTORE_HELP
     from server.ssh import ThroneServer, capture_process_output
     from server.storage import DatabaseCorrupt, DatabaseReadOnly, Storage, StorageError
+    from server.thinking import Thinker
 
     try:
         key, created = load_or_create(config.host_key_path)
@@ -142,6 +143,7 @@ async def serve(config: Config) -> int:
         club=Club(storage, config_admins=config.players.admins),
         members_only=config.players.members == "invite",
         storage_retry=config.storage.retry_interval,
+        thinker=Thinker(),
     )
     heap = HeapKeeper(retired=lambda: server.retired, opened=lambda: server.opened)
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)
@@ -163,6 +165,8 @@ async def serve(config: Config) -> int:
             loop.add_signal_handler(sig, stopping, sig)
     try:
         await hub.start()
+        assert hub.thinker is not None
+        hub.thinker.warm()  # the strong bots' workers start now, not at a table's first search
         warm = await server.warm_up()
         if warm is not None:
             log.info("warmed up: a lobby drawn in %.0f ms", warm * 1000)
@@ -200,6 +204,8 @@ async def serve(config: Config) -> int:
         hub.begin_stop()
         await server.stop()
         await hub.stop()
+        if hub.thinker is not None:
+            hub.thinker.close()
         storage.close()
         log.info("stopped")
         _ignore_stop_signals(loop, signals)

@@ -59,6 +59,7 @@ from server.room import (
     validate_settings,
 )
 from server.storage import LOBBY_CHAT, SeatRecord, Storage, StoredRoom, name_key
+from server.thinking import Thinker
 from server.throttle import Throttle
 from tui.client import (
     AWAY_AFTER,
@@ -102,11 +103,13 @@ class Hub:
         club: Club | None = None,
         members_only: bool = False,
         storage_retry: float = DEFAULT_STORAGE_RETRY,
+        thinker: Thinker | None = None,
     ) -> None:
         self.storage = storage
         self.storage_retry = storage_retry
         self.club = club if club is not None else Club(storage, clock=clock)
         self.members_only = members_only  # [players] members = "invite"
+        self.thinker = thinker  # the strong bots' process pool (the server's; without it they play at normal)
         self._club_task: asyncio.Task[None] | None = None
         self._motd: str | None = None  # the message of the day, read once until it changes
         self.last_status: dict[str, object] | None = None  # for the metrics endpoint's thread (server.metrics)
@@ -170,6 +173,7 @@ class Hub:
             on_closed=self._room_closed,
             club=self.club,
             storage_retry=self.storage_retry,
+            thinker=self.thinker,
         )
         for match in self.storage.unfinished_matches():
             spec = self.specs.get(match.game)

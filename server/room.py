@@ -42,7 +42,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Collection, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -62,6 +62,7 @@ from server.storage import (
     name_key,
     room_scope,
 )
+from server.thinking import Thinker
 from server.throttle import Throttle
 from tui.client import (
     AWAY_AFTER,
@@ -88,6 +89,8 @@ CHAT_EVERY = 1.5  # ...then one every this many seconds
 ROOM_NAME_MAX = 40
 CODE_MAX = 16
 BOT_JITTER = 0.3
+T = TypeVar("T")
+THINK_GRACE = 2.0  # seconds past the bot delay a search may take before the normal bot answers instead
 BOT_REACT_SHARE = 0.6  # a bot answers a quick window within this share of its minimum time (S-REACT-5, K-ORD-11)
 ACTION_MAX = 200
 STANDIN_BOT: BotLevel = "normal"  # a stand-in for a player (away, handed over, left): normal, whatever the room's bots play
@@ -152,6 +155,7 @@ class RoomEnv:
     chat_throttle: Throttle | None = None  # a player's chat lines, lobby and rooms together (made when not given)
     club: Club | None = None  # mutes (server.club)
     storage_retry: float = DEFAULT_STORAGE_RETRY  # seconds before a match stopped by a failed write goes on
+    thinker: Thinker | None = None  # the strong bots' process pool (without one they play at normal)
 
     def __post_init__(self) -> None:
         if self.notifier is None:
@@ -174,6 +178,10 @@ class RoomEnv:
 
     def task(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         """Start a background task in the hub's context (outside any Textual app)."""
+        return self.loop.create_task(coro, name=name, context=self.context)
+
+    def task_of(self, coro: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
+        """:meth:`task` for a coroutine with a result."""
         return self.loop.create_task(coro, name=name, context=self.context)
 
 
@@ -230,6 +238,12 @@ def validate_settings(
         options = spec.options_model.model_validate(settings.options)
     except ValidationError as err:
         raise ClientError("bad-options", f"bad options for {spec.title}: {err}") from err
+    levels = spec.bot_levels
+    for level in {settings.bot_level, *settings.bot_levels.values()}:
+        if level not in levels:
+            raise ClientError(
+                "bad-level", f"{spec.title} bots play at {', '.join(levels)}, not {level}", params={"level": level}
+            )
     code = clean_text(settings.code, CODE_MAX)
     if settings.private and not code:
         code = f"{secrets.randbelow(10_000):04d}"
@@ -1555,7 +1569,10 @@ class Room:
         return None
 
     def _bot_for(self, seat: Seat) -> Bot:
-        kind = self.bot_level(seat) or STANDIN_BOT
+        level = self.bot_level(seat) or STANDIN_BOT
+        # a strong seat searches in the thinking pool (never on the event loop); its own
+        # bot answers the rest (windows, optional actions) and stands in for a search that failed
+        kind = "normal" if level == "strong" else level
         if seat.bot is None or seat.bot_kind != kind:
             seat.bot = self.spec.new_bot(seat.index, kind, (self.seed + 7919 * (seat.index + 1)) % (1 << 62))
             seat.bot_kind = kind
@@ -1584,34 +1601,98 @@ class Room:
         while not self.closed:
             await self._bot_wake.wait()
             self._bot_wake.clear()
-            if self.settings.bot_delay > 0:
-                while await self._bot_pause(self._bot_pause_now()):
-                    pass  # a quick window opened meanwhile: think again, within its minimum time
-            else:
-                await asyncio.sleep(0)
+            pause = self._bot_pause_now() if self.settings.bot_delay > 0 else 0.0
+            thoughts = self._start_thinking(pause)
             try:
-                self._run_bots()
+                if self.settings.bot_delay > 0:
+                    while await self._bot_pause(pause):
+                        pause = self._bot_pause_now()  # a quick window opened meanwhile: think again, within its minimum time
+                else:
+                    await asyncio.sleep(0)
+                answers = await self._thoughts(thoughts)
+            finally:
+                for task in thoughts.values():
+                    task.cancel()
+            try:
+                self._run_bots(answers)
             except Exception:
                 log.exception("room %s: bot round failed", self.id)
 
-    def _run_bots(self) -> None:
+    # the strong bots search in the thinking pool while the bot delay runs
+
+    def _searching(self, seat: Seat) -> bool:
+        """``seat`` is played by a strong bot that can search now."""
+        return (
+            self.bot_level(seat) == "strong" and self.env.thinker is not None and not self.env.thinker.closed
+            and self.spec.search is not None
+        )
+
+    def _start_thinking(self, budget: float) -> dict[int, asyncio.Task[tuple[int, str]]]:
+        """Start a search for every strong seat whose own decision this is: from its
+        view (as JSON), for ``budget`` seconds (never longer than the bot delay)."""
+        table, search, thinker = self.table, self.spec.search, self.env.thinker
+        out: dict[int, asyncio.Task[tuple[int, str]]] = {}
+        if self.state != "playing" or table is None or search is None or thinker is None:
+            return out
+        for seat in self.seats:
+            if not seat.bot_plays() or not self._searching(seat) or not self.is_pending(seat.index):
+                continue
+            view = self.view(seat.index)
+            if view is None or not search.searchable(view, True):
+                continue
+            legal = self.legal(seat.index)
+            seed = f"{self.seed}:{seat.index}:{self.version}"
+            out[seat.index] = self.env.task_of(
+                self._search(thinker, view.model_dump_json(), legal, seed, budget), f"room{self.id}-think{seat.index}"
+            )
+        return out
+
+    async def _search(self, thinker: Thinker, view_json: str, legal: list[str], seed: str, budget: float) -> tuple[int, str]:
+        version = self.version  # the room's version the answer is for
+        return version, await thinker.decide(self.spec.id, view_json, legal, seed, budget)
+
+    async def _thoughts(self, thoughts: dict[int, asyncio.Task[tuple[int, str]]]) -> dict[int, tuple[int, str | None]]:
+        """The searches' answers: seat -> (the room version it is for, the action). A
+        search runs its budget and one rollout more; one that fails or takes far longer
+        answers ``None`` and the normal bot plays for it."""
+        if not thoughts:
+            return {}
+        version = self.version
+        await asyncio.wait(thoughts.values(), timeout=THINK_GRACE + self.settings.bot_delay)
+        out: dict[int, tuple[int, str | None]] = {}
+        for index, task in thoughts.items():
+            if task.done() and not task.cancelled() and task.exception() is None:
+                out[index] = task.result()
+            else:
+                if task.done() and not task.cancelled():
+                    log.warning("room %s: the search for seat %s failed: %r", self.id, index, task.exception())
+                else:
+                    log.warning("room %s: the search for seat %s took too long", self.id, index)
+                out[index] = (version, None)
+        return out
+
+    def _run_bots(self, answers: dict[int, tuple[int, str | None]] | None = None) -> None:
         """One bot round, against the current state: every bot-played seat that was
         pending when the round began answers (a window is answered by all its bots
         together); then every bot-played seat that is not pending is asked for an
         optional action. Seats that become pending meanwhile wait for the next round
-        (after the bot delay)."""
+        (after the bot delay). A strong seat plays its search's answer (``answers``:
+        seat -> (the room version it was for, the action)) while the room is still at
+        that version; a stale one is thrown away and the seat thinks again next round."""
         table = self.table
         if self.state != "playing" or table is None:
             return
         asked = {s for s in table.pending() if self.is_pending(s)}
         for seat in [s for s in self.seats if s.bot_plays() and s.index in asked]:
-            if not self._bot_turn(table, seat, must=True):
+            if not self._bot_turn(table, seat, must=True, answers=answers or {}):
                 return
         for seat in [s for s in self.seats if s.bot_plays()]:
             if not self._bot_turn(table, seat, must=False):
                 return
 
-    def _bot_turn(self, table: GameTable, seat: Seat, *, must: bool) -> bool:
+    def _bot_turn(
+        self, table: GameTable, seat: Seat, *, must: bool, answers: dict[int, tuple[int, str | None]] | None = None
+    ) -> bool:
         """Ask one bot; False when the round should stop (match over, round ended...)."""
         if self.state != "playing" or table is not self.table or table.between_rounds() or table.is_over():
             return False
@@ -1627,7 +1708,15 @@ class Room:
         try:
             view = self.view(seat.index)
             assert view is not None
-            action = self._bot_for(seat).act(view, legal, is_pending)
+            search = self.spec.search
+            if is_pending and search is not None and self._searching(seat) and search.searchable(view, True):
+                answer = (answers or {}).get(seat.index)
+                if answer is None or answer[0] != self.version:
+                    self._bot_wake.set()  # not searched (or for a state gone by): think again
+                    return True
+                action = answer[1] if answer[1] is not None else self._bot_for(seat).act(view, legal, True)
+            else:
+                action = self._bot_for(seat).act(view, legal, is_pending)
         except Exception:
             log.exception("room %s: bot on seat %s crashed", self.id, seat.index)
             action = None

@@ -341,6 +341,68 @@ class Round:
             first = rng.randrange(players)
         return cls(deck[:players], deck[players], first, turn_limit, notebook)
 
+    @classmethod
+    def from_view(cls, view: RoundView, cards: Sequence[int]) -> Round:
+        """A round in the state ``view`` shows, with ``cards`` (seat 0..n-1, then the
+        spare; card ids) where the view hides them: a search bot's sample of what
+        its seat cannot see. Only what the view says is used (public state, the
+        viewer's own swap bans); the others' bans, notes and logs start empty.
+        Only the viewer's own regular turn is supported (``ValueError`` otherwise)."""
+        n = view.players
+        me = view.viewer
+        if me is None or view.phase != "turn" or view.extra_turn or view.playing != me or view.active != me:
+            raise ValueError("a round can be made from a seat's view at the start of its own regular turn only")
+        if len(cards) != n + 1:
+            raise ValueError(f"{n + 1} cards needed (the seats and the spare), not {len(cards)}")
+        r = cls.__new__(cls)
+        seats = view.seats
+        r.n = n
+        r.card = list(cards)
+        r.pid = list(range(n + 1))
+        r.trails = [[(0, i)] for i in range(n + 1)]
+        r.alive = [sv.alive for sv in seats]
+        r.revealed = [sv.revealed and sv.alive for sv in seats]
+        r.detained = [sv.detained for sv in seats]
+        r.captured = [sv.captured for sv in seats]
+        r.exhausted = [sv.exhausted for sv in seats]
+        r.must_hide = [sv.must_hide for sv in seats]
+        r.bans = [0] * n
+        for t in view.your_bans:
+            r.bans[me] |= 1 << t
+        r.open_bans = [0] * n
+        r.crown = -1 if view.crown is None else view.crown
+        r.declared = [SIDE_NAMES.index(sv.declared) if sv.declared is not None else -1 for sv in seats]
+        r.prediction = [SIDE_NAMES.index(sv.prediction) if sv.prediction is not None else -1 for sv in seats]
+        r.foreseen = [tuple(sv.foreseen) for sv in seats]
+        r.first = view.first
+        r.active = me
+        r.player = me
+        r.extra = False
+        r.extra_owed = -1
+        r.forced = -1
+        r.predictor = -1
+        r.phase = PH_TURN
+        r.w_kind = r.w_actor = r.w_target = -1
+        r.asked = ()
+        r.waiting = set()
+        r.answers = {}
+        r.turns_played = view.turns_played
+        r.turn_limit = view.turn_limit
+        r.snap_exh = r.exhausted[me]
+        r.snap_hide = r.must_hide[me]
+        r.winner = -1
+        r.reason = None
+        r.points = [0] * n
+        r.log = []
+        r.notes = [{} for _ in range(n + 1)]
+        r.notebook = view.notebook
+        r._cache = {}
+        r._exhaust_after = -1
+        r._events = []
+        r._seen = {}
+        r._outcome = None
+        return r
+
     # --------------------------------------------------------------- queries
 
     @property

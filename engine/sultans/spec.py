@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
-from engine.api import Bot, GameSpec, GameTable
+from engine.api import Bot, GameSpec, GameTable, SearchSpec
 from engine.sultans.bots import make_bot
 from engine.sultans.match import Match
 from engine.sultans.options import SultansOptions
+from engine.sultans.search import Search, StrongBot, searchable
+from engine.sultans.views import MatchView, RoundView
 
 
 def _options(options: BaseModel) -> SultansOptions:
@@ -25,8 +27,19 @@ def new_table(players: int, seed: int, options: BaseModel) -> GameTable:
 
 
 def new_bot(seat: int, kind: str, seed: int) -> Bot:
-    """``kind`` is ``"heuristic"`` or ``"random"`` (see :mod:`engine.sultans.bots`)."""
+    """``kind`` is a bot level, ``"heuristic"`` or ``"random"`` (see :mod:`engine.sultans.bots`);
+    ``"strong"`` searches a fixed number of samples a decision (the room searches in its pool)."""
+    if kind == "strong":
+        return StrongBot(seat, seed)
     return make_bot(seat, kind, seed)
+
+
+_VIEWS: TypeAdapter[MatchView | RoundView] = TypeAdapter(MatchView | RoundView)
+
+
+def _parse_view(text: str) -> BaseModel:
+    """A seat's view (a match's, or a lone round's) from JSON."""
+    return _VIEWS.validate_json(text)
 
 
 def describe(options: BaseModel) -> Mapping[str, Any]:
@@ -49,4 +62,5 @@ SPEC = GameSpec(
     new_table=new_table,
     new_bot=new_bot,
     describe_options=describe,
+    search=SearchSpec(parse_view=_parse_view, searchable=searchable, new=Search),
 )

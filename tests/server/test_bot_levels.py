@@ -16,7 +16,7 @@ from engine.api import BOT_LEVELS, Bot
 from engine.registry import games
 from server.room import validate_settings
 from server.storage import Storage
-from tui.client import Identity, RoomSettings
+from tui.client import ClientError, Identity, RoomSettings
 
 
 def settings(**kw: Any) -> RoomSettings:
@@ -75,7 +75,7 @@ def test_levels_for_seats_the_room_does_not_have_are_dropped() -> None:
 
 def test_only_the_known_levels_are_accepted() -> None:
     """One source of the allowed values (engine.api.BOT_LEVELS) for the settings model."""
-    assert set(BOT_LEVELS) == {"easy", "normal"}
+    assert set(BOT_LEVELS) == {"easy", "normal", "strong"}
     with pytest.raises(ValueError):
         RoomSettings(bot_level="genius")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
@@ -126,3 +126,87 @@ async def test_levels_survive_a_restart(tmp_path: Path) -> None:
     finally:
         await h2.stop()
         st2.close()
+
+
+# ------------------------------------------------------------- the strong level
+
+
+async def test_strong_seats_search_in_the_thinking_pool_and_the_match_goes_on() -> None:
+    """Issue 48: a strong seat's own turns are searched in the server's process pool
+    (off the event loop), from the seat's view as JSON; the match plays on."""
+    from server.hub import Hub
+    from server.thinking import Thinker
+
+    thinker = Thinker(workers=1)
+    asked: list[tuple[str, list[str]]] = []
+    real = thinker.decide
+
+    async def counted(game: str, view_json: str, legal: list[str], seed: str, budget: float) -> str:
+        asked.append((view_json, legal))
+        answer = await real(game, view_json, legal, seed, budget)
+        assert answer in legal
+        return answer
+
+    thinker.decide = counted  # type: ignore[method-assign]
+    h = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.05, intermission=0.0, thinker=thinker)
+    await h.start()
+    try:
+        a = h.connect(Identity(name="alice")).create_room(
+            RoomSettings(game="sultans", seats=5, bot_level="strong", bot_delay=0.05, turn_timer=0, window_timer=0,
+                         options={"rounds": 1})
+        )
+        a.start()
+        room = h.rooms[a.room_id]
+        assert [s.level for s in room.snapshot().seats][1:] == ["strong"] * 4
+        a.leave()  # a stand-in (normal) plays alice's seat out
+        await until(lambda: len(asked) >= 3 or room.state == "finished", timeout=60.0)
+        assert len(asked) >= 3
+        assert all('"viewer":' in v for v, _ in asked)  # a seat's view, never the engine's state
+    finally:
+        await h.stop()
+        thinker.close()
+
+
+async def test_a_stale_search_answer_is_thrown_away() -> None:
+    """A search answers for the room version it began at; once the room moved on the
+    answer is not played and the seat thinks again (the bots are woken)."""
+    from server.hub import Hub
+    from server.thinking import Thinker
+
+    thinker = Thinker(workers=1)
+    h = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=3600.0, intermission=0.0, thinker=thinker)
+    await h.start()
+    try:
+        a = h.connect(Identity(name="alice")).create_room(
+            RoomSettings(game="sultans", seats=5, bot_level="strong", bot_delay=3600.0, turn_timer=0, window_timer=0)
+        )
+        a.start()
+        room = h.rooms[a.room_id]
+        table = room.table
+        assert table is not None
+        seat = min(table.pending())
+        if seat == 0:  # alice's own turn first: she plays it, a bot is next
+            a.act(a.legal()[0], a.snapshot().version)
+            seat = min(table.pending())
+        before = room.version
+        legal = room.legal(seat)
+        room._bot_wake.clear()
+        turns = table.view(None).round.turns_played  # type: ignore[attr-defined]
+        room._run_bots({seat: (before - 1, legal[0])})  # (a hidden Sultan's bot may claim meanwhile)
+        assert seat in table.pending() and table.view(None).round.turns_played == turns  # type: ignore[attr-defined]
+        assert room._bot_wake.is_set()
+        room._bot_wake.clear()
+        room._run_bots({seat: (room.version, legal[0])})
+        assert seat not in table.pending() or table.view(None).round.turns_played > turns  # type: ignore[attr-defined]
+    finally:
+        await h.stop()
+        thinker.close()
+
+
+def test_a_game_without_a_search_refuses_the_strong_level() -> None:
+    """Kill the Overlord has no search: its bots play easy or normal (GameSpec.bot_levels)."""
+    with pytest.raises(ClientError) as err:
+        validate_settings(RoomSettings(game="overlord", seats=5, bot_levels={2: "strong"}), games(), default_bot_delay=1.0)
+    assert err.value.code == "bad-level"
+    clean, _ = validate_settings(RoomSettings(game="sultans", seats=5, bot_level="strong"), games(), default_bot_delay=1.0)
+    assert clean.bot_level == "strong"

@@ -145,3 +145,28 @@ async def test_the_overlord_result_and_seats_show_each_bots_level(lang: Lang) ->
         assert sheet is not None
         assert f"{room.names[1]}·{level_name('easy', lang)}" in sheet.plain
         assert level_name("easy", lang) in screen_text(app)  # in bob's seat state too
+
+
+async def test_the_strong_level_is_offered_only_for_a_game_with_a_search(hub: FakeHub) -> None:
+    """The strong bot searches Sultans of Karaya (GameSpec.bot_levels); another game's
+    bots play easy or normal, and switching to it from strong falls back to normal."""
+    from engine.registry import games
+
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_new_room_dialog(app, pilot)
+        game = dialog.query_one("#game", Select)
+        levels = dialog.query_one("#bot_level", Select)
+        offered = {str(v) for _, v in levels._options if v is not Select.BLANK}
+        spec = games().get(str(game.value))
+        assert offered == set(spec.bot_levels if spec is not None else ("easy", "normal"))
+        for gid in ("sultans", "overlord"):
+            if gid not in dialog._games:
+                continue
+            game.value = gid
+            await settle(pilot)
+            offered = {str(v) for _, v in levels._options if v is not Select.BLANK}
+            assert offered == set(games()[gid].bot_levels)
+            if "strong" in offered:
+                levels.value = "strong"
+        assert games()["sultans"].bot_levels == BOT_LEVELS and "strong" not in games()["overlord"].bot_levels

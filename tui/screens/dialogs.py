@@ -13,6 +13,7 @@ from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Sele
 from textual.widgets.option_list import Option
 
 from engine.api import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
+from engine.registry import games as registered_games
 from tui.client import (
     BOT_DELAY_MAX,
     TIMER_MAX,
@@ -242,6 +243,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         self._initial = initial
         self._game_order = [g[0] for g in games]
         self._apply = apply
+        self._levels_game = ""  # the game whose levels the level drop-down offers
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -294,7 +296,12 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                     ("notebook", TickBox("", notebook, id="notebook")),
                     ("strict_windows", TickBox("", init.strict_windows, id="strict_windows")),
                     ("window_min", SteadyInput(f"{init.window_min:g}", id="window_min", type="number", max_length=4)),
-                    ("bot_level", Select(self._levels(), value=init.bot_level, allow_blank=False, id="bot_level")),
+                    ("bot_level", Select(
+                        self._levels(init.game),
+                        value=init.bot_level if init.bot_level in self._game_levels(init.game) else DEFAULT_BOT_LEVEL,
+                        allow_blank=False,
+                        id="bot_level",
+                    )),
                     ("bot_levels", SteadyInput(self._seat_levels_text(init), id="bot_levels", max_length=60)),
                     ("private", TickBox("", init.private, id="private")),
                     ("code", SteadyInput(init.code, id="code", max_length=40)),
@@ -327,7 +334,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         self.query_one("#name", Input).placeholder = self.tr("field.name.hint")
         self.query_one("#expansion", Input).placeholder = self.tr("field.expansion.hint")
         self.query_one("#bot_levels", Input).placeholder = self.tr("field.bot_levels.hint")
-        self._relabel(self.query_one("#bot_level", Select), self._levels())
+        self._levels_game = ""  # the level names again, in this language (_game_changed below)
         self.query_one("#notebook", TickBox).label = self.tr("field.notebook.box")
         self.query_one("#strict_windows", TickBox).label = self.tr("field.strict_windows.box")
         self.query_one("#first_to", Input).placeholder = self.tr("field.first_to.hint", hi=SULTANS_FIRST_TO_MAX)
@@ -352,8 +359,14 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
     def _match_modes(self) -> list[tuple[Text, str]]:
         return [(Text(self.tr(f"field.match.{m}")), m) for m in ("rounds", "first_to")]
 
-    def _levels(self) -> list[tuple[Text, str]]:
-        return [(Text(level_name(level, self.lang)), level) for level in BOT_LEVELS]
+    def _game_levels(self, game: str | None = None) -> tuple[BotLevel, ...]:
+        """The levels ``game``'s (the chosen game's) bots play at: the strong one only
+        where the game has a search (``GameSpec.bot_levels``)."""
+        spec = registered_games().get(game if game is not None else self._game()[0])
+        return spec.bot_levels if spec is not None else tuple(lv for lv in BOT_LEVELS if lv != "strong")
+
+    def _levels(self, game: str | None = None) -> list[tuple[Text, str]]:
+        return [(Text(level_name(level, self.lang)), level) for level in self._game_levels(game)]
 
     def _seat_levels_text(self, init: RoomSettings) -> str:
         """The per-seat levels as the field shows them: "2:strong 4:easy" (in the reader's language)."""
@@ -363,7 +376,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         """The "level by seat" field: ``seat:level`` pairs, a level as either language
         names it or its first letter; a seat at the general level needs no pair."""
         words: dict[str, BotLevel] = {}
-        for level in BOT_LEVELS:
+        for level in self._game_levels():
             for lang in ("en", "zh"):
                 words[level_name(level, lang).lower()] = level
             words[level] = level
@@ -373,7 +386,9 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
             seat, _, word = pair.partition(":")
             said = words.get(word.strip().lower())
             if not seat.strip().isdigit() or not 0 <= int(seat) < seats or said is None:
-                raise _FormError(self.tr("form.bot_levels", lo=0, hi=seats - 1, level=level_name(BOT_LEVELS[-1], self.lang)))
+                raise _FormError(
+                    self.tr("form.bot_levels", lo=0, hi=seats - 1, level=level_name(self._game_levels()[-1], self.lang))
+                )
             if said != general:
                 out[int(seat)] = said
         return out
@@ -390,6 +405,12 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     def _game_changed(self) -> None:
         gid, _title, lo, hi = self._game()
+        if gid != self._levels_game:  # the strong bot plays only the games with a search
+            self._levels_game = gid
+            levels = self.query_one("#bot_level", Select)
+            if levels.value not in self._game_levels():
+                levels.value = DEFAULT_BOT_LEVEL
+            self._relabel(levels, self._levels())
         self.query_one("#lbl-seats", Static).update(self.tr("field.seats.range", lo=lo, hi=hi))
         sultans = gid == "sultans"
         first_to = sultans and self._first_to_mode()
@@ -407,6 +428,8 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()  # the game or the match mode: both change which rows show
+        if event.select.id == "bot_level":
+            return  # (a level changes no row)
         self.clear_error()
         self._game_changed()
 
@@ -440,7 +463,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         window_min = self._number("window_min", *WINDOW_MIN)
         strict = self.query_one("#strict_windows", TickBox).value
         level_value = str(self.query_one("#bot_level", Select).value)
-        bot_level: BotLevel = next((lv for lv in BOT_LEVELS if lv == level_value), DEFAULT_BOT_LEVEL)
+        bot_level: BotLevel = next((lv for lv in self._game_levels() if lv == level_value), DEFAULT_BOT_LEVEL)
         bot_levels = self._seat_levels(seats, bot_level)
         private = self.query_one("#private", TickBox).value
         code = self.query_one("#code", Input).value.strip()  # none: the host makes a 4-digit one

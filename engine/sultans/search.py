@@ -1,0 +1,193 @@
+"""The strong Sultans bot: determinised rollouts from its seat's view only.
+
+On its own regular turn the bot samples the cards it cannot see, consistent
+with its view (face-up cards, its own card, its fresh notes, "not a Slave"
+notes, the deck of the table size), builds a :class:`~engine.sultans.round.Round`
+in that state (:meth:`Round.from_view`), plays each candidate move there and
+then the rest of the round with the normal bot (:class:`HeuristicBot`) in every
+seat, and keeps the points its seat scored (S-SCORE-1). Every candidate meets
+the same samples (common random numbers); the move with the best mean wins,
+the normal bot's own choice breaking ties. Everything else (windows, forced
+Actions, predictions, extra turns, Claim the Throne) it answers as the normal
+bot does.
+
+The engine state is never read: a :class:`Search` starts from a view (a JSON
+round trip changes nothing) and a seed, so two states with the same view give
+the same decision. Pure and clock-free: the caller says how many samples
+(:meth:`Search.step` runs one); the server's thinking pool runs steps until
+its time budget is spent.
+"""
+
+from __future__ import annotations
+
+import random
+
+from pydantic import BaseModel
+
+from engine.sultans.bots import Board, HeuristicBot, round_view
+from engine.sultans.cards import NEUTRALS, SLAVE, base_deck, card_id, neutral_count
+from engine.sultans.round import Round
+from engine.sultans.views import RoundView
+
+__all__ = ["Search", "StrongBot", "searchable"]
+
+ROLLOUT_STEPS = 400  # a rollout longer than this scores what the heuristic expects (rounds end far sooner)
+CANDIDATES = 6  # the normal bot's best few moves are searched; the rest are not worth the samples
+
+
+def searchable(view: BaseModel, pending: bool) -> bool:
+    """True when the strong bot searches this decision: its own regular turn."""
+    v = round_view(view)
+    me = v.viewer
+    return (
+        pending and me is not None and v.phase == "turn" and not v.extra_turn
+        and v.playing == me and v.active == me
+    )
+
+
+class Search:
+    """One decision's search: ``step()`` adds one sample, ``best()`` answers."""
+
+    def __init__(self, view: BaseModel, legal: list[str], seed: int | str, candidates: int = CANDIDATES) -> None:
+        v = round_view(view)
+        if v.viewer is None:
+            raise ValueError("a search needs a seat's view")
+        self.v: RoundView = v
+        self.me: int = v.viewer
+        self.board = Board(v)
+        # the seed and the view decide everything: the same view searches the same samples
+        self.rng = random.Random(f"sultans-search:{seed}:{v.model_dump_json()}")
+        self.normal = HeuristicBot(self.me, seed)
+        acts = [a for a in legal if a != "claim"]
+        self.default = self.normal.act(v, legal, True) or acts[0]
+        ranked = sorted(acts, key=lambda a: -self.normal._score(self.board, a))
+        self.moves = list(dict.fromkeys([self.default, *ranked[:candidates]]))
+        self.total = dict.fromkeys(self.moves, 0.0)
+        self.samples = 0
+        self._deck = self._unseen_pool()
+        self._next = 0  # the candidate the next step plays in the current sample
+        self._cards: list[int] = []
+        self._seed = 0
+        self._pending: dict[str, float] = {}
+
+    # ----------------------------------------------------------- sampling
+
+    def _unseen_pool(self) -> tuple[list[int | None], list[int], list[int]]:
+        """The positions this seat cannot see (seats, ``None`` = the spare), the
+        known cards (``-1`` where unknown) and the cards left for the unknown ones."""
+        b, n = self.board, self.v.players
+        known: list[int] = [-1] * (n + 1)
+        for s in range(n):
+            name = b.card_at(s)
+            if name is not None:
+                known[s] = card_id(name)
+        if None in b.known:
+            known[n] = card_id(b.known[None])
+        deck = base_deck(n)
+        seen_neutrals = {c for c in known if c in NEUTRALS}
+        pool = list(deck)
+        for c in known:
+            if c >= 0 and c in pool:
+                pool.remove(c)
+        # the neutrals in play (S-DECK-2): those seen, then random unseen ones for the rest
+        missing = neutral_count(n) - len(seen_neutrals)
+        self._neutral_choices = [c for c in NEUTRALS if c not in seen_neutrals]
+        self._missing_neutrals = max(missing, 0)
+        unknown: list[int | None] = [s if s < n else None for s in range(n + 1) if known[s] < 0]
+        return unknown, known, pool
+
+    def sample(self) -> list[int]:
+        """One deal consistent with the view: every card where this seat cannot see it."""
+        unknown, known, pool = self._deck
+        rng = self.rng
+        cards = [*pool, *rng.sample(self._neutral_choices, min(self._missing_neutrals, len(self._neutral_choices)))]
+        rng.shuffle(cards)
+        n = self.v.players
+        out = list(known)
+        slots = [n if u is None else u for u in unknown]
+        for slot, c in zip(slots, cards, strict=False):
+            out[slot] = c
+        # a failed capture said "not a Slave" (S-DRV-2): move a Slave dealt there elsewhere
+        for s in self.board.not_slave:
+            if s in slots and out[s] == SLAVE:
+                swaps = [t for t in slots if t not in self.board.not_slave and out[t] != SLAVE]
+                if swaps:
+                    t = rng.choice(swaps)
+                    out[s], out[t] = out[t], out[s]
+        return out
+
+    # ------------------------------------------------------------ rollouts
+
+    def step(self) -> None:
+        """One rollout: the next candidate in the current sample (a new sample once
+        every candidate has played in the last one), then the round to its end.
+        ``samples`` counts the samples every candidate has played."""
+        if self._next == 0:
+            self._cards = self.sample()
+            self._seed = self.rng.randrange(1 << 30)
+        move = self.moves[self._next]
+        self._pending[move] = self._rollout(self._cards, move, self._seed)
+        self._next += 1
+        if self._next == len(self.moves):
+            for m, points in self._pending.items():
+                self.total[m] += points
+            self._pending.clear()
+            self._next = 0
+            self.samples += 1
+
+    def _rollout(self, cards: list[int], move: str, seed: int) -> float:
+        r = Round.from_view(self.v, cards)
+        r.play(self.me, move)
+        n = r.n
+        bots = [HeuristicBot(s, seed) for s in range(n)]
+        order = random.Random(seed)
+        steps = 0
+        while r.outcome() is None and steps < ROLLOUT_STEPS:
+            steps += 1
+            sultan = next((s for s in range(n) if "claim" in r.legal(s)), None)
+            pend = r.pending()
+            if sultan is not None and sultan not in pend:
+                claim = bots[sultan].act(r.view(sultan), r.legal(sultan), False)
+                if claim is not None:
+                    r.play(sultan, claim)
+                    continue
+            s = order.choice(sorted(pend))
+            legal = r.legal(s)
+            if all(a in ("pass", "claim") for a in legal):
+                r.play(s, "pass")  # nothing to decide (as a quick window answers, S-REACT-5)
+                continue
+            a = bots[s].act(r.view(s), legal, True)
+            r.play(s, a if a is not None else legal[0])
+        out = r.outcome()
+        return float(out.points[self.me]) if out is not None else 0.0
+
+    def best(self) -> str:
+        """The move with the best mean so far (the normal bot's choice when none is better)."""
+        if self.samples == 0:
+            return self.default
+        top = max(self.total.values())
+        if self.total[self.default] >= top:
+            return self.default
+        return next(m for m in self.moves if self.total[m] >= top)
+
+
+class StrongBot:
+    """The strong level for a table (benchmarks, tests): ``samples`` samples a decision.
+
+    The room runs :class:`Search` in its thinking pool instead, for a time budget."""
+
+    def __init__(self, seat: int, seed: int | str = 0, samples: int = 8) -> None:
+        self.seat = seat
+        self.seed = seed
+        self.normal = HeuristicBot(seat, seed)
+        self.samples = samples
+        self.decisions = 0
+
+    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
+        if not legal or not searchable(view, pending):
+            return self.normal.act(view, legal, pending)
+        self.decisions += 1
+        search = Search(view, legal, f"{self.seed}:{self.decisions}")
+        while search.samples < self.samples:
+            search.step()
+        return search.best()

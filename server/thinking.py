@@ -1,0 +1,69 @@
+"""The strong bots' thinking, off the event loop.
+
+A search (``GameSpec.search``) is pure engine code that adds one sample per
+``step()``; :func:`think` runs steps until its time budget is spent, in a
+worker process of the :class:`Thinker` pool the server makes at start (so a
+second core does the searching and the event loop never waits for it). The
+room sends the seat's view as JSON, never engine state, and throws an answer
+away when the decision it was for has passed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.registry import games
+
+log = logging.getLogger("throneroom.thinking")
+
+
+def think(game: str, view_json: str, legal: list[str], seed: str, budget: float, samples: int = 0) -> str:
+    """The strong bot's decision: search ``view_json`` (the seat's own view) for
+    ``budget`` seconds (at least one sample; exactly ``samples`` when given)."""
+    spec = games()[game]
+    assert spec.search is not None, f"{game} has no search"
+    view = spec.search.parse_view(view_json)
+    search = spec.search.new(view, legal, seed)
+    deadline = time.perf_counter() + budget
+    while True:
+        search.step()
+        if (samples and search.samples >= samples) or (not samples and time.perf_counter() >= deadline):
+            break
+    return search.best()
+
+
+def _warm() -> int:
+    """Load the engines in a new worker (its first search would otherwise pay for it)."""
+    return len(games())
+
+
+class Thinker:
+    """The process pool the strong bots think in (at most two workers: the
+    machine's second core; one on a single-core machine)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        n = workers if workers is not None else max(1, min(2, (os.cpu_count() or 1)))
+        # spawn: a worker starts clean, without the server's event loop, threads or sockets
+        self.pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+        self.workers = n
+        self.closed = False
+
+    def warm(self) -> None:
+        for _ in range(self.workers):
+            self.pool.submit(_warm)
+
+    async def decide(self, game: str, view_json: str, legal: list[str], seed: str, budget: float) -> str:
+        """The search's answer; cancelling the await leaves the worker to finish its
+        (bounded) budget and its answer unread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, think, game, view_json, legal, seed, budget)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.pool.shutdown(wait=False, cancel_futures=True)

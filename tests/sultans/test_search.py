@@ -1,0 +1,162 @@
+"""The strong Sultans bot (issue 48): determinised rollouts from its seat's view only.
+
+- A round made from a seat's view (``Round.from_view``) with the true hidden cards
+  offers the seat the same moves and shows it the same view as the real one.
+- Leak-free: two engine states whose view for the seat is the same (hidden cards
+  elsewhere differ), with the same sampler seed, give the same decision and the
+  same search statistics.
+- Its samples agree with the view: the seat's own card, face-up cards, fresh
+  notes, a "not a Slave" note (S-DRV-2), the deck of the table size (S-DECK-1).
+- The blunders of the play-test are not made by the strong bot either (S-GRD-2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engine.registry import games
+from engine.sultans import Round
+from engine.sultans.bots import Board
+from engine.sultans.cards import CARD_NAMES, base_deck, card_id, neutral_count
+from engine.sultans.search import Search, StrongBot, searchable
+from engine.sultans.views import RoundView
+
+
+def json_view(r: Round, seat: int) -> RoundView:
+    return RoundView.model_validate_json(r.view(seat).model_dump_json())
+
+
+def deal(cards: str, spare: str, first: int) -> Round:
+    return Round.new(deal=cards.split(), spare=spare, first=first)
+
+
+def to_own_turn(players: int, seed: str, steps: int) -> Round:
+    """A random round played at random for ``steps`` turns, stopped at the start of a regular turn."""
+    r = Round.random(players, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if r.outcome() is not None:
+            break
+        s = rng.choice(sorted(r.pending()))
+        legal = [a for a in r.legal(s) if a != "claim" and not a.startswith(("assassinate", "execute"))]
+        r.play(s, rng.choice(legal or r.legal(s)))
+    while r.outcome() is None and not searchable(r.view(min(r.pending())), True):
+        s = min(r.pending())
+        r.play(s, "pass" if "pass" in r.legal(s) else r.legal(s)[0])
+    return r
+
+
+@pytest.mark.parametrize("players", [5, 9, 15])
+def test_a_round_from_the_view_with_the_true_cards_is_the_same_for_the_seat(players: int) -> None:
+    for k in range(4):
+        r = to_own_turn(players, f"fromview:{players}:{k}", 3 + 4 * k)
+        if r.outcome() is not None:
+            continue
+        me = min(r.pending())
+        v = json_view(r, me)
+        r2 = Round.from_view(v, [card_id(c) for c in r.cards()] + [card_id(r.spare())])
+        assert r2.pending() == r.pending() and r2.legal(me) == r.legal(me)
+        mine, theirs = r.view(me), r2.view(me)
+        assert mine.seats == theirs.seats and mine.crown == theirs.crown and mine.your_bans == theirs.your_bans
+        assert (mine.turns_played, mine.active, mine.phase) == (theirs.turns_played, theirs.active, theirs.phase)
+
+
+def test_from_view_refuses_another_seats_decision() -> None:
+    r = deal("assassin slave slave guard sultan", "slave", first=0)
+    with pytest.raises(ValueError):
+        Round.from_view(json_view(r, 1), [0] * 6)
+
+
+def test_same_view_same_decision_whatever_the_hidden_cards() -> None:
+    """Leak-free (issue 48): the seat at 0 sees only its own Slave. Two deals differ in
+    where the other cards lie; the views for seat 0 are equal, and so are its search
+    and decision with the same seed."""
+    a = deal("slave sultan assassin guard slave slave", "slave", first=0)
+    b = deal("slave guard slave slave sultan assassin", "slave", first=0)
+    assert a.view(0).model_dump_json() == b.view(0).model_dump_json()
+    sa, sb = Search(json_view(a, 0), a.legal(0), "seed"), Search(json_view(b, 0), b.legal(0), "seed")
+    for _ in range(6 * len(sa.moves)):
+        sa.step()
+        sb.step()
+    assert sa.total == sb.total and sa.best() == sb.best()
+    assert StrongBot(0, 3, samples=4).act(a.view(0), a.legal(0), True) == StrongBot(0, 3, samples=4).act(
+        b.view(0), b.legal(0), True
+    )
+
+
+def test_samples_agree_with_the_view() -> None:
+    """The seat's card, the face-up Guard, a peeked Sultan and a failed capture
+    (S-DRV-2, "not a Slave") hold in every sample; the deck is the table's (S-DECK-1)."""
+    r = deal("slave-driver slave guard sultan slave assassin slave", "vizier", first=0)
+    r.play(0, "capture 1")  # seat 1 is a Slave: captured, and the Driver takes an extra turn
+    r.play(0, "peek 3")
+    r.play(2, "detain 4")  # the Guard reveals
+    for s in sorted(r.pending()):
+        r.play(s, "pass")
+    while min(r.pending()) != 0:  # the others peek (or pass) until seat 0's next turn
+        s = min(r.pending())
+        legal = r.legal(s)
+        r.play(s, next((a for a in legal if a.startswith("peek")), "pass" if "pass" in legal else legal[0]))
+    assert r.outcome() is None
+    v = json_view(r, 0)
+    assert searchable(v, True)
+    search = Search(v, r.legal(0), 1)
+    n = 7
+    full = Counter(base_deck(n))
+    for _ in range(40):
+        cards = search.sample()
+        assert cards[0] == card_id("slave-driver") and cards[2] == card_id("guard") and cards[3] == card_id("sultan")
+        assert cards[1] == card_id("slave")  # captured: face up
+        counts = Counter(cards)
+        neutrals = [c for c in cards if CARD_NAMES[c] in ("slave-driver", "belly-dancer", "vizier", "fortune-teller")]
+        assert len(neutrals) == neutral_count(n)
+        assert all(counts[c] == k for c, k in full.items())
+    assert Board(v).card_at(3) == "sultan"
+
+
+def test_not_a_slave_note_holds_in_every_sample() -> None:
+    """S-DRV-2: a failed capture tells everyone the seat holds no Slave."""
+    r = deal("slave-driver guard slave sultan slave assassin slave", "vizier", first=0)
+    r.play(0, "capture 1")  # seat 1 holds the Guard: not a Slave
+    for _ in range(1, 7):
+        if r.outcome() is not None or min(r.pending()) == 0:
+            break
+        p = min(r.pending())
+        r.play(p, "peek 0" if "peek 0" in r.legal(p) else r.legal(p)[0])
+    while min(r.pending()) != 0:
+        p = min(r.pending())
+        r.play(p, "pass" if "pass" in r.legal(p) else r.legal(p)[0])
+    v = json_view(r, 0)
+    if not searchable(v, True):
+        pytest.skip("the round did not come back to seat 0's turn")
+    search = Search(v, r.legal(0), 2)
+    assert 1 in Board(v).not_slave
+    assert all(search.sample()[1] != card_id("slave") for _ in range(60))
+
+
+def test_strong_bot_does_not_strike_past_a_revealed_guard() -> None:
+    """S-GRD-2 (issue 44 item 16): the play-test's blunder, for the strong bot too."""
+    r = deal("assassin slave slave guard sultan slave slave assassin", "guard", first=3)
+    r.play(3, "detain 1")
+    for s in sorted(r.pending()):
+        r.play(s, "pass")
+    r.play(4, "claim")
+    for s, a in [(4, "peek 5"), (5, "peek 6"), (6, "peek 7")]:
+        r.play(s, a)
+    assert r.pending() == {7} and searchable(r.view(7), True)
+    assert StrongBot(7, 0, samples=4).act(json_view(r, 7), r.legal(7), True) != "assassinate 4"
+
+
+def test_the_spec_offers_the_search() -> None:
+    spec = games()["sultans"]
+    assert spec.search is not None
+    r = deal("assassin slave slave guard sultan", "slave", first=0)
+    view = spec.search.parse_view(r.view(0).model_dump_json())
+    assert spec.search.searchable(view, True)
+    search = spec.search.new(view, r.legal(0), "x")
+    search.step()
+    assert search.best() in r.legal(0)
+    assert isinstance(spec.new_bot(0, "strong", 1), StrongBot)
