@@ -21,6 +21,12 @@ seats answer. At the deadline the room plays ``table.timeout_action(seat)`` for
 each seat still pending; a player's seat whose own decisions timed out
 ``env.away_after`` times in a row is away (so is one the host hands over): a
 stand-in bot plays it until its player presses a key (``come_back``) or acts.
+Quick windows (S-REACT-5, K-ORD-11; ``strict_windows`` off): the room answers
+``pass`` for each asked seat whose only answer (``GameTable.answers``) is pass,
+when the window closes; a window closes no sooner than ``window_min`` after it
+opened (an answer that would close it earlier is kept until then); views are
+``view(seat, quick=True)``; bots answer within the minimum time; and an answer
+the window goes on after is told to its own seat's screens alone.
 Between rounds it waits ``intermission`` seconds, logs
 a ``next-round`` marker and deals. All sleeping goes through ``RoomEnv.sleep``
 (``time_scale`` makes tests fast), and every task is created in the hub's
