@@ -85,6 +85,7 @@ from tui.client import (
     RoomSummary,
     SeatInfo,
     bot_name,
+    seat_number,
 )
 from tui.i18n import NAMES_SEP, has_key, said_changes, said_names, t
 
@@ -654,12 +655,13 @@ class Room:
             raise ClientError("not-playing", "no match is being played")
         seat = self._seat(index)
         if seat.kind != "human":
-            raise ClientError("bad-seat", f"seat {index} has no player", reason="no-player", params={"seat": str(index)})
+            raise ClientError("bad-seat", f"seat {seat_number(index)} has no player", reason="no-player", params={"seat": str(seat_number(index))})
         if name_key(seat.name) == name_key(who.name):
             raise ClientError("bad-seat", "the host cannot hand their own seat to a stand-in", reason="self-standin")
         if seat.away:
             raise ClientError(
-                "bad-seat", f"a stand-in plays seat {index} already", reason="standin", params={"seat": str(index)}
+                "bad-seat", f"a stand-in plays seat {seat_number(index)} already", reason="standin",
+                params={"seat": str(seat_number(index))},
             )
         seat.away = True
         self.system("sys.handed_standin", name=seat.name, host=who.name)
@@ -857,8 +859,8 @@ class Room:
     def _seat(self, index: int) -> Seat:
         if not 0 <= index < len(self.seats):
             raise ClientError(
-                "bad-seat", f"there is no seat {index} (seats 0-{len(self.seats) - 1})",
-                reason="none", params={"seat": str(index)},
+                "bad-seat", f"there is no seat {seat_number(index)} (seats {seat_number(0)}-{seat_number(len(self.seats) - 1)})",
+                reason="none", params={"seat": str(seat_number(index))},
             )
         return self.seats[index]
 
@@ -871,7 +873,7 @@ class Room:
             return empty[0]
         seat = self._seat(index)
         if seat.kind != "empty":
-            raise ClientError("seat-taken", f"seat {index} is taken")
+            raise ClientError("seat-taken", f"seat {seat_number(index)} is taken")
         return seat
 
     def seat_human(self, who: Identity, index: int | None = None) -> int:
@@ -889,7 +891,7 @@ class Room:
         self._require_setup()
         target = self._seat(index)
         if target.kind != "empty":
-            raise ClientError("seat-taken", f"seat {index} is taken")
+            raise ClientError("seat-taken", f"seat {seat_number(index)} is taken")
         old = self.seat_of(who.name)
         if old is None:
             raise ClientError("not-seated", "you have no seat in this room")
@@ -899,7 +901,7 @@ class Room:
         target.ready = target.autoplay = False
         src.grace = None
         src.clear()
-        self.system("sys.moved", name=target.name, seat=str(index))  # who sits beside whom matters
+        self.system("sys.moved", name=target.name, seat=str(seat_number(index)))  # who sits beside whom matters
         self._changed(lobby=True)
 
     def set_ask_every(self, name: str, on: bool) -> None:
@@ -936,7 +938,7 @@ class Room:
         self._require_setup()
         seat = self._seat(index)
         if seat.kind != "bot":
-            raise ClientError("bad-seat", f"seat {index} has no bot", reason="no-bot", params={"seat": str(index)})
+            raise ClientError("bad-seat", f"seat {seat_number(index)} has no bot", reason="no-bot", params={"seat": str(seat_number(index))})
         seat.clear()
         self._changed(lobby=True)
 
@@ -945,7 +947,7 @@ class Room:
         self._require_host(who)
         seat = self._seat(index)
         if seat.kind != "human":
-            raise ClientError("bad-seat", f"seat {index} has no player", reason="no-player", params={"seat": str(index)})
+            raise ClientError("bad-seat", f"seat {seat_number(index)} has no player", reason="no-player", params={"seat": str(seat_number(index))})
         if name_key(seat.name) == name_key(who.name):
             raise ClientError("bad-seat", "the host cannot kick themselves; leave instead", reason="self")
         name = seat.name
@@ -1195,7 +1197,7 @@ class Room:
         if text not in self._answers(seat):
             return False
         if seat in self._held:
-            raise ClientError("illegal", f"seat {seat} has answered this window", reason="not-pending")
+            raise ClientError("illegal", f"seat {seat_number(seat)} has answered this window", reason="not-pending")
         if table.pending() != {seat}:
             return False
         self._held[seat] = text

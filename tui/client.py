@@ -105,10 +105,24 @@ class RoomSettings(BaseModel):
     options: dict[str, object] = Field(default_factory=dict)  # game options (rounds, notebook...)
 
 
+def seat_number(index: int) -> int:
+    """The number players see and type for the seat at ``index``: seats count
+    from 1, as at a real table, while the host, the views and the engines'
+    notation index them from 0. Every screen, prompt, log, chat line and host
+    message converts here (and back with :func:`seat_index`), nowhere else."""
+    return index + 1
+
+
+def seat_index(number: int) -> int:
+    """The seat index a number a player typed or read means (:func:`seat_number`'s inverse)."""
+    return number - 1
+
+
 def bot_name(seat: int) -> str:
-    """The host's name for the bot in ``seat`` (its logs, results and views);
-    screens show it in their reader's language."""
-    return f"Bot {seat}"  # seats count from 0 on every screen
+    """The host's name for the bot in ``seat`` (its logs, results and views):
+    "Bot 3" sits in the seat players see as 3; screens show it in their
+    reader's language."""
+    return f"Bot {seat_number(seat)}"
 
 
 class SeatInfo(BaseModel):

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from engine.api import DEFAULT_BOT_LEVEL
-from tui.client import ClientError, RoomSettings, SeatInfo, bot_name
+from tui.client import ClientError, RoomSettings, SeatInfo, bot_name, seat_index, seat_number
 
 Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")
@@ -349,7 +349,7 @@ EN: dict[str, str] = {
     "err.illegal.parse": "That is not an action of this game ({msg}).",
     "err.illegal.round-over": "The round is over ({msg}).",
     "err.illegal.game-over": "The game is over ({msg}).",
-    "err.illegal.bad-seat": "There is no such seat ({msg}).",
+    "err.illegal.bad-seat": "There is no such seat.",
     "err.not-host": "Only the room's host can do that.",
     "err.bad-code": "Wrong code for that private room.",
     "err.code-needed": "That room is private: type its code.",
@@ -1320,8 +1320,9 @@ def shown_name(name: str, lang: Lang) -> str:
     """A seat's name as screens show it: a player's as it is, the host's bot
     ("Bot 2") in ``lang`` ("電腦 2"; a player's name has no space, so "Bot 2"
     is only ever a bot)."""
-    seat = name.partition(" ")[2]
-    return t("table.bot_name", lang, n=seat) if seat.isdigit() and name == bot_name(int(seat)) else name
+    number = name.partition(" ")[2]
+    is_bot = number.isdigit() and name == bot_name(seat_index(int(number)))
+    return t("table.bot_name", lang, n=number) if is_bot else name
 
 
 def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
@@ -1427,7 +1428,7 @@ def bot_levels_summary(settings: RoomSettings, lang: Lang) -> str:
     """The room's bot levels: "bots normal (seat 2 strong, seat 4 easy)"."""
     out = t("summary.bot_level", lang, level=level_name(settings.bot_level, lang))
     seats = [
-        t("summary.bot_seat", lang, n=i, level=level_name(level, lang))
+        t("summary.bot_seat", lang, n=seat_number(i), level=level_name(level, lang))
         for i, level in sorted(settings.bot_levels.items())
         if level != settings.bot_level
     ]

@@ -45,7 +45,7 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
-from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
+from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo, seat_number
 from tui.i18n import seat_shown, shown_name
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, RoomSettingsDialog
@@ -303,7 +303,7 @@ class TableScreen(HostScreen):
 
     def seat_label(self, index: int) -> str:
         """A seat's number as players see and type it."""
-        return str(index)
+        return str(seat_number(index))
 
     def said_back(self) -> None:
         """A key of this player took their seat back from a stand-in bot: say so."""

@@ -26,6 +26,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from tui.client import seat_number
 from tui.i18n import Lang, field_label, t
 
 LOG_FIELDS = {"log", "events", "notes", "notebook", "messages", "private_log", "public_log"}
@@ -74,8 +75,8 @@ class ViewRenderer:
         if 0 <= index < len(self.names):
             name = self.names[index]
             mark = " ◀" if index == self.me else ""
-            return f"{index} {name}{mark}" if name else str(index)
-        return str(index)
+            return f"{seat_number(index)} {name}{mark}" if name else str(seat_number(index))
+        return str(seat_number(index))
 
     def value(self, name: str, value: Any) -> str:
         if value is None:
@@ -218,7 +219,7 @@ class ViewRenderer:
         )
         table.add_column(Text("#"), justify="right")
         for i in range(width):
-            head = self.seat(i) if width == len(self.names) else str(i)
+            head = self.seat(i) if width == len(self.names) else str(i)  # (a matrix's other columns count from 0)
             table.add_column(Text(head), justify="right", overflow="ellipsis", no_wrap=True)
         for n, row in enumerate(rows, 1):
             table.add_row(Text(str(n)), *(Text(self.value("", v)) for v in row))

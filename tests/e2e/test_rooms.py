@@ -65,11 +65,11 @@ def test_lobby_create_room_with_bots_start_and_reach_the_table(
     # the lobby of another player lists the room: name, game, seats, state, host
     _wait_row(bob, "Arena", r"Arena\s+Sultans\s+1/5\s+0\s+waiting\s+alice", "the new room in bob's lobby")
     add_bots(alice, 4, seats=5)
-    for n in range(1, 5):
+    for n in range(2, 6):  # seats 2-5 as players see them
         alice.wait_for(f"Bot {n}")
     _wait_row(bob, "Arena", r"Arena\s+Sultans\s+5/5\s+0\s+waiting\s+alice", "4 bots counted in the lobby")
     truth = start_match(alice, server)
-    assert truth.seats == ["alice", "Bot 1", "Bot 2", "Bot 3", "Bot 4"]
+    assert truth.seats == ["alice", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
     _wait_row(bob, "Arena", r"Arena\s+Sultans\s+5/5\s+\d+\s+playing\s+alice", "the room playing in the lobby")
     # alice is at the table: it shows her own card and the round, as the match says
     truth = wait_table(alice, server, seat=0)

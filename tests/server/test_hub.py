@@ -247,7 +247,7 @@ async def test_restart_restores_the_match_from_the_log(tmp_path: Path) -> None:
         table = room.table
         assert table is not None
         assert [table.view(s).model_dump() for s in [None, *range(table.players)]] == before
-        assert [s.name for s in room.snapshot().seats] == ["alice", "bob", "Bot 2"]
+        assert [s.name for s in room.snapshot().seats] == ["alice", "bob", "Bot 3"]
         assert all(not s.connected for s in room.snapshot().seats if s.kind == "human")
         # players reconnect to their seats
         b2 = h2.connect(Identity(name="bob")).current_room()
@@ -354,7 +354,7 @@ async def test_a_restart_brings_back_a_waiting_room_its_seats_bots_and_host(tmp_
     b.set_ready(True)
     c.chat("brb")
     before = [(s.kind, s.name, s.guest) for s in a.snapshot().seats]
-    assert before == [("human", "alice", False), ("bot", "Bot 1", False), ("human", "carol", True),
+    assert before == [("human", "alice", False), ("bot", "Bot 2", False), ("human", "carol", True),
                       ("empty", "", False), ("human", "bob", False)]
     room_id = a.room_id
     h2, st2 = await restart(h1, st1, db, grace_period=3600.0)
@@ -412,7 +412,7 @@ async def test_a_restart_brings_back_a_finished_match_s_result_once(tmp_path: Pa
         a2 = h2.connect(Identity(name="alice")).current_room()
         assert a2 is not None and a2.my_seat == 0 and a2.snapshot().state == "finished"
         assert views(a2) == before
-        assert a2.snapshot().names == ["alice", "bob", "Bot 2"]
+        assert a2.snapshot().names == ["alice", "bob", "Bot 3"]
         assert st2.leaderboard() == board and st2.unfinished_matches() == []
         b2 = h2.connect(Identity(name="bob")).current_room()
         assert b2 is not None

@@ -331,17 +331,18 @@ async def test_the_host_changes_a_waiting_rooms_game(lang: Lang) -> None:
 
 @pytest.mark.parametrize("game", ["sultans", "overlord"])
 async def test_bots_are_named_in_the_reader_s_language(game: str) -> None:
-    """The host names a bot "Bot 2"; a Chinese table read "Bot 2" among
-    Chinese words. Now "電腦 2" there, "Bot 2" in English; players keep theirs."""
+    """The host names the bot in the seat shown as 3 "Bot 3"; a Chinese table
+    read "Bot 3" among Chinese words. Now "電腦 3" there, "Bot 3" in English;
+    players keep theirs."""
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=60.0, intermission=0.0, time_scale=0.001)
     await hub.start()
     try:
         first = hub.connect(Identity(name="alice", lang="zh"))
         rc = first.create_room(RoomSettings(game=game, seats=5, window_timer=0, turn_timer=0))
         rc.start()  # four bots
-        assert rc.snapshot().names[2] == "Bot 2"  # the host's name, for its logs and results
+        assert rc.snapshot().names[2] == "Bot 3"  # the host's name, for its logs and results
         hub.disconnect(first)
-        for lang, bot in (("zh", "電腦 2"), ("en", "Bot 2")):
+        for lang, bot in (("zh", "電腦 3"), ("en", "Bot 3")):
             app = ThroneApp(hub.connect(Identity(name="alice", lang=lang)))
             async with app.run_test(size=(120, 40)) as pilot:
                 await settle(pilot)
@@ -349,7 +350,7 @@ async def test_bots_are_named_in_the_reader_s_language(game: str) -> None:
                 text = screen_text(app)
                 assert bot in text and "alice" in text, text
                 if lang == "zh":
-                    assert "Bot 2" not in text, text
+                    assert "Bot 3" not in text, text
     finally:
         await hub.stop()
 

@@ -131,10 +131,10 @@ async def test_room_refusals_name_their_players_and_seats_in_chinese() -> None:
             refusals.append(err.value)
         assert [error_text(e, "zh") for e in refusals] == [
             "還有人沒準備好：等 bob。",
-            "2 號座位上沒有電腦。",
-            "2 號座位上沒有玩家。",
+            "3 號座位上沒有電腦。",  # seat index 2: the third, as players number seats
+            "3 號座位上沒有玩家。",
             "房主不能請自己離開：要離開房間請按 Escape。",
-            "沒有 7 號座位。",
+            "沒有 8 號座位。",
         ]
         assert error_text(refusals[0], "en") == "Not everyone is ready yet: waiting for bob."
     finally:

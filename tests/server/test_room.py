@@ -630,8 +630,8 @@ async def test_host_controls_and_waiting_room(hub: Hub) -> None:
     b.take_seat(2)
     assert b.my_seat == 2
     moved = b.chat_lines()[-1]  # the others hear of it: who sits beside whom matters (S-SEAT-1)
-    assert moved.system and moved.key == "sys.moved" and moved.text == "bob moved to seat 2"
-    assert system_line(moved.key, moved.params, "zh") == "bob 換到 2 號座位"
+    assert moved.system and moved.key == "sys.moved" and moved.text == "bob moved to seat 3"  # as players number it
+    assert system_line(moved.key, moved.params, "zh") == "bob 換到 3 號座位"
     with pytest.raises(ClientError) as err:
         a.update_settings(settings(seats=2))  # bob sits in seat 3 of 2
     assert err.value.code == "seats-taken"

@@ -26,7 +26,7 @@ from server.hub import Hub
 from server.ssh import _prepare_app
 from server.sshdriver import SessionTerminal
 from tui.app import INPUT_ANSWER, ThroneApp
-from tui.client import Identity, RoomSettings
+from tui.client import Identity, RoomSettings, bot_name
 from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
@@ -240,7 +240,7 @@ async def test_a_room_and_its_table_are_each_drawn_whole_once_with_everything_in
         assert any("* a match of" in row for row in first)  # the chat's system line
         assert first == last
         for seat in range(1, seats):  # every seat's name
-            assert any(f"Bot {seat}" in row for row in first)
+            assert any(bot_name(seat) in row for row in first)
         assert app.screen.focused is app.screen.query_one(app.screen.HOME)  # type: ignore[attr-defined]
 
         # alice's connection gone, and alice back: straight to her table, whole in one frame

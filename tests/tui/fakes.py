@@ -31,6 +31,7 @@ from tui.client import (
     RoomSnapshot,
     RoomSummary,
     SeatInfo,
+    bot_name,
     leader_order,
 )
 
@@ -391,7 +392,7 @@ class FakeRoomClient:
             index = empties[0]
         if self.room.seats[index].kind != "empty":
             raise ClientError("seat-taken", "that seat is taken")
-        self.room.seats[index] = SeatInfo(index=index, kind="bot", name=f"Bot {index}", ready=True)
+        self.room.seats[index] = SeatInfo(index=index, kind="bot", name=bot_name(index), ready=True)
         self._changed()
 
     def remove_bot(self, index: int) -> None:
@@ -414,7 +415,7 @@ class FakeRoomClient:
         if self.room.state == "waiting":
             self.room.seats[index] = SeatInfo(index=index, kind="empty")
         else:  # like the real host: a bot takes the seat over for good
-            self.room.seats[index] = SeatInfo(index=index, kind="bot", name=f"Bot {index}", ready=True)
+            self.room.seats[index] = SeatInfo(index=index, kind="bot", name=bot_name(index), ready=True)
         self._changed()
 
     def update_settings(self, settings: RoomSettings) -> None:
@@ -434,7 +435,7 @@ class FakeRoomClient:
             raise ClientError("not-ready", "someone is not ready")
         for seat in self.room.seats:  # like the real host: bots take the empty seats
             if seat.kind == "empty":
-                self.room.seats[seat.index] = SeatInfo(index=seat.index, kind="bot", name=f"Bot {seat.index}", ready=True)
+                self.room.seats[seat.index] = SeatInfo(index=seat.index, kind="bot", name=bot_name(seat.index), ready=True)
         self.room.start_game()
         self._changed()
 

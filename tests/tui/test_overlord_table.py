@@ -149,10 +149,10 @@ async def test_rulers_command_offers_only_the_order_key(size: tuple[int, int], l
         await pilot.press("o")
         await settle(pilot)
         assert client.sent == []  # a key alone never plays
-        await pilot.press("2")
+        await pilot.press("3")  # carol, seat 3 as shown (2 in the notation)
         await settle(pilot)
         if lang == "en":
-            assert "give the order to carol (2)" in prompt(app)
+            assert "give the order to carol (3)" in prompt(app)
         await pilot.press("enter")
         await settle(pilot)
         assert client.sent == [("order 2", 1)]
@@ -166,7 +166,7 @@ async def test_arrows_pick_and_escape_backs_out_of_a_choice() -> None:
     async with table(room, 0) as (app, pilot, client):
         await pilot.press("o", "down", "down")
         await settle(pilot)
-        assert "give the order to dave (3)" in prompt(app)
+        assert "give the order to dave (4)" in prompt(app)
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, Table)  # Escape left the choice, not the table
@@ -214,7 +214,7 @@ async def test_clicking_a_seat_starts_the_order_and_a_second_click_sends() -> No
         row = panel.values.index(3)
         await pilot.click(SeatsPanel, offset=(4, row))
         await settle(pilot)
-        assert "give the order to dave (3)" in prompt(app)
+        assert "give the order to dave (4)" in prompt(app)
         assert client.sent == []
         await pilot.click(SeatsPanel, offset=(4, row))
         await settle(pilot)
@@ -246,7 +246,7 @@ async def test_holding_the_order_with_shields_shows_targets_per_card(size: tuple
         assert set(targets) == {"sidestep", "victimize", "coercion"}
         for card, seats_ in targets.items():
             line = next(ln for ln in lines if card_str(card, lang) in ln)
-            assert line.split("→", 1)[1].split() == seats_
+            assert line.split("→", 1)[1].split() == [str(int(x) + 1) for x in seats_]  # as players number seats
         text = screen_text(app)
         if lang == "en":
             assert "You hold the order" in text
@@ -332,7 +332,7 @@ async def test_plead_window_same_screen_for_who_has_the_card_and_who_does_not(si
                 await settle(pilot)
                 assert client.sent == []
     assert shots[2][0] == shots[3][0]  # the same prompt for all asked
-    assert "Plead Guilty window: bob (1) holds the order." in shots[2][0]
+    assert "Plead Guilty window: bob (2) holds the order." in shots[2][0]
     assert "3/3 to answer" in shots[2][0]
     assert shots[2][2] == shots[3][2]
     assert " g  Plead guilty" in shots[2][1] and " n  Pass" in shots[2][1]
@@ -374,8 +374,8 @@ async def test_plead_window_in_chinese() -> None:
     room = OverlordRoom(g, humans=(2,))
     async with table(room, 2, lang="zh") as (app, pilot, _client):
         p = prompt(app)
-        assert "認罪時機：bob（1）持有指示物。" in p
-        assert "你：carol（2）" in screen_text(app)  # the header names the seat as the log does
+        assert "認罪時機：bob（2）持有指示物。" in p
+        assert "你：carol（3）" in screen_text(app)  # the header names the seat as the log does
         assert " g  認罪" in p and " n  不回應" in p
         await pilot.press("g")
         await settle(pilot)
@@ -393,7 +393,7 @@ async def test_retaliate_window_names_the_card_and_offers_retaliate_to_its_holde
     room = OverlordRoom(g, humans=(0, 2))
     async with table(room, 0) as (app, pilot, client):
         p = prompt(app)
-        assert "bob (1) plays [Sidestep] → alice (0, you): Retaliate window." in p
+        assert "bob (2) plays [Sidestep] → alice (1, you): Retaliate window." in p
         assert " r  Retaliate" in p and " n  Pass" in p
         await pilot.press("r")
         await settle(pilot)
@@ -418,7 +418,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
     room = OverlordRoom(g, humans=(2,))
     async with table(room, 2) as (app, pilot, client):
         p = prompt(app)
-        assert "You choose: give bob (1) a card, or bob (1) takes 2 gold from the treasury." in p
+        assert "You choose: give bob (2) a card, or bob (2) takes 2 gold from the treasury." in p
         assert " k  Give a card" in p and " m  They take gold" in p
         await pilot.press("k")
         await settle(pilot)
@@ -430,8 +430,8 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         await settle(pilot)
         assert client.sent[-1][0].startswith("choose card ")
         # bob is the Captain: then the receiver discards a card of its choice (K-ROLE-CAPTAIN)
-        # no brackets inside brackets: "(the Captain bob (1) gave the order)" read as one aside
-        assert "You discard a card: bob (1) gave you the order as Captain." in prompt(app)  # Captain when he played
+        # no brackets inside brackets: "(the Captain bob (2) gave the order)" read as one aside
+        assert "You discard a card: bob (2) gave you the order as Captain." in prompt(app)  # Captain when he played
         assert " x  Discard" in prompt(app)
         h = hand(app)  # a card to discard is one to pick, not to play (it said "can play now")
         assert "can play now" not in h and "can pick now" in h
@@ -441,7 +441,7 @@ async def test_coercion_target_chooses_card_or_gold() -> None:
         assert card_str(given, "en") in screen_text(app)
     async with table(room, 3) as (app, _pilot, _client):
         log = screen_text(app)
-        assert "bob (1) gives" not in log
+        assert "bob (2) gives" not in log
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -467,9 +467,9 @@ async def test_a_choice_to_confirm_reads_key_colon_keys(lang: Lang) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_the_victim_is_told_why_without_brackets_in_brackets(lang: Lang) -> None:
-    """K-CARD-VICTIMIZE: the target's prompt said "棄 1 張牌（bob（1） 的迫害）";
-    now "你棄 1 張牌：bob（1）打出了 [迫害]。": to the seat asked, in the second person
-    ("You discard a card", it said "carol (2, you) discards a card"); the others read its name."""
+    """K-CARD-VICTIMIZE: the target's prompt said "棄 1 張牌（bob（2） 的迫害）";
+    now "你棄 1 張牌：bob（2）打出了 [迫害]。": to the seat asked, in the second person
+    ("You discard a card", it said "carol (3, you) discards a card"); the others read its name."""
     g = new_game(hands=[["capitalize"], ["victimize"], ["extortion", "sidestep"], ["extortion", "sidestep"]])
     g.play(0, "order 1")
     pass_all(g)
@@ -480,11 +480,11 @@ async def test_the_victim_is_told_why_without_brackets_in_brackets(lang: Lang) -
     assert g.pending() == {target}
     room = OverlordRoom(g, humans=(target,))
     async with table(room, target, lang=lang) as (app, _pilot, _client):
-        want = "You discard a card: bob (1) played [Victimize]." if lang == "en" else "你棄 1 張牌：bob（1）打出了 [迫害]。"
+        want = "You discard a card: bob (2) played [Victimize]." if lang == "en" else "你棄 1 張牌：bob（2）打出了 [迫害]。"
         assert want in prompt(app), prompt(app)
     async with table(room, 0, lang=lang) as (app, _pilot, _client):
-        who = t("ov.seat", lang, name=NAMES[target], n=target)
-        want = f"{who} discards a card: bob (1) played [Victimize]." if lang == "en" else f"{who}棄 1 張牌：bob（1）打出了 [迫害]。"
+        who = t("ov.seat", lang, name=NAMES[target], n=target + 1)
+        want = f"{who} discards a card: bob (2) played [Victimize]." if lang == "en" else f"{who}棄 1 張牌：bob（2）打出了 [迫害]。"
         assert want in prompt(app), prompt(app)
 
 
@@ -498,9 +498,9 @@ async def test_executed_seat_shows_its_token_and_waits() -> None:
     async with table(room, 1, size=(100, 40)) as (app, _pilot, _client):
         text = screen_text(app)
         assert "You were executed (token 1)" in text
-        row = next(ln for ln in seats(app).splitlines() if " 1 bob" in ln)
+        row = next(ln for ln in seats(app).splitlines() if " 2 bob" in ln)
         assert "†1" in row
-        assert "bob (1, you) is executed (token 1, Captain); killer: alice (0)." in log_text(app)
+        assert "bob (2, you) is executed (token 1, Captain); killer: alice (1)." in log_text(app)
         assert "Centre: Captain" in seats(app)
 
 
@@ -523,7 +523,7 @@ async def test_role_exchange_step_by_step() -> None:
     assert g.round == 2 and g.roles == ["peasant", "overlord", "captain", "squire"]
     room = OverlordRoom(g, humans=(2,))
     async with table(room, 2, size=(100, 30)) as (app, pilot, _client):
-        assert "Exchange: bob (1) takes Overlord, leaves Captain." in log_text(app)
+        assert "Exchange: bob (2) takes Overlord, leaves Captain." in log_text(app)
         await pilot.press("tab")
         await settle(pilot)
         text = screen_text(app)
@@ -531,10 +531,10 @@ async def test_role_exchange_step_by_step() -> None:
         lines = [ln.strip() for ln in text.splitlines()]
         steps = [ln for ln in lines if ln[:3] in ("1. ", "2. ", "3. ", "4. ")]
         assert steps == [
-            "1. bob (1) gives up Captain and takes Overlord",
-            "2. carol (2, you) gives up Squire and takes Captain",
-            "3. dave (3) gives up Peasant and takes Squire",
-            "4. alice (0) (executed) takes Peasant",
+            "1. bob (2) gives up Captain and takes Overlord",
+            "2. carol (3, you) gives up Squire and takes Captain",
+            "3. dave (4) gives up Peasant and takes Squire",
+            "4. alice (1) (executed) takes Peasant",
         ]
         assert "Round 2/30" in text
 
@@ -548,7 +548,7 @@ async def test_role_exchange_in_chinese() -> None:
         text = screen_text(app)
         assert "第 1 回合後的交換角色" in text
         assert "交換角色（Tab）" in text  # the pane's title (it said "交換角色  (Tab)")
-        assert "bob（1）放下船長，拿取領主" in text
+        assert "bob（2）放下船長，拿取領主" in text
 
 
 # ------------------------------------------------------------------- game end
@@ -585,20 +585,21 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
         if lang == "en":
             tied = out.gold.count(out.gold[out.winner]) > 1  # (K-END-2: then the higher rank won)
             reason = "round limit, tied on gold: the higher rank wins" if tied else "round limit, most gold"
-            assert f"Game over: {winner} ({out.winner}) wins ({reason})." in text
+            assert f"Game over: {winner} ({out.winner + 1}) wins ({reason})." in text
             assert "Result" in text
-            assert f"★ {winner} ({out.winner})" in text
+            assert f"★ {winner} ({out.winner + 1})" in text
             assert "Press p to play again, o to change the settings," in text  # alice hosts
         else:
             assert "遊戲結束" in text and "回合上限" in text
-            assert f"★ {winner}（{out.winner}）" in text
+            assert f"★ {winner}（{out.winner + 1}）" in text
         result = sheet_of(app, "#ov-log")
         rows = [ln for ln in result.splitlines() if "(" in ln or "（" in ln][1:]
         assert len(rows) == 4  # the gold table: one row per seat, most gold first
         golds = [int(ln.split()[-2]) for ln in rows]
         assert golds == sorted(out.gold, reverse=True)
         for s, gold in enumerate(out.gold):
-            row = next(ln for ln in rows if any(f in ln for f in (f"({s})", f"({s}, you)", f"（{s}）")))
+            n = s + 1  # the seat's number as shown
+            row = next(ln for ln in rows if any(f in ln for f in (f"({n})", f"({n}, you)", f"（{n}）")))
             assert row.split()[-2] == str(gold)
         assert "★" in seats(app)
 
@@ -631,7 +632,7 @@ async def test_spectator_sees_no_hand_and_no_options(size: tuple[int, int]) -> N
         assert "Watching" in text and "hands are hidden" in text
         assert "Your options" not in text
         assert cards_on(text) == set()  # nothing played yet: no card is public
-        assert "Plead Guilty window: bob (1) holds the order." in text  # the same public prompt
+        assert "Plead Guilty window: bob (2) holds the order." in text  # the same public prompt
         await pilot.press("n")
         await settle(pilot)
         assert client.sent == []
@@ -679,7 +680,7 @@ async def test_eight_players_fit_at_80x24_with_the_log_visible() -> None:
     async with table(room, 0) as (app, _pilot, _client):
         s = seats(app)
         for i, name in enumerate(room.names):
-            assert f"{i} {name}" in s
+            assert f"{i + 1} {name}" in s
         text = screen_text(app)
         assert "Log" in text and "Give the order" in text
         assert app.screen.query_one("#ov-log").size.height >= 3
@@ -700,43 +701,43 @@ async def test_the_levy_is_put_together_seat_by_seat(lang: Lang) -> None:
         lines = prompt(app).splitlines()
         head = next(line for line in lines if line.startswith(("Levy", "徵收")))
         assert t("ov.pick.what.levy", lang) in head
-        assert lines[lines.index(head) + 1] == " 1=bob  2=carol  3=dave", lines
+        assert lines[lines.index(head) + 1] == " 2=bob  3=carol  4=dave", lines
         await pilot.press("enter")  # nothing taken yet: said, nothing sent
         await settle(pilot)
         assert not client.sent and t("ov.pick.levy_empty", lang) in prompt(app)
-        await pilot.press("3", "3", "1")
+        await pilot.press("4", "4", "2")
         await settle(pilot)
         lines = prompt(app).splitlines()
-        assert " 1=bob +1  2=carol  3=dave +2" in lines, lines
+        assert " 2=bob +1  3=carol  4=dave +2" in lines, lines
         parts = t("punct.list", lang).join(
-            t("ov.levy.part", lang, who=who, gold=gold) for who, gold in (("bob (1)" if lang == "en" else "bob（1）", 1),
-                                                                           ("dave (3)" if lang == "en" else "dave（3）", 2))
+            t("ov.levy.part", lang, who=who, gold=gold) for who, gold in (("bob (2)" if lang == "en" else "bob（2）", 1),
+                                                                           ("dave (4)" if lang == "en" else "dave（4）", 2))
         )
         assert lines[-1] == "⏎ " + t("ov.do.levy", lang, parts=parts), lines
         await pilot.press("right")  # bob has no more gold
         await settle(pilot)
-        assert t("ov.pick.levy_purse", lang, who="bob (1)" if lang == "en" else "bob（1）") in prompt(app)
-        await pilot.press("2", "2")  # a fifth gold is more than the levy takes: said, nothing changes
+        assert t("ov.pick.levy_purse", lang, who="bob (2)" if lang == "en" else "bob（2）") in prompt(app)
+        await pilot.press("3", "3")  # a fifth gold is more than the levy takes: said, nothing changes
         await settle(pilot)
-        assert " 1=bob +1  2=carol +1  3=dave +2" in prompt(app).splitlines()
+        assert " 2=bob +1  3=carol +1  4=dave +2" in prompt(app).splitlines()
         assert t("ov.pick.levy_full", lang) in prompt(app)  # which of the two, said
-        await pilot.press("left", "3", "3")  # carol's back; dave's third gold makes 4, a fourth is more: kept, said
+        await pilot.press("left", "4", "4")  # carol's back; dave's third gold makes 4, a fourth is more: kept, said
         await settle(pilot)
-        assert " 1=bob +1  2=carol  3=dave +3" in prompt(app).splitlines()
+        assert " 2=bob +1  3=carol  4=dave +3" in prompt(app).splitlines()
         assert t("ov.pick.levy_full", lang) in prompt(app)
         await pilot.press("left", "enter")  # 3 from dave, one given back: 2
         await settle(pilot)
         assert client.sent[-1][0] == "levy 1:1 3:2"
-        said = "alice (0, you) levies: 1 from bob (1), 2 from dave (3)." if lang == "en" else "你（0）徵收：bob（1）1 元、dave（3）2 元。"
+        said = "alice (1, you) levies: 1 from bob (2), 2 from dave (4)." if lang == "en" else "你（1）徵收：bob（2）1 元、dave（4）2 元。"
         assert said in log_text(app)
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("en", "bob (1) asks nobody to show their hand."),
-    ("zh", "bob（1）沒有要人展示手牌。"),
+    ("en", "bob (2) asks nobody to show their hand."),
+    ("zh", "bob（2）沒有要人展示手牌。"),
 ])
 async def test_a_soothsayer_who_passes_is_said_plainly(lang: Lang, said: str) -> None:
-    """K-XROLE-SOOTHSAYER: passing read "bob (1) has no one show a hand." (seen over ssh)."""
+    """K-XROLE-SOOTHSAYER: passing read "bob (2) has no one show a hand." (seen over ssh)."""
     g = new_game(roles=["tyrant", "soothsayer", "merchant", "bureaucrat"])
     while "show 2" not in g.legal(1):  # the Tyrant and anyone asked before the Soothsayer pass
         asked = next(s for s in range(4) if g.legal(s))
@@ -757,9 +758,9 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
     async with table(room, 0, size=(100, 30)) as (app, pilot, client):
         p = prompt(app)
         assert "You may levy up to 4 gold (Tyrant)." in p and " l  Levy" in p and " n  Pass" in p
-        await pilot.press("l", "3")  # a gold from seat 3
+        await pilot.press("l", "4")  # a gold from dave, seat 4 as shown (3 in the notation)
         await settle(pilot)
-        assert "⏎ levy 1 from dave (3)" in prompt(app)
+        assert "⏎ levy 1 from dave (4)" in prompt(app)
         await pilot.press("enter")
         await settle(pilot)
         assert client.sent[-1][0] == "levy 3:1"
@@ -775,19 +776,19 @@ async def test_expansion_prompts_levy_name_show_gift_by_keys() -> None:
         assert "Banned: [Victimize]" in seats(app)
     async with table(room, 1, size=(100, 30)) as (app, pilot, client):
         assert "You may make a player show their hand (Soothsayer)." in prompt(app)
-        await pilot.press("e", "2", "enter")
+        await pilot.press("e", "3", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "show 2"
     shown = list(g.hands[2])
     async with table(room, 0, size=(100, 30)) as (app, _pilot, _client):
         h = " ".join(hand(app).split())
-        assert "carol (2) showed: " + " ".join(card_str(c, "en") for c in shown) in h  # public now
+        assert "carol (3) showed: " + " ".join(card_str(c, "en") for c in shown) in h  # public now
     async with table(room, 2, size=(100, 30)) as (app, pilot, client):
         assert "You may give 2 gold to a player and draw 2 (Merchant)." in prompt(app)
-        await pilot.press("f", "0", "enter")
+        await pilot.press("f", "1", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "gift 0"
-        assert "carol (2, you) gives alice (0) 2 gold." in log_text(app)
+        assert "carol (3, you) gives alice (1) 2 gold." in log_text(app)
         assert "Merchant's gift" not in log_text(app)  # the gift's gold line is not told twice
 
 
@@ -824,17 +825,17 @@ async def test_the_bureaucrat_names_the_tenth_card_and_beyond_by_two_digits() ->
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_passing_the_order_to_the_tax_collector_says_the_fee_before_enter(lang: Lang) -> None:
-    """K-XROLE-TAXCOLLECTOR: "⏎ give the order to bob (1)" said nothing of
+    """K-XROLE-TAXCOLLECTOR: "⏎ give the order to bob (2)" said nothing of
     the 2 gold it cost; the log said so afterwards. The line says it now, for a
     command and a card, and not for the Knight, who never pays."""
     fee = t("ov.pick.fee", lang, gold=2)
     g = new_game(roles=["overlord", "taxcollector", "squire", "peasant"])
     room = OverlordRoom(g, humans=(0,))
     async with table(room, 0, size=(100, 30), lang=lang) as (app, pilot, client):
-        await pilot.press("o", "2")
+        await pilot.press("o", "3")
         await settle(pilot)
         assert fee not in prompt(app)  # carol is no Tax Collector
-        await pilot.press("1")
+        await pilot.press("2")
         await settle(pilot)
         assert prompt(app).splitlines()[-1].endswith(" · " + fee), prompt(app)
         await pilot.press("enter")
@@ -847,7 +848,7 @@ async def test_passing_the_order_to_the_tax_collector_says_the_fee_before_enter(
         pass_all(g)
         room = OverlordRoom(g, humans=(1,))
         async with table(room, 1, size=(100, 30), lang=lang) as (app, pilot, client):
-            await pilot.press("c", "1", "enter", "2")
+            await pilot.press("c", "1", "enter", "3")
             await settle(pilot)
             assert (fee in prompt(app)) == pays, (giver, prompt(app))
             await pilot.press("enter")
@@ -868,7 +869,7 @@ async def test_a_ban_and_an_uprising_are_not_shown_once_the_game_is_over() -> No
         view = g.view(0).model_copy(update={"banned": "sidestep", "uprising_by": 1, "uprising_named": 2})
         namer = Namer(["alice", "bob", "carol", "dave"], 0, "en")
         playing = " ".join(app.screen._info_lines(view, namer, 100))
-        assert "Banned: [Sidestep]" in playing and "bob (1)" in playing
+        assert "Banned: [Sidestep]" in playing and "bob (2)" in playing
         over = " ".join(app.screen._info_lines(view.model_copy(update={"phase": "over"}), namer, 100))
         assert "Banned" not in over and "bob" not in over and "Deck" in over
 
@@ -931,7 +932,7 @@ def test_the_help_s_signs_name_the_order_s_steps_as_the_path_shows_them(lang: La
 @pytest.mark.parametrize(("target", "swaps"), [(2, True), (3, False)])
 async def test_the_general_s_revolt_says_before_enter_whether_roles_swap(target: int, swaps: bool) -> None:
     """K-ROLE-GENERAL, K-CARD-REVOLT: the General may Revolt against anyone,
-    but roles swap only with a rank 1 away; "⏎ play [Revolt] → dave (3)" did
+    but roles swap only with a rank 1 away; "⏎ play [Revolt] → dave (4)" did
     not say which."""
     roles = ["overlord", "general", "captain", "squire", "peasant"]
     g = new_game(roles=roles, hands=[["capitalize"], ["revolt"], ["extortion"], ["extortion"], ["extortion"]], deck=[])
@@ -939,7 +940,7 @@ async def test_the_general_s_revolt_says_before_enter_whether_roles_swap(target:
     pass_all(g)
     room = OverlordRoom(g, humans=(1,))
     async with table(room, 1, size=(100, 30)) as (app, pilot, client):
-        await pilot.press("c", "1", "enter", str(target))
+        await pilot.press("c", "1", "enter", str(target + 1))  # the seat's number as shown
         await settle(pilot)
         said = t("ov.pick.revolt_swap" if swaps else "ov.pick.revolt_keep", "en")
         assert prompt(app).splitlines()[-1].endswith(" · " + said), prompt(app)
@@ -966,7 +967,7 @@ async def test_a_pass_paid_for_is_one_log_line(lang: Lang) -> None:
         log = log_text(app)
         names = ["alice", "bob", "carol", "dave"]
         if lang == "en":
-            assert f"dave (3) pays {names[to]} ({to}) 1 gold to pass the order." in log
+            assert f"dave (4) pays {names[to]} ({to + 1}) 1 gold to pass the order." in log
             assert "Peasant's pass" not in log
         else:
             assert t("ov.why.pay", "zh") not in log and "付給" in log
@@ -1009,7 +1010,7 @@ async def test_conspire_asks_every_holder_of_a_card_to_give_one_on() -> None:
     assert pr is not None and pr.kind == "conspire" and len(pr.seats) > 1
     room = OverlordRoom(g, humans=(1, 3))
     texts: dict[int, str] = {}
-    receiver = {3: "alice (0)", 1: "carol (2)"}  # the next living player leftwards, bob's way to carol
+    receiver = {3: "alice (1)", 1: "carol (3)"}  # the next living player leftwards, bob's way to carol
     for seat in (3, 1):
         async with table(room, seat, size=(100, 30)) as (app, pilot, client):
             texts[seat] = status(app)
@@ -1035,10 +1036,10 @@ async def test_seats_show_connection_state() -> None:
     room.seats[2].autoplay = True
     async with table(room, 0) as (app, _pilot, _client):
         rows = {ln[2]: ln for ln in seats(app).splitlines()[1:5]}
-        assert rows["1"].rstrip().endswith("offline")  # ("away" is a seat a stand-in bot plays)
-        assert rows["2"].rstrip().endswith("auto")
-        assert rows["3"].rstrip().endswith("bot")
-        assert not rows["0"].rstrip().endswith(("offline", "auto", "bot"))
+        assert rows["2"].rstrip().endswith("offline")  # ("away" is a seat a stand-in bot plays)
+        assert rows["3"].rstrip().endswith("auto")
+        assert rows["4"].rstrip().endswith("bot")
+        assert not rows["1"].rstrip().endswith(("offline", "auto", "bot"))
 
 
 async def test_truant_may_draw_when_the_giver_holds_more_cards() -> None:
@@ -1052,14 +1053,14 @@ async def test_truant_may_draw_when_the_giver_holds_more_cards() -> None:
     room = OverlordRoom(g, humans=(6, 2))
     async with table(room, 2) as (app, _pilot, _client):
         p = prompt(app)
-        assert "grace (6) may draw a card (Truant)." in p and "Your options" not in p
+        assert "grace (7) may draw a card (Truant)." in p and "Your options" not in p
     async with table(room, 6) as (app, pilot, client):
         p = prompt(app)
         assert "You may draw a card (Truant)." in p and " w  Draw" in p and " n  Pass" in p
         await pilot.press("w", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "draw"
-        assert "grace (6, you) draws 1 (the Truant's power)." in log_text(app)
+        assert "grace (7, you) draws 1 (the Truant's power)." in log_text(app)
 
 
 async def test_a_decision_for_one_seat_is_skipped_not_left_unanswered_in_chinese() -> None:
@@ -1204,11 +1205,11 @@ async def test_a_full_hand_draws_no_card_in_words(lang: Lang) -> None:
     async with table(room, 0, lang=lang) as (app, _pilot, _client):
         log = log_text(app)
         if lang == "en":
-            assert "alice (0, you) draws no card (the round's draw)." in log
-            assert "bob (1) draws 2 (the round's draw)." in log
+            assert "alice (1, you) draws no card (the round's draw)." in log
+            assert "bob (2) draws 2 (the round's draw)." in log
             assert "draws 0" not in log
         else:
-            assert "你（0）沒有抽牌（每回合抽牌）。" in log
+            assert "你（1）沒有抽牌（每回合抽牌）。" in log
             assert "抽 0 張" not in log
 
 
@@ -1239,7 +1240,7 @@ async def test_every_role_shows_its_rank_however_long_its_name(size: tuple[int, 
     async with table(room, 0, size=size) as (app, _pilot, _client):
         text = seats(app)
         for seat, role in enumerate(roles):
-            line = next(ln for ln in text.splitlines() if f" {seat} " in ln[:4])
+            line = next(ln for ln in text.splitlines() if f" {seat + 1} " in ln[:4])
             assert f"{t(f'ov.role.{role}', 'en')} {g.rank(seat)}" in line, line
 
 
@@ -1255,7 +1256,7 @@ async def test_the_name_column_is_no_wider_than_the_names(lang: Lang, size: tupl
     assert g.view(0).seats[3].holds_order
     room = OverlordRoom(g, humans=(0,), names=["alice", "bob", "carol", "dave", "erin"])
     async with table(room, 0, size=size, lang=lang) as (app, _pilot, _client):
-        row = next(ln for ln in seats(app).splitlines() if ln.startswith("▶ 3 "))
+        row = next(ln for ln in seats(app).splitlines() if ln.startswith("▶ 4 "))
         want = "◆order bot" if lang == "en" else "◆持令 電腦"
         assert row.rstrip().endswith(want), row
         assert "…" not in row
@@ -1278,7 +1279,7 @@ async def test_the_table_facts_take_a_second_line_rather_than_lose_the_uprising(
     room = _UprisingRoom(g, humans=(0,), names=["alice", "bob", "carol", "dave", "erin"])
     async with table(room, 0, size=(80, 24), lang=lang) as (app, _pilot, _client):
         rows = seats(app).splitlines()
-        uprising = "Uprising: bob (1) named carol (2)" if lang == "en" else "暴動：bob（1）指定 carol（2）"
+        uprising = "Uprising: bob (2) named carol (3)" if lang == "en" else "暴動：bob（2）指定 carol（3）"
         centre = "Centre: Captain, General" if lang == "en" else "中央：船長、將軍"
         assert any(centre in row for row in rows), rows
         assert any(row.strip() == uprising for row in rows), rows
@@ -1293,11 +1294,11 @@ async def test_a_narrow_table_keeps_every_seat_s_gold_and_hand(lang: Lang) -> No
     them, and a state column with no room is left out rather than cut."""
     roles = ["knight", "squire", "captain", "general", "truant", "advisor", "peasant", "overlord"]
     g = new_game(roles=roles, hands=[["sidestep"], [], [], [], [], [], [], []], gold=[5, 12, 3, 7, 0, 9, 11, 4])
-    room = OverlordRoom(g, humans=(0,), names=["bob", *[f"Bot {i}" for i in range(1, 8)]])
+    room = OverlordRoom(g, humans=(0,), names=["bob", *[f"Bot {i + 1}" for i in range(1, 8)]])
     async with table(room, 0, size=(60, 20), lang=lang) as (app, _pilot, _client):
         rows = seats(app).splitlines()
         for seat in range(8):
-            row = next(r for r in rows if r[2:4] == f"{seat} ")
+            row = next(r for r in rows if r[2:4] == f"{seat + 1} ")
             assert "…" not in row, row
             role = f"{t(f'ov.role.{roles[seat]}', lang)} {g.rank(seat)}"
             tail = row.split(role, 1)[1].split()
@@ -1313,12 +1314,12 @@ async def test_a_narrow_header_drops_whole_parts_and_grows_back() -> None:
     async with table(room, 0, size=(60, 20)) as (app, pilot, _client):
         head = str(app.screen.query_one("#ov-head", Static).render()).strip()
         assert head.endswith("· …") and "crown at 4…" not in head, head
-        assert "You: alice (0)" in head and not head.startswith("Overlord"), head
+        assert "You: alice (1)" in head and not head.startswith("Overlord"), head
         await pilot.resize_terminal(120, 30)
         await settle(pilot)
         head = str(app.screen.query_one("#ov-head", Static).render()).strip()
         assert head.startswith("Overlord") and head.endswith("crown at 40"), head
-        assert "You: alice (0)" in head
+        assert "You: alice (1)" in head
 
 
 @pytest.mark.parametrize("viewer", [0, 2])
@@ -1328,9 +1329,9 @@ async def test_your_own_seat_keeps_its_mark_when_the_name_is_cut(viewer: int) ->
     g = new_game()
     room = OverlordRoom(g, humans=(viewer,))
     async with table(room, viewer, size=(60, 20)) as (app, _pilot, _client):
-        rows = [line for line in seats(app).splitlines() if line[2:4] == f"{viewer} "]
+        rows = [line for line in seats(app).splitlines() if line[2:4] == f"{viewer + 1} "]
         assert len(rows) == 1 and " *" in rows[0], seats(app)
-        others = [line for line in seats(app).splitlines()[1:] if line[2:3].isdigit() and line[2:4] != f"{viewer} "]
+        others = [line for line in seats(app).splitlines()[1:] if line[2:3].isdigit() and line[2:4] != f"{viewer + 1} "]
         assert others and not any(" *" in line for line in others)
 
 
@@ -1411,15 +1412,15 @@ async def test_a_single_card_in_hand_is_still_asked_for_by_its_number() -> None:
         await pilot.press("1", "enter")
         await settle(pilot)
         assert client.sent == []  # the card chosen: now the seat
-        await pilot.press(target, "enter")
+        await pilot.press(str(int(target) + 1), "enter")  # the seat's number as shown
         await settle(pilot)
         assert client.sent and client.sent[-1][0] == f"play sidestep {target}", (client.sent, plays)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_plead_guilty_window_says_the_order_is_taken(lang: Lang) -> None:
-    """K-ORD-5: the Retaliate window after a Plead Guilty read "carol (2)
-    plays [Plead Guilty] → bob (1)", the arrow of giving the order."""
+    """K-ORD-5: the Retaliate window after a Plead Guilty read "carol (3)
+    plays [Plead Guilty] → bob (2)", the arrow of giving the order."""
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     g.play(0, "order 1")
     assert "plead-guilty" in g.legal(2)
@@ -1427,8 +1428,8 @@ async def test_a_plead_guilty_window_says_the_order_is_taken(lang: Lang) -> None
     pass_all(g)  # the others do not plead: carol's is played
     room = OverlordRoom(g, humans=(3,))
     async with table(room, 3, size=(100, 30), lang=lang) as (app, _pilot, _client):
-        want = ("carol (2) plays [Plead Guilty], taking the order from bob (1): Retaliate window."
-                if lang == "en" else "carol（2）打出 [認罪]，從 bob（1）手上拿走指示物：報復時機。")
+        want = ("carol (3) plays [Plead Guilty], taking the order from bob (2): Retaliate window."
+                if lang == "en" else "carol（3）打出 [認罪]，從 bob（2）手上拿走指示物：報復時機。")
         assert want in prompt(app), prompt(app)
 
 
@@ -1451,19 +1452,19 @@ async def test_a_holder_who_can_only_die_is_not_told_to_pass_it_on(lang: Lang) -
 
 
 def test_the_coercion_gold_line_says_who_takes_it_and_from_where() -> None:
-    """K-CARD-COERCION: "Bot 2（2）讓對方拿 2 元。" left 對方 and the gold's source unsaid."""
+    """K-CARD-COERCION: "Bot 3（3）讓對方拿 2 元。" left 對方 and the gold's source unsaid."""
     from engine.overlord.views import Event
     from tui.overlord.words import Namer, event_text
 
     ev = Event(n=1, round=1, kind="choose-gold", params={"seat": 2})
-    names = ["alice", "bob", "Bot 2", "dave"]
-    assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "Bot 2（2）讓打出 [強迫] 的人從國庫拿 2 元。"
-    assert event_text(ev, Namer(names, None, "en"), "en").plain == "Bot 2 (2) lets the player of [Coercion] take 2 gold from the treasury."
+    names = ["alice", "bob", "Bot 3", "dave"]
+    assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "Bot 3（3）讓打出 [強迫] 的人從國庫拿 2 元。"
+    assert event_text(ev, Namer(names, None, "en"), "en").plain == "Bot 3 (3) lets the player of [Coercion] take 2 gold from the treasury."
     # a receiver with no card (or the Knight) is not asked (H3): the line does not say it chose
     auto = Event(n=2, round=1, kind="choose-gold", params={"seat": 2, "auto": True})
-    assert event_text(auto, Namer(names, None, "zh"), "zh").plain == "Bot 2（2）不必選擇：打出 [強迫] 的人從國庫拿 2 元。"
+    assert event_text(auto, Namer(names, None, "zh"), "zh").plain == "Bot 3（3）不必選擇：打出 [強迫] 的人從國庫拿 2 元。"
     assert event_text(auto, Namer(names, None, "en"), "en").plain == (
-        "Bot 2 (2) is not asked to choose: the player of [Coercion] takes 2 gold from the treasury."
+        "Bot 3 (3) is not asked to choose: the player of [Coercion] takes 2 gold from the treasury."
     )
 
 
@@ -1477,9 +1478,9 @@ def test_the_revolution_line_says_who_was_dealt_which_role() -> None:
     roles = ["peasant", "overlord", "knight", "squire"]
     ev = Event(n=1, round=2, kind="revolution", params={"seat": 1, "roles": roles, "dealt": [0, 1, 3]})
     assert event_text(ev, Namer(names, None, "en"), "en").plain == (
-        "Revolution! Roles are dealt again: alice (0) gets Peasant, bob (1) gets Overlord, dave (3) gets Squire."
+        "Revolution! Roles are dealt again: alice (1) gets Peasant, bob (2) gets Overlord, dave (4) gets Squire."
     )
-    assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "革命！角色重新分配：alice（0）成為農夫、bob（1）成為領主、dave（3）成為護衛。"
+    assert event_text(ev, Namer(names, None, "zh"), "zh").plain == "革命！角色重新分配：alice（1）成為農夫、bob（2）成為領主、dave（4）成為護衛。"
 
 
 async def test_the_exchange_pane_says_a_round_with_nobody_executed_moved_no_role() -> None:
@@ -1551,7 +1552,7 @@ async def test_help_says_the_rooms_coronation(lang: Lang, said: str) -> None:
 
 
 async def test_a_timeout_played_for_you_is_said_in_the_prompt() -> None:
-    """K-TIME-1: the log says "alice (0) chooses to die." of a default the room played;
+    """K-TIME-1: the log says "alice (1) chooses to die." of a default the room played;
     the prompt says the time ran out and the room played it."""
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     room = OverlordRoom(g, humans=(0,))
@@ -1569,17 +1570,17 @@ async def test_a_timeout_played_for_you_is_said_in_the_prompt() -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_number_that_is_no_choice_says_so_and_enter_does_not_send_another(lang: Lang) -> None:
     """The ruler types 0 (itself) for the order: nothing happened on screen, and
-    Enter then gave the order to the seat highlighted (1)."""
+    Enter then gave the order to the seat highlighted (2)."""
     g = new_game(hands=[["capitalize"], ["sidestep"], ["plead-guilty"], ["extortion"]])
     room = OverlordRoom(g, humans=(0,))
     async with table(room, 0, lang=lang) as (app, pilot, client):
-        await pilot.press("o", "0")
+        await pilot.press("o", "1")  # alice's own seat
         await settle(pilot)
-        assert t("ov.pick.not_you", lang) in prompt(app), prompt(app)  # (it said "0 is not a choice now")
+        assert t("ov.pick.not_you", lang) in prompt(app), prompt(app)  # (it said "1 is not a choice now")
         await pilot.press("enter")
         await settle(pilot)
         assert client.sent == [] and t("pick.enter_again", lang) in prompt(app), prompt(app)
-        await pilot.press("2", "enter")  # a choice: sent as ever
+        await pilot.press("3", "enter")  # a choice: sent as ever
         await settle(pilot)
         assert [text for text, _ in client.sent] == ["order 2"]
 
@@ -1695,3 +1696,27 @@ def test_seat_columns_give_way_in_order() -> None:
     assert short_role("Tax Collector", 5, 11) == "Tax Coll… 5"
     assert short_role("懶惰鬼", 1, 6) == "懶… 1"
     assert short_role("Advisor", 7, 15) == "Advisor 7"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_seats_are_numbered_from_1_in_the_list_the_prompt_and_by_keys(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 43: seat numbers start at 1. The seat list numbers alice 1 and
+    dave 4; typing 4 gives dave the order (``order 3`` in the notation, which
+    counts from 0), and 1, the Overlord's own seat, is said to be no choice."""
+    g = new_game()
+    room = OverlordRoom(g, humans=(0,))
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, client):
+        rows = seats(app).splitlines()
+        assert any(row[2:].startswith("1 ali") for row in rows), rows  # (cut at 60 columns)
+        assert any(row[2:].startswith("4 dave") for row in rows), rows
+        await pilot.press("o", "1")
+        await settle(pilot)
+        assert t("ov.pick.not_you", lang) in prompt(app), prompt(app)
+        await pilot.press("4")
+        await settle(pilot)
+        assert "2=bob" in prompt(app) and "4=dave" in prompt(app), prompt(app)
+        assert ("dave (4)" if lang == "en" else "dave（4）") in prompt(app), prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent == [("order 3", 1)]

@@ -90,10 +90,10 @@ async def test_your_turn_shows_your_card_and_only_legal_action_keys(size: tuple[
         await pilot.press("d")
         await settle(pilot)
         assert client.sent == []  # a key alone never plays
-        await pilot.press("3")
+        await pilot.press("4")
         await settle(pilot)
         if lang == "en":
-            assert "Reveal and detain dave (3)" in prompt(app)
+            assert "Reveal and detain dave (4)" in prompt(app)
         await pilot.press("enter")
         await settle(pilot)
         assert client.sent == [("detain 3", 1)]
@@ -112,7 +112,7 @@ async def test_escape_backs_out_and_arrows_pick_targets() -> None:
         assert "Peek:" not in prompt(app)
         await pilot.press("s", "down", "down")
         await settle(pilot)
-        assert "Swap your card with dave (3)'s" in prompt(app)
+        assert "Swap your card with dave (4)'s" in prompt(app)
         await pilot.press("s")  # s = the spare while picking a swap partner
         await settle(pilot)
         assert "swap it with the spare" in prompt(app) or "with the spare" in prompt(app)
@@ -124,8 +124,8 @@ async def test_escape_backs_out_and_arrows_pick_targets() -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_pick_reads_key_colon_what_and_sets_the_choices_apart(lang: Lang) -> None:
     """S-PEEK-1 picked by keys: "Peek: pick a seat  number/arrows …" and the
-    seats two spaces apart ("1=bob  2=carol"); in Chinese no space after "："
-    ("調查：選一個座位", it was "調查： 選一個座位" and "1=bob 2=carol")."""
+    seats two spaces apart ("2=bob  3=carol"); in Chinese no space after "："
+    ("調查：選一個座位", it was "調查： 選一個座位" and "2=bob 3=carol")."""
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
     async with table(room, 0, lang=lang) as (app, pilot, _client):
         await pilot.press("p")
@@ -133,16 +133,16 @@ async def test_a_pick_reads_key_colon_what_and_sets_the_choices_apart(lang: Lang
         lines = prompt(app).splitlines()
         head = "Peek: pick a seat  number/arrows pick" if lang == "en" else "調查：選一個座位  數字/方向鍵選擇"
         assert any(line.startswith(head) for line in lines), lines
-        assert " 1=bob  2=carol  3=dave  4=erin" in lines, lines
+        assert " 2=bob  3=carol  4=dave  5=erin" in lines, lines
 
 
 async def test_two_digit_seats_and_mouse_clicks_pick_seats() -> None:
     deal = ["guard", "assassin", "slave", "sultan", "slave", "slave", "guard", "assassin", "vizier", "slave", "guard", "assassin"]
     room = SultansRoom(12, deal=deal, spare="slave", first=0, humans=(0,))
     async with table(room, 0, size=(100, 30)) as (app, pilot, client):
-        await pilot.press("p", "1", "1")
+        await pilot.press("p", "1", "2")  # two digits: seat 12
         await settle(pilot)
-        assert "Look at lena (11)'s card" in prompt(app)
+        assert "Look at lena (12)'s card" in prompt(app)
         await pilot.press("escape")
         ring = app.screen.query_one(TableRing)
         lay = ring.current_layout()
@@ -153,7 +153,7 @@ async def test_two_digit_seats_and_mouse_clicks_pick_seats() -> None:
         offset = (bx + 2, by)
         await pilot.click(TableRing, offset=offset)
         await settle(pilot)
-        assert "Look at erin (4)'s card" in prompt(app)
+        assert "Look at erin (5)'s card" in prompt(app)
         await pilot.click(TableRing, offset=offset)  # a second click on the chosen seat sends
         await settle(pilot)
         assert client.sent[-1][0] == "peek 4"
@@ -163,11 +163,11 @@ async def test_someone_elses_turn_offers_nothing() -> None:
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0, 2))
     async with table(room, 2) as (app, pilot, client):
         text = screen_text(app)
-        assert "alice (0) is playing" in text
+        assert "alice (1) is playing" in text
         assert card_str("slave", "en") in text
         assert cards_on(text, ALL) == {"slave"}
         assert "Your options" not in text
-        await pilot.press("p", "1", "enter")
+        await pilot.press("p", "2", "enter")
         await settle(pilot)
         assert client.sent == []
 
@@ -191,7 +191,7 @@ async def window_screens(size: tuple[int, int]) -> tuple[str, str, str, str, Sul
 @pytest.mark.parametrize("size", SIZES)
 async def test_reaction_window_same_prompt_for_who_can_and_cannot_react(size: tuple[int, int]) -> None:
     p0, s0, p2, s2, _c0, _c2 = await window_screens(size)
-    assert "attacks dave (3)" in p0
+    assert "attacks dave (4)" in p0
     assert "waiting for 4 of 4" in p0
     lines0, lines2 = p0.splitlines(), p2.splitlines()
     assert lines0[0] == lines2[0]  # the same prompt for everyone asked
@@ -220,8 +220,8 @@ async def test_reaction_window_in_chinese() -> None:
     room.play(1, "assassinate 3")
     async with table(room, 0, size=(120, 40), lang="zh") as (app, _pilot, client):
         text = prompt(app)
-        assert "bob（1）行刺 dave（3）" in text and "還在等 4/4 人" in text
-        assert "你是 alice（0）" in screen_text(app)  # the header names the seat as the log does
+        assert "bob（2）行刺 dave（4）" in text and "還在等 4/4 人" in text
+        assert "你是 alice（1）" in screen_text(app)  # the header names the seat as the log does
         assert "阻止" in text and "不回應" in text
         assert "⏱" in screen_text(app)
         assert client.sent == []
@@ -271,7 +271,7 @@ async def test_a_narrow_prompt_keeps_the_choices_and_what_enter_does_in_view(lan
         head = next(i for i, line in enumerate(lines) if line.startswith(" " + t("sk.key.detain", lang)))
         shown = lines[head - 1 : head + 3]
         assert shown[0].startswith(" ▶ "), shown  # whose turn it is, above
-        assert shown[2].startswith("  1=bob  2=carol"), shown
+        assert shown[2].startswith("  2=bob  3=carol"), shown
         assert shown[3].startswith(" ⏎ "), shown
         assert shown[3].rstrip().endswith("…")  # cut, and says so
 
@@ -279,21 +279,21 @@ async def test_a_narrow_prompt_keeps_the_choices_and_what_enter_does_in_view(lan
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_window_aimed_at_you_says_you(lang: Lang) -> None:
     """S-ASN-1, S-GRD-1 (Assassinate, Detain): the window's line reads to its target in the second
-    person ("⚠ bob (1) attacks you!"; it said "attacks dave (3, you)"), and to the others by name."""
+    person ("⚠ bob (2) attacks you!"; it said "attacks dave (4, you)"), and to the others by name."""
     room = SultansRoom(5, deal=DEAL_A, first=1, humans=(0, 3))
     room.play(1, "assassinate 3")
     async with table(room, 3, lang=lang) as (app, _pilot, _client):
-        want = "⚠ bob (1) attacks you! Anyone" if lang == "en" else "⚠ bob（1）行刺你！可以阻止的人"
+        want = "⚠ bob (2) attacks you! Anyone" if lang == "en" else "⚠ bob（2）行刺你！可以阻止的人"
         assert want in prompt(app), prompt(app)
     async with table(room, 0, lang=lang) as (app, _pilot, _client):
-        want = "⚠ bob (1) attacks dave (3)! Anyone" if lang == "en" else "⚠ bob（1）行刺 dave（3）！可以阻止的人"
+        want = "⚠ bob (2) attacks dave (4)! Anyone" if lang == "en" else "⚠ bob（2）行刺 dave（4）！可以阻止的人"
         assert want in prompt(app), prompt(app)
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(2,))
     room.play(0, "detain 2")
     async with table(room, 2, lang=lang) as (app, _pilot, _client):
         # a Slave may only accept (S-GRD-3: the Sultan or a Guard refuses): it said "You may refuse or accept"
-        want = ("⚠ alice (0) detains you: you skip your next turn (only the Sultan or a Guard may refuse)."
-                if lang == "en" else "⚠ alice（0）拘留你：你的下個回合被跳過（只有蘇丹或守衛可以禁止）。")
+        want = ("⚠ alice (1) detains you: you skip your next turn (only the Sultan or a Guard may refuse)."
+                if lang == "en" else "⚠ alice（1）拘留你：你的下個回合被跳過（只有蘇丹或守衛可以禁止）。")
         assert want in prompt(app), prompt(app)
         accept = " o  Accept" if lang == "en" else " o  接受拘留"  # a pass, named for what it does
         assert accept in prompt(app) and t("sk.key.pass", lang) not in prompt(app), prompt(app)
@@ -302,7 +302,7 @@ async def test_a_window_aimed_at_you_says_you(lang: Lang) -> None:
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(3,))
     room.play(0, "detain 3")  # the Guard detains the Sultan, who may refuse
     async with table(room, 3, lang=lang) as (app, _pilot, _client):
-        want = "⚠ alice (0) detains you. You may refuse or accept." if lang == "en" else "⚠ alice（0）拘留你。你可以禁止或接受拘留。"
+        want = "⚠ alice (1) detains you. You may refuse or accept." if lang == "en" else "⚠ alice（1）拘留你。你可以禁止或接受拘留。"
         assert want in prompt(app), prompt(app)
 
 
@@ -393,7 +393,7 @@ async def test_manipulate_says_the_side_chosen_and_escape_goes_back_to_it(lang: 
         await pilot.press("escape")  # then out of the choice
         await settle(pilot)
         assert "⏎" not in prompt(app) and client.sent == []
-        await pilot.press("m", "l", "enter", "2", "enter")
+        await pilot.press("m", "l", "enter", "3", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "manipulate loyalists 2"
 
@@ -405,7 +405,7 @@ async def test_manipulated_then_exhausted() -> None:
     async with table(room, 1) as (app, pilot, client):
         assert "You are manipulated" in prompt(app)
         assert "→L" in box(app, 0)  # the Vizier's declared side
-        await pilot.press("d", "2", "enter")
+        await pilot.press("d", "3", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "detain 2"
         room.play(2, "pass")
@@ -460,7 +460,7 @@ async def test_round_end_and_match_end() -> None:
         assert "Where the cards went" in text or "R1" in text
         body = sheet_of(app, "#sk-log")
         assert "Where the cards went" in body
-        assert "<Assassin>: bob (1) → t2 carol (2)" in body  # the trail of the moved card
+        assert "<Assassin>: bob (2) → t2 carol (3)" in body  # the trail of the moved card
         assert "+2" in text or "+1" in text  # points on the seat boxes
     async with table(room, 2, size=(80, 24)) as (app, pilot, client):
         assert "Press p to play again, or o to change the settings." in screen_text(app)  # whole at 80 columns
@@ -476,7 +476,7 @@ async def test_round_end_and_match_end() -> None:
 
 
 def two_rounds() -> SultansRoom:
-    """alice (0) holds the Sultan in a match of two rounds; bob (1) holds an Assassin and plays first."""
+    """alice (1) holds the Sultan in a match of two rounds; bob (2) holds an Assassin and plays first."""
     return SultansRoom(5, deal=["sultan", "assassin", "slave", "guard", "slave"], first=1, humans=(0,), rounds=2)
 
 
@@ -589,7 +589,7 @@ async def test_spectator_sees_only_public(size: tuple[int, int]) -> None:
         assert "watching" in text
         assert cards_on(text, ALL) == {"slave"}
         assert "Your card" not in text
-        await pilot.press("p", "1", "enter")
+        await pilot.press("p", "2", "enter")
         await settle(pilot)
         assert client.sent == []
 
@@ -597,15 +597,15 @@ async def test_spectator_sees_only_public(size: tuple[int, int]) -> None:
 async def test_notebook_shows_fresh_and_stale_notes() -> None:
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
     async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
-        await pilot.press("p", "1", "enter")
+        await pilot.press("p", "2", "enter")
         await settle(pilot)
         text = screen_text(app)
         assert "▒<Assassin>?" in text  # the note on seat 1's box
-        assert "You saw: bob (1) holds <Assassin>" in text  # a private log line
+        assert "You saw: bob (2) holds <Assassin>" in text  # a private log line
         await pilot.press("tab")
         await settle(pilot)
         notes = sheet_of(app, "#sk-log")
-        assert "bob (1) = <Assassin>" in notes and "fresh" in notes
+        assert "bob (2) = <Assassin>" in notes and "fresh" in notes
         # bob reveals (acts), then hides and may swap in secret: the note goes stale (S-VIEW-2)
         room.play(1, "assassinate 3")
         for s in (0, 2, 3, 4):
@@ -629,7 +629,7 @@ async def test_stale_note_after_a_secret_swap() -> None:
         await settle(pilot)
         text = screen_text(app)
         assert "▒<Assassin>??" in text
-        assert "bob (1) hid and may have swapped" in text
+        assert "bob (2) hid and may have swapped" in text
         await pilot.press("tab")
         await settle(pilot)
         notes = sheet_of(app, "#sk-log")
@@ -639,7 +639,7 @@ async def test_stale_note_after_a_secret_swap() -> None:
 async def test_notebook_off() -> None:
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,), notebook=False)
     async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
-        await pilot.press("p", "1", "enter")
+        await pilot.press("p", "2", "enter")
         await settle(pilot)
         assert "▒<Assassin>?" not in screen_text(app)
         for _ in range(3):
@@ -662,23 +662,24 @@ async def test_hide_offers_a_secret_swap_or_none() -> None:
         text = prompt(app)
         assert "n=no swap" in text and "s=the spare" in text and "0=" not in text
         assert "Turn your card face down and keep it" in text
-        await pilot.press("2")
+        await pilot.press("3")
         await settle(pilot)
-        assert "secretly swap it with carol (2)'s" in prompt(app)
+        assert "secretly swap it with carol (3)'s" in prompt(app)
         await pilot.press("n", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "hide"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-async def test_zero_picks_seat_0_when_hiding_and_n_is_no_swap(lang: Lang) -> None:
+async def test_one_picks_seat_1_when_hiding_and_n_is_no_swap(lang: Lang) -> None:
     """S-SWAP-2: a revealed seat hides with a secret swap or none. The prompt
-    offered "0=no swap" beside "0=alice" and 0 picked seat 0: a player who
-    trusted the prompt made a swap they did not mean. No swap is n alone."""
+    offered a number for no swap beside the seats' numbers, and that number
+    picked a seat: a player who trusted the prompt made a swap they did not
+    mean. No swap is n alone; 1 is alice's seat."""
     deal = ["guard", "slave", "assassin", "sultan", "slave"]
     moves = [(0, "peek 2"), (1, "revolt"), (2, "pass"), (3, "pass"), (4, "pass"), (0, "pass"),
-             (2, "peek 3"), (3, "peek 4"), (4, "peek 0"), (0, "peek 3")]  # bob (1) revealed, his turn
-    for keys, sent in ((("0", "enter"), "hide swap 0"), (("n", "enter"), "hide")):
+             (2, "peek 3"), (3, "peek 4"), (4, "peek 0"), (0, "peek 3")]  # bob (2) revealed, his turn
+    for keys, sent in ((("1", "enter"), "hide swap 0"), (("n", "enter"), "hide")):
         room = SultansRoom(5, deal=deal, first=0, humans=(1,))
         for seat, action in moves:
             room.play(seat, action)
@@ -687,7 +688,7 @@ async def test_zero_picks_seat_0_when_hiding_and_n_is_no_swap(lang: Lang) -> Non
             await settle(pilot)
             text = prompt(app)
             none = t("sk.pick.no_swap", lang)
-            assert "n=" + none in text and "0=alice" in text and "0=" + none not in text, text
+            assert "n=" + none in text and "1=alice" in text and "1=" + none not in text, text
             assert "(n)" in text or "（n）" in text, text
             await pilot.press(*keys)
             await settle(pilot)
@@ -733,14 +734,14 @@ async def test_foresee_picks_three_seats_then_predicts() -> None:
     deal = ["fortune-teller", "guard", "slave", "sultan", "assassin", "slave"]
     room = SultansRoom(6, deal=deal, spare="slave", first=0, humans=(0,))
     async with table(room, 0, size=(120, 40)) as (app, pilot, client):
-        await pilot.press("f", "1", "2")
+        await pilot.press("f", "2", "3")
         await settle(pilot)
         assert "Chosen 2/3" in prompt(app)
         sent = len(client.sent)
         await pilot.press("enter")  # on seat 2, chosen already: nothing to send, and it says why
         await settle(pilot)
         assert len(client.sent) == sent and t("sk.pick.seats_left", "en", n=1, k=3) in prompt(app)
-        await pilot.press("4", "enter")
+        await pilot.press("5", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "foresee 1 2 4"
         assert "Predict which side wins" in screen_text(app)
@@ -754,7 +755,7 @@ async def test_refused_action_is_shown_translated() -> None:
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
     async with table(room, 0, lang="zh") as (app, pilot, client):
         room.version += 5  # the host moved on: our version is stale
-        await pilot.press("p", "1", "enter")
+        await pilot.press("p", "2", "enter")
         await settle(pilot)
         assert client.sent[-1][0] == "peek 1"
         assert "✗" in prompt(app)
@@ -904,9 +905,9 @@ async def test_a_face_up_card_s_action_does_not_say_reveal(lang: Lang) -> None:
     for seat, act in ((1, "peek 4"), (2, "peek 4"), (4, "peek 1")):
         room.play(seat, act)
     async with table(room, 0, lang=lang) as (app, pilot, _client):
-        await pilot.press("d", "2")
+        await pilot.press("d", "3")
         await settle(pilot)
-        want = "⏎ Detain carol (2): their next turn" if lang == "en" else "⏎ 拘留 carol（2）：除非對方禁止"
+        want = "⏎ Detain carol (3): their next turn" if lang == "en" else "⏎ 拘留 carol（3）：除非對方禁止"
         assert want in prompt(app), prompt(app)
 
 
@@ -966,11 +967,11 @@ async def test_a_number_that_picks_nothing_or_waits_for_a_second_digit_says_so(l
         await pilot.press("p", "1")
         await settle(pilot)
         assert t("sk.pick.more_digit", lang, d="1") in prompt(app), prompt(app)
-        await pilot.press("3")
+        await pilot.press("4")  # seat 14 as shown: 13 in the notation
         await settle(pilot)
         assert t("sk.pick.more_digit", lang, d="1") not in prompt(app), prompt(app)
         assert "⏎ " + describe("peek 13", Namer(room.names, 0, lang), lang) in prompt(app), prompt(app)
-        await pilot.press("0")  # her own seat
+        await pilot.press("0")  # no seat is 0
         await settle(pilot)
         assert t("pick.not_a_choice", lang, n="0") in prompt(app), prompt(app)
         await pilot.press("enter")  # meant for the 0: it would have sent the highlighted 13
@@ -1026,15 +1027,15 @@ async def test_an_action_s_log_lines_are_written_then_the_log_refreshed_once() -
         assert len(log.lines) >= before + 2  # the peek and the next turn
         assert calls == [len(log.lines)]  # once, after the last line
         text = screen_text(app)
-        assert "alice (0) peeked at bob (1)." in text and "bob (1)'s turn." in text
+        assert "alice (1) peeked at bob (2)." in text and "bob (2)'s turn." in text
 
 
 @pytest.mark.parametrize(("lang", "mine", "theirs"), [
-    ("en", "Your turn.", "alice (0)'s turn."),
-    ("zh", "輪到你了。", "輪到 alice（0）。"),
+    ("en", "Your turn.", "alice (1)'s turn."),
+    ("zh", "輪到你了。", "輪到 alice（1）。"),
 ])
 async def test_the_log_says_your_turn_for_your_own(lang: Lang, mine: str, theirs: str) -> None:
-    # "bob (1, you)'s turn." read oddly in bob's own log (seen over ssh)
+    # "bob (2, you)'s turn." read oddly in bob's own log (seen over ssh)
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0, 1))
     room.play(0, "peek 2")
     async with table(room, 1, size=(100, 32), lang=lang) as (app, _pilot, _client):
@@ -1107,7 +1108,7 @@ async def test_the_key_bar_follows_the_chat_line_in_and_out() -> None:
         app.screen.set_focus(None)  # the focus gone to nothing (a click on no widget): the keys again
         await settle(pilot)
         assert peek in app.screen.query_one(KeyBar).plain()
-        await pilot.press("p", "1", "enter")  # the game's keys play again
+        await pilot.press("p", "2", "enter")  # the game's keys play again
         await settle(pilot)
         assert client.sent[-1][0] == "peek 1"
 
@@ -1151,7 +1152,7 @@ async def test_the_bell_rings_once_when_the_game_waits_for_your_decision(monkeyp
         room.changed()  # something else changed: the same turn
         await settle(pilot)
         assert rings == ["alice"]
-        await pilot.press("p", "1", "enter")  # peek: the turn passes on
+        await pilot.press("p", "2", "enter")  # peek: the turn passes on
         await settle(pilot)
         assert client.sent and 0 not in room.match.pending()
         until_asked(room, 0)
@@ -1180,7 +1181,7 @@ async def test_a_narrow_header_drops_whole_parts_and_grows_back() -> None:
         await pilot.resize_terminal(120, 30)
         await settle(pilot)
         head = str(app.screen.query_one("#sk-head", Static).render()).strip()
-        assert head.endswith("you are alice (0) · score 0"), head
+        assert head.endswith("you are alice (1) · score 0"), head
 
 
 @pytest.mark.parametrize("players", [5, 15])
@@ -1299,7 +1300,7 @@ async def test_a_spectator_is_not_told_of_private_lines_or_a_seat_of_its_own() -
 def test_detain_says_their_not_its() -> None:
     """A seat is a person: "their next turn is skipped unless they refuse"."""
     namer = Namer(NAMES[:5], 0, "en")
-    assert describe("detain 2", namer, "en") == "Reveal and detain carol (2): their next turn is skipped unless they refuse."
+    assert describe("detain 2", namer, "en") == "Reveal and detain carol (3): their next turn is skipped unless they refuse."
 
 
 def test_seat_boxes_keep_the_turn_marker_in_a_window_and_points_before_signs() -> None:
@@ -1317,14 +1318,14 @@ def test_seat_boxes_keep_the_turn_marker_in_a_window_and_points_before_signs() -
     namer = Namer(NAMES[:5], 2, "en")
     boxes = {s.index: seat_box_lines(s, rv, None, namer, "en", note=None, width=20, height=3) for s in rv.seats}
     assert boxes[1][0].plain.startswith("▶") and boxes[2][0].plain.startswith("●")
-    bot = SeatInfo(index=3, kind="bot", name="Bot 3", connected=True, ready=True)
+    bot = SeatInfo(index=3, kind="bot", name="Bot 4", connected=True, ready=True)
     seat = rv.seats[3].model_copy(update={"must_hide": True, "crown": True, "prediction": "loyalists"})
     lines = seat_box_lines(seat, rv, bot, namer, "en", note=None, width=20, height=3, points=2)
     assert " +2 ♛ =L" in lines[1].plain and lines[2].plain == "must hide · bot"
-    for lang in ("en", "zh"):  # a bot named as the host names bots says so once ("2 電腦 2 電腦")
-        named = Namer([*NAMES[:3], t("table.bot_name", lang, n=3), *NAMES[4:5]], 2, lang)  # as the table shows it
+    for lang in ("en", "zh"):  # a bot named as the host names bots says so once ("4 電腦 4 電腦")
+        named = Namer([*NAMES[:3], t("table.bot_name", lang, n=4), *NAMES[4:5]], 2, lang)  # as the table shows it
         first = seat_box_lines(rv.seats[3], rv, bot, named, lang, note=None, width=20, height=3)
-        assert t("sk.tok.bot", lang) not in " ".join(line.plain for line in first).replace(t("table.bot_name", lang, n=3), "")
+        assert t("sk.tok.bot", lang) not in " ".join(line.plain for line in first).replace(t("table.bot_name", lang, n=4), "")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -1346,7 +1347,7 @@ async def test_a_timeout_played_for_you_is_said_in_the_prompt(lang: Lang) -> Non
         room.changed()  # later versions, the same count: still said
         await settle(pilot)
         assert t("table.timed_out", lang) in prompt(app)
-        await pilot.press("p", "1", "enter")  # the player acts: what it sent is said instead
+        await pilot.press("p", "2", "enter")  # the player acts: what it sent is said instead
         await settle(pilot)
         assert t("table.timed_out", lang) not in prompt(app) and room.acts[-1] == (0, "peek 1")
         counts[0] = 5
@@ -1384,7 +1385,7 @@ async def test_the_notebook_at_round_end_says_its_notes_are_as_they_stood() -> N
     The notebook says the notes are what one knew, and where the cards are shown."""
     room = two_rounds()
     async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
-        await pilot.press("p", "1", "enter")
+        await pilot.press("p", "2", "enter")
         await settle(pilot)
         await pilot.press("tab")
         await settle(pilot)
@@ -1398,7 +1399,7 @@ async def test_the_notebook_at_round_end_says_its_notes_are_as_they_stood() -> N
             await pilot.press("tab")
             await settle(pilot)
         notes = sheet_of(app, "#sk-log")
-        assert notes.startswith(t("sk.notes.round_over", "en")) and "bob (1) = <Assassin>" in notes
+        assert notes.startswith(t("sk.notes.round_over", "en")) and "bob (2) = <Assassin>" in notes
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -1476,4 +1477,27 @@ async def test_a_match_s_end_at_80x24_shows_its_winners_first() -> None:
     async with table(room, 0, size=(80, 24)) as (app, _pilot, _client):
         text = screen_text(app)
         for w in mv.winners:
-            assert any(line.lstrip("│ ").startswith(f"★ {room.names[w]} ({w})") for line in text.splitlines()), text
+            assert any(line.lstrip("│ ").startswith(f"★ {room.names[w]} ({w + 1})") for line in text.splitlines()), text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_seats_are_numbered_from_1_on_the_ring_in_the_prompt_and_by_keys(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 43: seat numbers start at 1 as at a real table. The ring, the
+    choices and the plain words number alice's seat 1; typing 5 picks erin,
+    the fifth seat (``peek 4`` in the engine's notation, which counts from 0)."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, client):
+        assert box(app, 0).startswith("▶ 1 alice"), box(app, 0)
+        assert box(app, 4).lstrip("▶● ").startswith("5 erin"), box(app, 4)
+        await pilot.press("p")
+        await settle(pilot)
+        assert "2=bob" in prompt(app) and "5=erin" in prompt(app) and "0=" not in prompt(app), prompt(app)
+        await pilot.press("5")
+        await settle(pilot)
+        assert ("erin (5)" if lang == "en" else "erin（5）") in prompt(app), prompt(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.sent[-1][0] == "peek 4"
+        log = " ".join(" ".join(strip.text.split()) for strip in app.screen.query_one("#sk-log", TailLog).lines)
+        assert ("alice (1, you) peeked at erin (5)" if lang == "en" else "你（1）調查了 erin（5）") in log, log

@@ -20,15 +20,16 @@ def test_every_key_exists_in_both_languages() -> None:
 
 
 NAMELESS_IN_ZH = {"sk.seat_you", "ov.you"}
-"""The viewer's own seat: English names it (``bob (1, you)``, so that the verbs of
-the log agree: "bob (1, you) plays first"), Chinese says 你 (its verbs do not
+"""The viewer's own seat: English names it (``bob (2, you)``, so that the verbs of
+the log agree: "bob (2, you) plays first"), Chinese says 你 (its verbs do not
 change with the person)."""
 
 
 def test_format_params_match_between_languages() -> None:
     mismatched = {key: (params_of(EN[key]), params_of(ZH[key])) for key in EN if params_of(EN[key]) != params_of(ZH[key])}
     # the Chinese of an illegal action's reason leaves out the engine's English detail ({msg})
-    english_detail = {k for k in EN if k.startswith("err.illegal.")}
+    # (but not of a seat that is none: the engine numbers seats from 0, players from 1)
+    english_detail = {k for k in EN if k.startswith("err.illegal.") and k != "err.illegal.bad-seat"}
     assert {key: (en - zh, zh - en) for key, (en, zh) in mismatched.items()} == {
         **dict.fromkeys(NAMELESS_IN_ZH, ({"name"}, set())),
         **dict.fromkeys(english_detail, ({"msg"}, set())),
@@ -51,7 +52,7 @@ SIGNS = {"sk.legend"}  # "? 筆記" is the sign drawn on a seat
 def test_chinese_text_uses_full_width_punctuation() -> None:
     """Every screen's Chinese says ，：；！？ and （） as the lobby's and the
     Overlord table's do (the Sultans table said "Bot 2(2) 公開了 [蘇丹](宣示王權)"
-    beside the lobby's "房間（0）", and "你(1) 行刺 alice(0)!")."""
+    beside the lobby's "房間（1）", and "你(1) 行刺 alice(0)!")."""
     from tui.overlord import catalogue
 
     every = dict(ZH)
@@ -61,7 +62,7 @@ def test_chinese_text_uses_full_width_punctuation() -> None:
     chinese = {key: re.sub(r"\{\w*\}", "", text) for key, text in every.items() if re.search(f"[{HAN}]", text)}
     assert {key: text for key, text in chinese.items() if key not in SIGNS and ASCII_PUNCTUATION.search(text)} == {}
     assert t("sk.ev.reveal", "zh", who=t("sk.seat", "zh", name="Bot 2", n=2), card="[蘇丹]",
-             cause=t("sk.cause.claim", "zh")) == "Bot 2（2）公開了 [蘇丹]（宣示王權）。"
+             cause=t("sk.cause.claim", "zh")) == "Bot 2（3）公開了 [蘇丹]（宣示王權）。"
 
 
 def test_chinese_text_sets_numbers_apart_from_the_words() -> None:
@@ -78,16 +79,16 @@ def test_chinese_text_sets_numbers_apart_from_the_words() -> None:
 
 def test_a_chinese_line_spaces_a_name_only_where_it_is_not_chinese() -> None:
     """The templates put a space around a name for Latin names ("指示物到了
-    alice（1）"); beside a Chinese name or a full-width bracket it read "指示物到了
-    你（0）", "Bot 3（3） 持有指示物", "付給 國庫 1 元"."""
-    assert t("ov.log.order", "zh", dst="alice（1）") == "指示物到了 alice（1）。"
-    assert t("ov.log.order", "zh", dst="你（0）") == "指示物到了你（0）。"
-    assert t("ov.log.gold", "zh", src="Bot 1（1）", dst="國庫", gold=1, why="收入") == "Bot 1（1）付給國庫 1 元（收入）。"
-    assert t("ov.log.gold", "zh", src="國庫", dst="你（0）", gold=2, why="收入") == "國庫付給你（0）2 元（收入）。"
+    alice（2）"); beside a Chinese name or a full-width bracket it read "指示物到了
+    你（1）", "Bot 3（4） 持有指示物", "付給 國庫 1 元"."""
+    assert t("ov.log.order", "zh", dst="alice（2）") == "指示物到了 alice（2）。"
+    assert t("ov.log.order", "zh", dst="你（1）") == "指示物到了你（1）。"
+    assert t("ov.log.gold", "zh", src="Bot 1（2）", dst="國庫", gold=1, why="收入") == "Bot 1（2）付給國庫 1 元（收入）。"
+    assert t("ov.log.gold", "zh", src="國庫", dst="你（1）", gold=2, why="收入") == "國庫付給你（1）2 元（收入）。"
     assert t("ov.log.gold", "zh", src="bob", dst="carol", gold=2, why="x") == "bob 付給 carol 2 元（x）。"
-    assert t("sk.ev.reveal", "zh", who="小明（2）", card="[蘇丹]", cause="（宣示王權）") == "小明（2）公開了 [蘇丹]（宣示王權）。"
+    assert t("sk.ev.reveal", "zh", who="小明（3）", card="[蘇丹]", cause="（宣示王權）") == "小明（3）公開了 [蘇丹]（宣示王權）。"
     # English is filled as written, and so is every Chinese message with Latin names
-    assert t("ov.log.order", "en", dst="you (0)") == "The order goes to you (0)."
+    assert t("ov.log.order", "en", dst="you (1)") == "The order goes to you (1)."
     for key, template in ZH.items():
         names = params_of(template)
         if names:
@@ -106,21 +107,21 @@ def test_every_key_used_by_the_screens_is_in_the_catalogue() -> None:
 
 
 def test_seat_lists_in_the_logs_follow_the_language() -> None:
-    """Seats named in a log line: "bob (1), carol (2)"; in Chinese "bob（1）、carol（2）"."""
+    """Seats named in a log line: "bob (2), carol (3)"; in Chinese "bob（2）、carol（3）"."""
     from tui.overlord.words import Namer as OverlordNamer
     from tui.overlord.words import levy_parts
     from tui.sultans.words import Namer as SultansNamer
 
     names = ["alice", "bob", "carol"]
-    assert SultansNamer(names, None, "en").seats([1, 2]) == "bob (1), carol (2)"
-    assert SultansNamer(names, None, "zh").seats([1, 2]) == "bob（1）、carol（2）"
-    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "zh")) == "bob（1）2 元、carol（2）1 元"
-    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "en")) == "2 from bob (1), 1 from carol (2)"
+    assert SultansNamer(names, None, "en").seats([1, 2]) == "bob (2), carol (3)"
+    assert SultansNamer(names, None, "zh").seats([1, 2]) == "bob（2）、carol（3）"
+    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "zh")) == "bob（2）2 元、carol（3）1 元"
+    assert levy_parts(((1, 2), (2, 1)), OverlordNamer(names, None, "en")) == "2 from bob (2), 1 from carol (3)"
 
 
 def test_t_fills_params_and_falls_back() -> None:
     assert t("lobby.rooms", "en", n=3) == "Rooms (3)"
-    assert t("lobby.rooms", "zh", n=3) == "房間（3）"
+    assert t("lobby.rooms", "zh", n=3) == "房間（4）"
     assert t("no.such.key", "zh") == "no.such.key"
     assert t("lobby.rooms", "zh") == "房間（{n}）"  # no params: the template as is
     assert t("confirm.kick", "en", name="[/b]") == "Remove [/b] from the room? They cannot join or watch it again."
@@ -176,7 +177,7 @@ def test_pack_items_breaks_between_items_in_cells() -> None:
 
 
 def test_fit_parts_drops_whole_parts_never_cuts_a_number() -> None:
-    parts = ["Overlord", "Round 1/30", "order phase", "crown at 40", "You: bob (0)"]
+    parts = ["Overlord", "Round 1/30", "order phase", "crown at 40", "You: bob (1)"]
     assert fit_parts(parts, 0) == " · ".join(parts)
     assert fit_parts(parts, 200) == " · ".join(parts)
     assert fit_parts(parts, 48) == "Overlord · Round 1/30 · order phase · …"  # not "crown at 4…"
@@ -187,47 +188,47 @@ def test_fit_parts_drops_whole_parts_never_cuts_a_number() -> None:
 
 
 def test_a_card_that_made_a_draw_or_a_discard_is_not_read_as_the_card_drawn() -> None:
-    """K-CARD effects in the Overlord log: "Bot 4 (4) draws 1 ([Sidestep])."
+    """K-CARD effects in the Overlord log: "Bot 5 (5) draws 1 ([Sidestep])."
     read as the card drawn (a hidden card shown to all) and "棄掉 [殉節]
     （[迫害]）" as two cards; the cause now says it is one."""
     from engine.overlord.views import Event
     from tui.overlord.words import Namer, event_text
 
-    names = ["alice", "bob", "carol", "dave", "Bot 4"]
+    names = ["alice", "bob", "carol", "dave", "Bot 5"]
     draw = Event(n=1, round=1, kind="draw", params={"seat": 4, "count": 1, "why": "sidestep"})
     discard = Event(n=2, round=1, kind="discard", params={"seat": 2, "card": "martyrdom", "why": "victimize"})
     captain = Event(n=3, round=1, kind="discard", params={"seat": 1, "card": "martyrdom", "why": "captain"})
     en, zh = Namer(names, None, "en"), Namer(names, None, "zh")
-    assert event_text(draw, en, "en").plain == "Bot 4 (4) draws 1 (by [Sidestep])."
-    assert event_text(draw, zh, "zh").plain == "Bot 4（4）抽 1 張（[閃避]的效果）。"
-    assert event_text(discard, zh, "zh").plain == "carol（2）棄掉 [殉節]（[迫害]的效果）。"
-    assert event_text(captain, en, "en").plain == "bob (1) discards [Martyrdom] (the Captain's power)."
-    assert event_text(captain, zh, "zh").plain == "bob（1）棄掉 [殉節]（船長的能力）。"
+    assert event_text(draw, en, "en").plain == "Bot 5 (5) draws 1 (by [Sidestep])."
+    assert event_text(draw, zh, "zh").plain == "Bot 5（5）抽 1 張（[閃避]的效果）。"
+    assert event_text(discard, zh, "zh").plain == "carol（3）棄掉 [殉節]（[迫害]的效果）。"
+    assert event_text(captain, en, "en").plain == "bob (2) discards [Martyrdom] (the Captain's power)."
+    assert event_text(captain, zh, "zh").plain == "bob（2）棄掉 [殉節]（船長的能力）。"
     squire = Event(n=4, round=1, kind="draw", params={"seat": 1, "count": 1, "why": "squire"})  # its own key
-    assert event_text(squire, zh, "zh").plain == "bob（1）抽 1 張（護衛的能力）。"  # was "（護衛）"
+    assert event_text(squire, zh, "zh").plain == "bob（2）抽 1 張（護衛的能力）。"  # was "（護衛）"
     # K-ROLE-CAPTAIN / Victimize against an empty hand: said, not silent
     nothing = Event(n=5, round=1, kind="no-discard", params={"seat": 3, "why": "captain"})
-    assert event_text(nothing, en, "en").plain == "dave (3) has no card to discard (the Captain's power)."
+    assert event_text(nothing, en, "en").plain == "dave (4) has no card to discard (the Captain's power)."
     victim = Event(n=6, round=1, kind="no-discard", params={"seat": 3, "why": "victimize"})
-    assert event_text(victim, zh, "zh").plain == "dave（3）沒有牌可棄（[迫害]的效果）。"
+    assert event_text(victim, zh, "zh").plain == "dave（4）沒有牌可棄（[迫害]的效果）。"
     calm = Event(n=7, round=1, kind="no-exchange", params={})  # after a Revolution: nobody executed
     assert event_text(calm, en, "en").plain == "Nobody was executed: no role changes hands."
 
 
 def test_plead_guilty_reads_as_taking_the_order_not_giving_it() -> None:
     """K-ORD-5: Plead Guilty takes the order from the holder. The log read
-    "Bot 1 (1) plays [Plead Guilty] → you (0).", the arrow every other card
+    "Bot 2 (2) plays [Plead Guilty] → you (1).", the arrow every other card
     uses to give the order away."""
     from engine.overlord.views import Event
     from tui.overlord.words import Namer, event_text
 
-    names = ["alice", "Bot 1", "carol", "dave"]
+    names = ["alice", "Bot 2", "carol", "dave"]
     plead = Event(n=1, round=1, kind="play", params={"seat": 1, "card": "plead-guilty", "target": 0})
     sidestep = Event(n=2, round=1, kind="play", params={"seat": 1, "card": "sidestep", "target": 2})
     # "to take": it takes the order only if no Retaliate cancels it (K-ORD-4); "The order goes to" says so
-    assert event_text(plead, Namer(names, 0, "en"), "en").plain == "Bot 1 (1) plays [Plead Guilty] to take the order from alice (0, you)."
-    assert event_text(plead, Namer(names, 2, "zh"), "zh").plain == "Bot 1（1）打出 [認罪]，要從 alice（0）手上拿走指示物。"
-    assert event_text(sidestep, Namer(names, None, "en"), "en").plain == "Bot 1 (1) plays [Sidestep] → carol (2)."
+    assert event_text(plead, Namer(names, 0, "en"), "en").plain == "Bot 2 (2) plays [Plead Guilty] to take the order from alice (1, you)."
+    assert event_text(plead, Namer(names, 2, "zh"), "zh").plain == "Bot 2（2）打出 [認罪]，要從 alice（1）手上拿走指示物。"
+    assert event_text(sidestep, Namer(names, None, "en"), "en").plain == "Bot 2 (2) plays [Sidestep] → carol (3)."
 
 
 def test_the_overlord_help_names_things_as_the_table_does_and_states_the_draw() -> None:
@@ -244,8 +245,8 @@ def test_the_overlord_help_names_things_as_the_table_does_and_states_the_draw() 
 
 
 def test_a_coercion_card_given_is_one_line_to_its_giver_and_taker() -> None:
-    """K-CARD Coercion: the giver read "bob (1, you) gives Bot 2 (2) a card."
-    and then "bob (1, you) gives Bot 2 (2) [Revolt].": the public line is left
+    """K-CARD Coercion: the giver read "bob (2, you) gives Bot 2 (2) a card."
+    and then "bob (2, you) gives Bot 2 (2) [Revolt].": the public line is left
     out for the two who see the card; everyone else keeps it."""
     from engine.overlord.views import Event
     from tui.overlord.words import restated
@@ -266,10 +267,10 @@ def test_a_knight_s_protection_from_a_role_is_said_in_the_log() -> None:
     names = ["alice", "bob", "carol", "dave"]
     captain = Event(n=1, round=1, kind="protected", params={"seat": 3, "role": "captain"})
     fee = Event(n=2, round=1, kind="protected", params={"seat": 1, "role": "taxcollector"})
-    assert event_text(captain, Namer(names, 0, "en"), "en").plain == "dave (3) has the Knight's protection: the Captain's power takes nothing."
+    assert event_text(captain, Namer(names, 0, "en"), "en").plain == "dave (4) has the Knight's protection: the Captain's power takes nothing."
     # said to the Knight himself: no "him" after "you" ("你……拿不走他的東西" mixed the two)
-    assert event_text(fee, Namer(names, 1, "zh"), "zh").plain == "你（1）受騎士保護：財稅官的能力什麼也拿不走。"
-    assert event_text(fee, Namer(names, 1, "en"), "en").plain == "bob (1, you) has the Knight's protection: the Tax Collector's power takes nothing."
+    assert event_text(fee, Namer(names, 1, "zh"), "zh").plain == "你（2）受騎士保護：財稅官的能力什麼也拿不走。"
+    assert event_text(fee, Namer(names, 1, "en"), "en").plain == "bob (2, you) has the Knight's protection: the Tax Collector's power takes nothing."
 
 
 def test_a_round_limit_tie_says_the_rank_decided_it() -> None:

@@ -40,7 +40,7 @@ async def test_host_adds_and_removes_bots_changes_options_and_starts(hub: FakeHu
         await pilot.press("down", "a")  # a bot in the highlighted empty seat 1
         await settle(pilot)
         assert room.seats[1].kind == "bot"
-        assert "Bot 1" in screen_text(app)
+        assert "Bot 2" in screen_text(app)  # the second seat's bot, as players number seats
         await pilot.press("a", "a")  # then the first empty seats
         await settle(pilot)
         assert [s.kind for s in room.seats] == ["human", "bot", "bot", "bot", "empty"]
@@ -156,7 +156,7 @@ async def test_a_seat_whose_player_left_says_offline_and_online_goes_unsaid(hub:
         assert "not ready" in rows["alice"] and "offline" not in rows["alice"] and "online" not in rows["alice"], rows
         rc.add_bot()
         await settle(pilot)
-        bot = next(line for line in screen_text(app).splitlines() if "Bot 2" in line and "│" in line)
+        bot = next(line for line in screen_text(app).splitlines() if "Bot 3" in line and "│" in line)
         assert "ready ✓" in bot, bot  # as a ready player's ("ready" bare read as another state)
 
 
@@ -222,8 +222,8 @@ async def test_kick_asks_first_and_the_kicked_player_goes_back_to_the_lobby(hub:
 
 
 async def test_the_seats_cursor_starts_on_the_player_s_own_seat(hub: FakeHub) -> None:
-    """A host in seat 1 pressed down three times for the bot in seat 4: the
-    cursor had started on row 0, not at the ▶ of their own seat, and d
+    """A host in seat 2 pressed down three times for the bot in seat 5: the
+    cursor had started on the first row, not at the ▶ of their own seat, and d
     removed the seat below the one meant."""
     bob = hub.lobby("bob")
     rc = bob.create_room(RoomSettings(seats=6))
@@ -253,7 +253,7 @@ async def test_the_seats_cursor_starts_on_the_player_s_own_seat(hub: FakeHub) ->
         seat = screen.selected_seat()
         assert seat is not None and seat.index == 4 and seat.name == "dave"
         text = screen_text(app)
-        assert all(name in text for name in ("Bot 0", "bob", "Bot 2", "Bot 3", "dave")), text
+        assert all(name in text for name in ("Bot 1", "bob", "Bot 3", "Bot 4", "dave")), text
 
 
 async def test_leave_asks_and_frees_the_seat(hub: FakeHub) -> None:
@@ -553,9 +553,10 @@ async def test_a_long_room_name_leaves_room_for_the_host_and_the_state(hub: Fake
         assert "Friday at the palace · " in screen_text(pilot.app)
 
 
-@pytest.mark.parametrize(("lang", "bot"), [("en", "Bot 1"), ("zh", "電腦 1")])
+@pytest.mark.parametrize(("lang", "bot"), [("en", "Bot 2"), ("zh", "電腦 2")])
 async def test_the_waiting_room_names_bots_in_the_reader_s_language(hub: FakeHub, lang: Lang, bot: str) -> None:
-    """The Chinese table said "電腦 2" and its waiting room "Bot 2"."""
+    """The Chinese table said "電腦 2" and its waiting room "Bot 2" (the bot in
+    the second seat)."""
     lobby = hub.lobby("alice", lang=lang)
     client = lobby.create_room(RoomSettings(name="r", seats=5))
     client.add_bot(1)
@@ -565,7 +566,26 @@ async def test_the_waiting_room_names_bots_in_the_reader_s_language(hub: FakeHub
         text = screen_text(app)
         assert bot in text, text
         if lang == "zh":
-            assert "Bot 1" not in text
+            assert "Bot 2" not in text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_waiting_room_numbers_seats_from_1(hub: FakeHub, lang: Lang, size: tuple[int, int]) -> None:
+    """Issue 43: seat numbers start at 1, as at a real table (the host's own
+    seat was 0): the host's ▶1, the bot beside it in seat 2 named "Bot 2",
+    and a refusal names the seat by the same number."""
+    lobby = hub.lobby("alice", lang=lang)
+    client = lobby.create_room(RoomSettings(name="r", seats=5))
+    client.add_bot(1)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        rows = [line.strip("│ ") for line in screen_text(app).splitlines()]
+        assert any(row.startswith("▶1 ") and "alice" in row for row in rows), rows
+        bot = t("table.bot_name", lang, n=2)
+        assert any(row.startswith("2 ") and bot in row for row in rows), rows
+        assert not any(row.startswith(("▶0 ", "0 ")) for row in rows), rows
 
 
 async def test_a_guest_s_seat_says_guest(hub: FakeHub) -> None:

@@ -58,9 +58,9 @@ def make_view(log_len: int = 3) -> View:
 
 def test_seat_numbers_carry_names_and_markup_stays_literal() -> None:
     text = render(make_view(), NAMES)
-    assert "You are" in text and "0 [/b] ◀" in text
-    assert "Crown" in text and "2 王小明" in text
-    assert "1 [red]x[/red], 2 王小明" in text  # pending seats
+    assert "You are" in text and "1 [/b] ◀" in text  # seats as players number them, from 1
+    assert "Crown" in text and "3 王小明" in text
+    assert "2 [red]x[/red], 3 王小明" in text  # pending seats
     assert "[/b]: 2, [red]x[/red]: 0, 王小明: 1" in text  # totals per seat
     assert "Your card" in text and "guard" in text
 
@@ -74,8 +74,8 @@ def test_seats_table_folds_flags_and_drops_the_name_column() -> None:
 
 def test_a_narrow_pane_gets_one_line_per_seat_instead_of_a_table() -> None:
     text = render(make_view(), NAMES, width=30)
-    assert "· 0 [/b] ◀ · Card=guard" in text
-    assert "· 2 王小明 · Revealed" in text
+    assert "· 1 [/b] ◀ · Card=guard" in text
+    assert "· 3 王小明 · Revealed" in text
     assert "Seat  " not in text  # no table header
 
 

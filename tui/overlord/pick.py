@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.overlord.notation import Action, OverlordIllegal, parse
+from tui.client import seat_index
 
 VERB_KIND: dict[str, str] = {
     "order": "order",
@@ -175,7 +176,8 @@ class Picker:
             self.cursor = (self.cursor + delta) % len(c)
 
     def type_digit(self, digit: str) -> bool:
-        """A seat step picks the seat with that number; a card step the hand's
+        """A seat step picks the seat with that number (as players see it,
+        :func:`tui.client.seat_index`); a card step the hand's
         n-th card (its number in the hand panel); the levy step takes one gold
         more from that seat if it may (:meth:`levy_more`); other steps the n-th
         choice (1-based): in a list of ten or more, a digit after one that could
@@ -187,9 +189,9 @@ class Picker:
         2 at seat 4, as ``c 2 Enter 4`` does (it said "4 is not a choice now")."""
         n = int(digit)
         if self.step == "seat":
-            return self.select(n)
+            return self.select(seat_index(n))
         if self.step == "levy":
-            return self.levy_more(n) is not None
+            return self.levy_more(seat_index(n)) is not None
         if self.step == "card" and self.hand:
             return self._type_card(digit)
         c = self.candidates()

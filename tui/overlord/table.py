@@ -30,7 +30,7 @@ from textual.containers import Horizontal
 
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
-from tui.client import RoomClient, SeatInfo
+from tui.client import RoomClient, SeatInfo, seat_index, seat_number
 from tui.i18n import Lang, game_title, level_name
 from tui.overlord.help import OverlordHelp
 from tui.overlord.pick import KIND_KEYS, KIND_ORDER, Picker, Value, kind_for_key, parse_legal
@@ -254,7 +254,7 @@ class Table(GameTableScreen[Picker]):
         if namer.viewer is None:
             parts.append(self.tr("ov.head.watching"))
         else:
-            parts.append(self.tr("ov.head.you", who=self.tr("ov.seat", name=namer.name(namer.viewer), n=namer.viewer)))
+            parts.append(self.tr("ov.head.you", who=self.tr("ov.seat", name=namer.name(namer.viewer), n=seat_number(namer.viewer))))
         parts += [self.tr(f"ov.phase.{ov.phase}"), self.tr("ov.head.crown", gold=ov.coronation)]  # these go first when narrow
         head = fit_head(parts, self.query_one("#ov-head").size.width)
         self._update("#ov-head", Text(head, no_wrap=True, overflow="ellipsis", end=""))
@@ -358,7 +358,7 @@ class Table(GameTableScreen[Picker]):
             name = names[i] if i != namer.viewer else clip(names[i], name_w - 2) + " *"  # the mark kept when cut
             role = short_role(role_str(sv.role, self.lang), sv.rank, role_w)
             line = Text(no_wrap=True, overflow="ellipsis", end="")
-            line.append(f"{mark} {i} ")
+            line.append(f"{mark} {seat_number(i)} ")
             line.append(pad(name, name_w), style="bold" if i == namer.viewer else "")
             line.append(" " + pad(role, role_w), style="bold" if sv.is_ruler else "")
             line.append(" " + pad(str(sv.gold), gold_w) + " " + pad(str(sv.hand_size), hand_w))
@@ -452,7 +452,7 @@ class Table(GameTableScreen[Picker]):
                 line.append(card_str(c, self.lang), style="bold")
                 if c in targets:
                     tg = targets[c]
-                    line.append(" " + (self.tr("ov.hand.targets", seats=" ".join(str(s) for s in tg)) if tg else self.tr("ov.hand.now")))
+                    line.append(" " + (self.tr("ov.hand.targets", seats=" ".join(str(seat_number(s)) for s in tg)) if tg else self.tr("ov.hand.now")))
                 elif c in reactive:
                     line.append(" " + self.tr("ov.hand.now"))
                 elif c in card_kinds:  # to discard or give, not to play
@@ -646,13 +646,13 @@ class Table(GameTableScreen[Picker]):
             card = p.hand[n - 1]
             key = "ov.pick.banned" if card == ov.banned else "ov.pick.card_not_now"
             return self.tr(key, card=card_str(card, self.lang))
-        if p.step == "seat" and n == ov.me:
+        if p.step == "seat" and seat_index(n) == ov.me:
             return self.tr("ov.pick.not_you")
         return ""
 
     def _cand_label(self, step: str, c: Value, n: int, namer: Namer) -> str:
         if step == "seat":
-            return f"{c}={namer.name(c)}" if isinstance(c, int) else "—"
+            return f"{seat_number(c)}={namer.name(c)}" if isinstance(c, int) else "—"
         if step == "card":
             p = self.picker
             if p is not None and p.hand and c in p.hand:
@@ -663,7 +663,7 @@ class Table(GameTableScreen[Picker]):
         if step == "levy" and isinstance(c, int):  # a seat, and the gold taken from it so far
             p = self.picker
             gold = p.split.get(c, 0) if p is not None else 0
-            return f"{c}={namer.name(c)}" + (f" +{gold}" if gold else "")
+            return f"{seat_number(c)}={namer.name(c)}" + (f" +{gold}" if gold else "")
         return str(c)
 
     def _kinds(self) -> list[str]:
@@ -801,11 +801,11 @@ class Table(GameTableScreen[Picker]):
         elif key in ("down", "right"):
             p.move(1)
         elif key.isdigit() and p.step == "levy":
-            more = p.levy_more(int(key))
+            more = p.levy_more(seat_index(int(key)))
             if more is None:
                 self.refuse_number(p, key, p.step)
             elif not more:
-                p.note = self._levy_refused(p, int(key))
+                p.note = self._levy_refused(p, seat_index(int(key)))
         elif key.isdigit():
             if not p.type_digit(key):  # a number that is no choice now
                 self.refuse_number(p, key, p.step)

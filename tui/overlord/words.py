@@ -14,6 +14,7 @@ from rich.text import Text
 from engine.overlord.notation import Action, OverlordIllegal, parse
 from engine.overlord.rules import load_ruleset
 from engine.overlord.views import Event, Outcome, OverlordView
+from tui.client import seat_number
 from tui.i18n import Lang, has_key, t
 
 
@@ -34,7 +35,7 @@ def effect_str(card: str, lang: Lang) -> str:
 
 
 class Namer:
-    """Names seats for one viewer: ``bob (1)``, ``alice (0, you)`` (a name, so that English verbs agree)."""
+    """Names seats for one viewer: ``bob (2)``, ``alice (1, you)`` (a name, so that English verbs agree; the numbers players see)."""
 
     def __init__(self, names: list[str], viewer: int | None, lang: Lang) -> None:
         self.names = names
@@ -42,14 +43,14 @@ class Namer:
         self.lang = lang
 
     def name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"#{seat}"
+        return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"#{seat_number(seat)}"
 
     def seat(self, seat: int | None) -> str:
         if seat is None:
             return t("ov.nobody", self.lang)
         if seat == self.viewer:
-            return t("ov.you", self.lang, name=self.name(seat), n=seat)
-        return t("ov.seat", self.lang, name=self.name(seat), n=seat)
+            return t("ov.you", self.lang, name=self.name(seat), n=seat_number(seat))
+        return t("ov.seat", self.lang, name=self.name(seat), n=seat_number(seat))
 
 
 def why_str(why: object, lang: Lang) -> str:

@@ -22,6 +22,8 @@ from tui.client import (
     LeaderRow,
     RoomSettings,
     leader_ranks,
+    seat_index,
+    seat_number,
 )
 from tui.i18n import LANGS, Lang, error_text, game_title, guest_marked, level_name, t
 from tui.screens.base import HostModal
@@ -370,7 +372,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     def _seat_levels_text(self, init: RoomSettings) -> str:
         """The per-seat levels as the field shows them: "2:strong 4:easy" (in the reader's language)."""
-        return " ".join(f"{i}:{level_name(level, self.lang)}" for i, level in sorted(init.bot_levels.items()))
+        return " ".join(f"{seat_number(i)}:{level_name(level, self.lang)}" for i, level in sorted(init.bot_levels.items()))
 
     def _seat_levels(self, seats: int, general: BotLevel) -> dict[int, BotLevel]:
         """The "level by seat" field: ``seat:level`` pairs, a level as either language
@@ -385,12 +387,14 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         for pair in self.query_one("#bot_levels", Input).value.replace(",", " ").replace("：", ":").split():
             seat, _, word = pair.partition(":")
             said = words.get(word.strip().lower())
-            if not seat.strip().isdigit() or not 0 <= int(seat) < seats or said is None:
-                raise _FormError(
-                    self.tr("form.bot_levels", lo=0, hi=seats - 1, level=level_name(self._game_levels()[-1], self.lang))
-                )
+            index = seat_index(int(seat)) if seat.strip().isdigit() else -1  # the number players see
+            if not 0 <= index < seats or said is None:
+                raise _FormError(self.tr(
+                    "form.bot_levels", lo=seat_number(0), hi=seat_number(seats - 1),
+                    level=level_name(self._game_levels()[-1], self.lang),
+                ))
             if said != general:
-                out[int(seat)] = said
+                out[index] = said
         return out
 
     def _crowns(self) -> list[tuple[Text, str]]:

@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.client import ClientError, RoomClient
+from tui.client import ClientError, RoomClient, seat_number
 from tui.i18n import error_text, game_title, room_title
 from tui.tables import TableScreen
 from tui.viewrender import ViewRenderer, action_label
@@ -92,7 +92,7 @@ class PlainTableScreen(TableScreen):
             " · ",
             self.tr(f"state.{snap.state}"),
             " · ",
-            self.tr("table.seat_you", seat=room.my_seat) if not watching else self.tr("table.spectator"),
+            self.tr("table.seat_you", seat=seat_number(room.my_seat) if room.my_seat is not None else "") if not watching else self.tr("table.spectator"),
             no_wrap=True,
             overflow="ellipsis",
         )

@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo
+from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo, seat_number
 from tui.i18n import game_title, level_name, room_title, settings_summary, shown_name
 from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
@@ -185,12 +185,12 @@ class RoomScreen(ChatKeys, HostScreen):
             kind = self.tr("kind.guest" if seat.guest else f"kind.{seat.kind}")
             if seat.kind == "bot" and seat.level is not None:  # "Bot 2" says it is a bot: the kind says how well it plays
                 kind = level_name(seat.level, self.lang)
-            rows.append((f"{marker}{seat.index}", name, kind, seat_status(seat, self.tr)))
+            rows.append((f"{marker}{seat_number(seat.index)}", name, kind, seat_status(seat, self.tr)))
         table.set_rows(rows)
         self._seat_rows = list(snap.seats)
         if not self._cursor_placed and mine is not None:
-            self._cursor_placed = True  # the cursor starts where the ▶ is (row 0 read as the host's own:
-            table.move_cursor(mine)  # three downs from seat 1 meant seat 4 and removed the player at 3)
+            self._cursor_placed = True  # the cursor starts where the ▶ is (the first row read as the host's own:
+            table.move_cursor(mine)  # three downs from seat 2 meant seat 5 and removed the player at 4)
 
     def refresh_keys(self) -> None:
         if self.live:  # a ready player's r takes the mark back: the bar says so

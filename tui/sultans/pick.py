@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.sultans.actions import Action, parse_action
+from tui.client import seat_index, seat_number
 
 Cand = int | Literal["spare", "none", "loyalists", "rebels", "go"]
 Step = Literal["side", "target", "seats", "confirm"]
@@ -162,15 +163,17 @@ class Picker:
         return True
 
     def type_digit(self, d: str, seats: int) -> bool:
-        """A digit typed: pick that seat (two digits for 10-14). True if something was picked."""
+        """A digit typed: pick the seat with that number as players see it
+        (:func:`tui.client.seat_index`; two digits for 10 and up). True if
+        something was picked."""
         cands = self.seat_candidates()
         if self.digits:
-            two = int(self.digits + d)
+            two = seat_index(int(self.digits + d))
             self.digits = ""
             if two in cands:
                 return self._pick_seat(two)
-        one = int(d)
-        if any(s >= 10 and str(s).startswith(d) for s in range(seats)) and d != "0":
+        one = seat_index(int(d))
+        if d != "0" and any(n >= 10 and str(n).startswith(d) for n in map(seat_number, range(seats))):
             self.digits = d
         return self._pick_seat(one) if one in cands else False
 

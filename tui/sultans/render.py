@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.cache import LRUCache
 
 from engine.sultans.views import MatchView, Note, RoundView, SeatView
-from tui.client import SeatInfo
+from tui.client import SeatInfo, seat_number
 from tui.i18n import Lang, level_name, t
 from tui.sultans.ring import wrap_lines
 from tui.sultans.words import Namer, card_str, card_text, current_side, side_name, side_text
@@ -73,7 +73,7 @@ def seat_box_lines(
         marker = "●"
     line1 = Text(end="")
     line1.append(marker, style="bold reverse" if marker == "▶" else "bold")
-    line1.append(f"{i:>2} ", style="bold")
+    line1.append(f"{seat_number(i):>2} ", style="bold")
     name = namer.name(i)
     line1.append(name, style="bold underline" if i == namer.viewer else "bold")
     conn = ""
@@ -81,7 +81,7 @@ def seat_box_lines(
         if info.left:  # its player left the match: a bot plays it out under their name
             conn = t("sk.tok.left", lang)
         elif info.kind == "bot":  # "電腦 2" says it already ("2 電腦 2 電腦")
-            conn = "" if name == t("table.bot_name", lang, n=i) else t("sk.tok.bot", lang)
+            conn = "" if name == t("table.bot_name", lang, n=seat_number(i)) else t("sk.tok.bot", lang)
             if info.level is not None:  # how well it plays
                 conn = f"{conn} {level_name(info.level, lang)}".strip()
         elif info.away:  # a stand-in bot plays it until its player presses a key

@@ -28,7 +28,7 @@ from textual.widgets import Static
 
 from engine.sultans.actions import Action
 from engine.sultans.views import Event, MatchView, RoundView
-from tui.client import RoomClient
+from tui.client import RoomClient, seat_number
 from tui.i18n import game_title
 from tui.sultans.help import SultansHelp
 from tui.sultans.pick import KIND_KEYS, KIND_ORDER, Cand, Picker, kinds_for_key, parse_legal
@@ -163,7 +163,7 @@ class Table(GameTableScreen[Picker]):
         if namer.viewer is None:
             parts.append(self.tr("sk.head.watching"))
         else:
-            parts.append(self.tr("sk.head.you", seat=self.tr("sk.seat", name=namer.name(namer.viewer), n=namer.viewer)))
+            parts.append(self.tr("sk.head.you", seat=self.tr("sk.seat", name=namer.name(namer.viewer), n=seat_number(namer.viewer))))
             parts.append(self.tr("sk.head.score", points=mv.totals[namer.viewer]))
         head = Text(fit_head(parts, self.query_one("#sk-head").size.width), no_wrap=True, overflow="ellipsis", end="")
         self._update("#sk-head", head)
@@ -389,13 +389,13 @@ class Table(GameTableScreen[Picker]):
         if c == "spare":
             return "s=" + self.tr("sk.the_spare")
         if c == "none":
-            return "n=" + self.tr("sk.pick.no_swap")  # n, never 0: 0 is seat 0's key
+            return "n=" + self.tr("sk.pick.no_swap")  # a letter: the digits are the seats' keys
         if c in ("loyalists", "rebels"):
             return f"{'l' if c == 'loyalists' else 'r'}={self.tr('sk.side.' + str(c))}"
         if c == "go":
             return ""
         assert isinstance(c, int)
-        return f"{c}={namer.name(c)}"
+        return f"{seat_number(c)}={namer.name(c)}"
 
     # ------------------------------------------------------------------ panes
     def _render_pane(self, mv: MatchView) -> None:
@@ -522,7 +522,7 @@ class Table(GameTableScreen[Picker]):
         elif key.isdigit():
             typed = p.digits + key
             picked = p.type_digit(key, seats)
-            if p.digits:  # waiting for a second digit (seats 10-14): say so
+            if p.digits:  # waiting for a second digit (seats 10 and up): say so
                 p.note = self.tr("sk.pick.more_digit", d=p.digits)
             elif not picked:  # a number that is no choice now did nothing, silently
                 self.refuse_number(p, typed, p.step)

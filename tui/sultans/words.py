@@ -18,6 +18,7 @@ from rich.text import Text
 from engine.sultans.actions import Action, parse_action
 from engine.sultans.cards import CARD_NAMES, CardName
 from engine.sultans.views import Event, Note
+from tui.client import seat_number
 from tui.i18n import Lang, has_key, t
 
 Family = Literal["loyalists", "rebels", "neutral"]
@@ -80,7 +81,8 @@ def current_side(card: str, revealed: bool, declared: str | None) -> str | None:
 
 
 class Namer:
-    """Seat references for one viewer: ``alice (3)``, ``bob (4, you)`` (a name, so that English verbs agree), ``the spare``."""
+    """Seat references for one viewer: ``alice (3)``, ``bob (4, you)`` (a name, so that English verbs agree), ``the spare``;
+    the numbers are the ones players see (:func:`tui.client.seat_number`)."""
 
     def __init__(self, names: Sequence[str], viewer: int | None, lang: Lang) -> None:
         self.names = list(names)
@@ -90,14 +92,14 @@ class Namer:
     def name(self, seat: int) -> str:
         if 0 <= seat < len(self.names) and self.names[seat]:
             return self.names[seat]
-        return f"#{seat}"
+        return f"#{seat_number(seat)}"
 
     def seat(self, seat: int | None, *, spare: bool = False) -> str:
         if seat is None or spare:
             return t("sk.the_spare", self.lang)
         if seat == self.viewer:
-            return t("sk.seat_you", self.lang, name=self.name(seat), n=seat)
-        return t("sk.seat", self.lang, name=self.name(seat), n=seat)
+            return t("sk.seat_you", self.lang, name=self.name(seat), n=seat_number(seat))
+        return t("sk.seat", self.lang, name=self.name(seat), n=seat_number(seat))
 
     def seats(self, seats: Sequence[int]) -> str:
         if not seats:
