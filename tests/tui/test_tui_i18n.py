@@ -62,7 +62,7 @@ def test_chinese_text_uses_full_width_punctuation() -> None:
     chinese = {key: re.sub(r"\{\w*\}", "", text) for key, text in every.items() if re.search(f"[{HAN}]", text)}
     assert {key: text for key, text in chinese.items() if key not in SIGNS and ASCII_PUNCTUATION.search(text)} == {}
     assert t("sk.ev.reveal", "zh", who=t("sk.seat", "zh", name="Bot 2", n=2), card="[蘇丹]",
-             cause=t("sk.cause.claim", "zh")) == "Bot 2（3）公開了 [蘇丹]（宣示王權）。"
+             cause=t("sk.cause.claim", "zh")) == "Bot 2（2）公開了 [蘇丹]（宣示王權）。"
 
 
 def test_chinese_text_sets_numbers_apart_from_the_words() -> None:
@@ -121,7 +121,7 @@ def test_seat_lists_in_the_logs_follow_the_language() -> None:
 
 def test_t_fills_params_and_falls_back() -> None:
     assert t("lobby.rooms", "en", n=3) == "Rooms (3)"
-    assert t("lobby.rooms", "zh", n=3) == "房間（4）"
+    assert t("lobby.rooms", "zh", n=3) == "房間（3）"
     assert t("no.such.key", "zh") == "no.such.key"
     assert t("lobby.rooms", "zh") == "房間（{n}）"  # no params: the template as is
     assert t("confirm.kick", "en", name="[/b]") == "Remove [/b] from the room? They cannot join or watch it again."

@@ -66,7 +66,7 @@ async def test_play_a_whole_match_with_bots_then_play_again(hub: FakeHub, size: 
         text = screen_text(app)
         assert "Your move" in text
         assert "take two" in text
-        assert "peek 1  (Bot 1)" in text  # seat numbers in actions carry the seat's name
+        assert "peek 1  (Bot 2)" in text  # seat numbers in actions (notation, from 0) carry the seat's name
         assert "red" not in text.split("Your card")[0]  # nothing about the others before a peek
         room = only_room(hub)
         turns = 0
