@@ -52,12 +52,12 @@ async def test_the_dialog_sets_levels_and_the_room_shows_them(hub: FakeHub, size
         await submit(dialog, pilot)
         assert isinstance(app.screen, RoomScreen)
         [room] = hub.rooms.values()
-        assert room.settings.bot_level == "easy" and room.settings.bot_levels == {2: "normal"}
-        await pilot.press("a", "a")  # bots in seats 1 and 2
+        assert room.settings.bot_level == "easy" and room.settings.bot_levels == {1: "normal"}  # seat 2 as shown
+        await pilot.press("a", "a")  # bots in seats 2 and 3
         await settle(pilot)
-        rows = [line for line in screen_text(app).splitlines() if re.search(r"│\s+[12]\s", line)]
+        rows = [line for line in screen_text(app).splitlines() if re.search(r"│\s+[23]\s", line)]
         assert len(rows) == 2
-        assert f" {easy} " in rows[0] and f" {normal} " in rows[1]  # the kind column says the level
+        assert f" {normal} " in rows[0] and f" {easy} " in rows[1]  # the kind column says the level
         said = "bots easy (seat 2 normal)" if lang == "en" else "電腦簡單 (座位 2 普通)"
         assert said in settings_summary(room.settings, lang).split(" · ")
         await pilot.press("o")
@@ -72,8 +72,8 @@ def test_the_summary_names_the_levels_only_when_not_all_normal() -> None:
     plain = RoomSettings(seats=5)
     assert "bots normal" not in settings_summary(plain, "en")
     mixed = RoomSettings(seats=5, bot_level="easy", bot_levels={2: "normal", 3: "easy"})
-    assert settings_summary(mixed, "en").split(" · ")[-3] == "bots easy (seat 2 normal)"
-    assert "電腦簡單 (座位 2 普通)" in settings_summary(mixed, "zh").split(" · ")
+    assert settings_summary(mixed, "en").split(" · ")[-3] == "bots easy (seat 3 normal)"  # seat index 2, shown from 1
+    assert "電腦簡單 (座位 3 普通)" in settings_summary(mixed, "zh").split(" · ")
     for level in BOT_LEVELS:
         assert level_name(level, "en") == level and level_name(level, "zh")
 
