@@ -821,7 +821,7 @@ ZH: dict[str, str] = {
     "changed.first_to": "獲勝分數",
     "changed.turn_limit": "每局回合上限",
     "changed.notebook": "筆記本",
-    "changed.round_limit": "回合上限",
+    "changed.round_limit": "局數上限",
     "changed.coronation": "加冕金額",
     "changed.expansion_ranks": "擴充角色",
     "changed.ruleset": "規則",
@@ -1119,7 +1119,7 @@ ZH: dict[str, str] = {
     "view.uprising_named": "暴動目標",
     "view.prompt": "等待回應",
     "view.owed": "尚未回答",
-    "view.round_limit": "輪數上限",
+    "view.round_limit": "局數上限",
     "view.coronation": "加冕門檻",
     "view.ruleset": "規則組",
     "view.direction": "方向",
@@ -1186,14 +1186,14 @@ ZH: dict[str, str] = {
         "不想回應時按 o（不回應；n 也可以，和刺殺領主一樣）。"
     ),
     "help.game.overlord": (
-        "每人有一張角色（有階級和收入）、5 元和謀略卡。每回合：抽 2 張牌（超過手牌上限的部分不抽），"
-        "領取收入（第 1 回合沒有）；若領主有 {crown}就加冕獲勝。\n"
+        "每人有一張角色（有階級和收入）、5 元和謀略卡。每局：抽 2 張牌（超過手牌上限的部分不抽），"
+        "領取收入（第 1 局沒有）；若領主有 {crown}就加冕獲勝。\n"
         "接著是暗殺階段：領主把暗殺指示物交給另一位玩家。拿到的人必須用盾牌卡傳出去"
         "（每張卡說明可以傳給誰並附帶效果）、用角色能力傳出（農夫、歹徒）、"
         "在沒有任何盾牌卡時打出「絕境」卡，或者死亡。任何人都能用「報復」反制一張卡，"
         "或用「認罪」把指示物拿過來。\n"
         "領主死亡時本階段結束，存活者從中央換取更高的角色。領主是最後存活者時也獲勝。"
-        "最後一回合結束後，錢最多的人獲勝。"
+        "最後一局結束後，錢最多的人獲勝。"
     ),
 }
 

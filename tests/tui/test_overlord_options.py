@@ -65,7 +65,7 @@ async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: Fak
         dialog.query_one("#game", Select).value = "overlord"
         await settle(pilot)
         text = screen_text(app)
-        assert "刺殺領主" in text and "回合上限" in text and "加冕金額" in text and "擴充角色階級" in text
+        assert "刺殺領主" in text and "局數上限" in text and "加冕金額" in text and "擴充角色階級" in text
         assert "40（規則）" in text
 
 

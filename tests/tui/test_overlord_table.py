@@ -546,7 +546,7 @@ async def test_role_exchange_in_chinese() -> None:
         await pilot.press("tab")
         await settle(pilot)
         text = screen_text(app)
-        assert "第 1 回合後的交換角色" in text
+        assert "第 1 局後的交換角色" in text
         assert "交換角色（Tab）" in text  # the pane's title (it said "交換角色  (Tab)")
         assert "bob（2）放下船長，拿取領主" in text
 
@@ -590,7 +590,7 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
             assert f"★ {winner} ({out.winner + 1})" in text
             assert "Press p to play again, o to change the settings," in text  # alice hosts
         else:
-            assert "遊戲結束" in text and "回合上限" in text
+            assert "遊戲結束" in text and "局數上限" in text
             assert f"★ {winner}（{out.winner + 1}）" in text
         result = sheet_of(app, "#ov-log")
         rows = [ln for ln in result.splitlines() if "(" in ln or "（" in ln][1:]
@@ -1209,7 +1209,7 @@ async def test_a_full_hand_draws_no_card_in_words(lang: Lang) -> None:
             assert "bob (2) draws 2 (the round's draw)." in log
             assert "draws 0" not in log
         else:
-            assert "你（1）沒有抽牌（每回合抽牌）。" in log
+            assert "你（1）沒有抽牌（每局抽牌）。" in log
             assert "抽 0 張" not in log
 
 
@@ -1535,7 +1535,7 @@ async def test_a_log_drawn_anew_keeps_the_earlier_rounds() -> None:
         await pilot.press("f2")
         await settle(pilot)
         rows = [strip.text for strip in app.screen.query_one("#ov-log", TailLog).lines]
-        assert any("第 1 回合" in row for row in rows) and any("第 3 回合" in row for row in rows), rows[:5]
+        assert any("第 1 局" in row for row in rows) and any("第 3 局" in row for row in rows), rows[:5]
 
 
 @pytest.mark.parametrize(("lang", "said"), [("en", "if the Overlord has 30 gold he is crowned"), ("zh", "若領主有 30 元就加冕獲勝")])

@@ -278,7 +278,7 @@ def test_a_round_limit_tie_says_the_rank_decided_it() -> None:
     from engine.overlord.views import Event, Outcome
     from tui.overlord.words import Namer, event_text, outcome_reason
 
-    assert outcome_reason(Outcome(winner=1, reason="round-limit", gold=[5, 14, 14, 3]), "zh") == "回合上限，金錢同額時階級高者勝"
+    assert outcome_reason(Outcome(winner=1, reason="round-limit", gold=[5, 14, 14, 3]), "zh") == "局數上限，金錢同額時階級高者勝"
     assert outcome_reason(Outcome(winner=1, reason="round-limit", gold=[5, 14, 13, 3]), "en") == "round limit, most gold"
     assert outcome_reason(Outcome(winner=1, reason="coronation", gold=[5, 40, 40, 3]), "en") == "coronation"
     names = ["alice", "bob", "carol", "dave"]
@@ -315,3 +315,21 @@ def test_the_lobby_s_help_uses_the_table_s_words() -> None:
     for old in ("號召革命", "稱王", "中央角色卡"):
         assert old not in help_zh
     assert "n" in help_zh.split("不回應")[-1] and "(o, or n" in t("help.game.sultans", "en")
+
+
+def test_chinese_says_ju_for_a_round_and_huihe_for_a_turn_in_both_games() -> None:
+    """Issue 44 item 13: 回合 meant a round in Kill the Overlord (第 12/30 回合,
+    回合上限) and a turn in the same dialog (回合計時) and in Sultans of Karaya.
+    As the Sultans seed has it (每一局 a round, 進行回合 a turn): a round is 局
+    and a turn 回合, in both games, their dialogs, logs and help."""
+    from tui.overlord import catalogue
+
+    zh = {**ZH, **{f"ov:{k}": v for k, v in catalogue.ROLE_RULES_ZH.items()}}
+    en = {**EN, **{f"ov:{k}": v for k, v in catalogue.ROLE_RULES_EN.items()}}
+    rounds = {k for k, v in en.items() if re.search(r"\brounds?\b", v, re.I) and not re.search(r"came round", v)}
+    turns = {k for k, v in en.items() if re.search(r"\bturns?\b", v, re.I)}
+    assert {k: zh[k] for k in rounds - turns if "回合" in zh[k] or "輪數" in zh[k]} == {}
+    assert {k: zh[k] for k in turns - rounds if "局" in re.sub("每局|本局|這局|一局|上局", "", zh[k])} == {}  # (a turn of "this round")
+    assert t("ov.head.round", "zh", n=12, of=30) == "第 12/30 局"
+    assert t("field.round_limit", "zh") == "局數上限" and t("field.turn_timer", "zh").startswith("回合計時")
+    assert t("sk.head.turn", "zh", n=3, limit=200) == "回合 3/200"
