@@ -214,7 +214,7 @@ async def test_a_player_leaves_a_running_match_a_bot_plays_it_out_and_the_result
     assert a.snapshot().seats[1].left  # the result still says so
     a.play_again()  # the next match: a bot's seat like any other
     seat = a.snapshot().seats[1]
-    assert (seat.kind, seat.name, seat.left) == ("bot", "Bot 1", False)
+    assert (seat.kind, seat.name, seat.left) == ("bot", "Bot 2", False)
 
 
 async def test_leaving_a_match_is_for_seated_players_while_it_is_played(hub: Hub) -> None:

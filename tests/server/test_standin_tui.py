@@ -76,13 +76,14 @@ async def table_of(
 
 
 def seat_row(app: ThroneApp, name: str, seat: int = 1) -> str:
-    """What the seat list shows of ``seat``: the Overlord row, or the Sultans
-    ring's box (the lines from its number and name down, in its columns)."""
+    """What the seat list shows of ``seat`` (its index; players see its number
+    from 1): the Overlord row, or the Sultans ring's box (the lines from its
+    number and name down, in its columns)."""
     lines = screen_text(app).splitlines()
-    at = next(i for i, line in enumerate(lines) if f"{seat} {name}" in line)
+    at = next(i for i, line in enumerate(lines) if f"{seat + 1} {name}" in line)
     if not isinstance(app.screen, SultansTable):
         return lines[at]
-    col = lines[at].index(f"{seat} {name}")
+    col = lines[at].index(f"{seat + 1} {name}")
     return " ".join(line[max(0, col - 3) : col + 20] for line in lines[at : at + 3])
 
 
@@ -91,9 +92,9 @@ def marked(app: ThroneApp, game: str, lang: Lang, mark: str, name: str = "bob") 
     row or box; or, an Overlord table with no state column (60 columns), below the rows."""
     if t(f"{MARK[game]}.{mark}", lang) in seat_row(app, name):
         return True
-    said = t(f"ov.info.{mark}", lang, names="")  # "Away: bob (1)", or on bob's own screen "Away: you (1)"
+    said = t(f"ov.info.{mark}", lang, names="")  # "Away: bob (2)", or on bob's own screen "Away: you (2)"
     return game == "overlord" and any(
-        line.lstrip().startswith(said) and "1" in line.lstrip()[len(said) :] for line in screen_text(app).splitlines()
+        line.lstrip().startswith(said) and "2" in line.lstrip()[len(said) :] for line in screen_text(app).splitlines()
     )
 
 
@@ -136,7 +137,7 @@ async def test_the_host_hands_a_seat_to_a_stand_in_with_z_after_a_confirmation(
         await pilot.press("enter")  # bob's, the first
         await settle(pilot, 3)
         assert isinstance(app.screen, ConfirmDialog)
-        question = t("confirm.standin", lang, name="bob", seat="1")
+        question = t("confirm.standin", lang, name="bob", seat="2")  # seat index 1, the second
         assert app.screen._question == question and question[:12] in screen_text(app), screen_text(app)
         await pilot.press("n")  # changed their mind: nothing happens
         await settle(pilot, 3)
@@ -201,7 +202,7 @@ async def test_the_result_marks_a_seat_whose_player_left(game: str) -> None:
         assert room.state == "finished"
         log = app.screen.query_one(TailLog)
         assert log.sheet is not None
-        assert "Left the match before its end (a bot played on): bob (1)" in log.sheet.plain
+        assert "Left the match before its end (a bot played on): bob (2)" in log.sheet.plain
 
 
 @pytest.mark.parametrize("game", GAMES)
