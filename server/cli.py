@@ -144,6 +144,8 @@ async def serve(config: Config) -> int:
         members_only=config.players.members == "invite",
         storage_retry=config.storage.retry_interval,
         thinker=Thinker(),
+        spam=config.spam,
+        netblock=config.limits.netblock,
     )
     heap = HeapKeeper(retired=lambda: server.retired, opened=lambda: server.opened)
     server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)

@@ -267,6 +267,27 @@ class RoomsSection(_Section):
     """A player's own decisions in a row whose time ran out before a stand-in bot plays their seat (any key of theirs takes it back)."""
 
 
+class SpamSection(_Section):
+    """What one source (an IPv4 address, an IPv6 /64: ``limits.per_source_netblock``)
+    may make others read or pay for, beyond each name's own chat limit (8 lines at
+    once, then one every 1.5 s; a connection has one name)."""
+
+    chat_per_source_burst: int = Field(default=12, ge=1)
+    """Chat lines all the names of one source may send at once (lobby and rooms together)..."""
+    chat_per_source_every: float = Field(default=1.0, gt=0)
+    """...then one every this many seconds."""
+    presence_line_every: float = Field(default=60.0, ge=0)
+    """A room says "NAME is watching" for one name at most once in this many seconds."""
+    presence_per_source_burst: int = Field(default=6, ge=1)
+    """Such lines the names of one source may cause at once (in all rooms)..."""
+    presence_per_source_every: float = Field(default=10.0, gt=0)
+    """...then one every this many seconds; past that the watcher watches unannounced."""
+    rooms_per_source: int = Field(default=5, ge=1)
+    """Open rooms created from one source."""
+    rooms_total: int = Field(default=200, ge=1)
+    """Open rooms on the server."""
+
+
 DEFAULT_SYNCHRONOUS: Literal["normal", "full"] = "full"
 """SQLite's ``synchronous`` for the database (one source: the config's default and
 ``server.storage.Storage``'s)."""
@@ -303,6 +324,7 @@ class Config(_Section):
     players: PlayersSection = PlayersSection()
     rooms: RoomsSection = RoomsSection()
     storage: StorageSection = StorageSection()
+    spam: SpamSection = SpamSection()
     metrics: MetricsSection = MetricsSection()
 
     @property

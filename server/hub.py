@@ -46,7 +46,7 @@ from typing import Literal
 from engine.api import GameSpec
 from server.admin import AdminSession
 from server.club import COMMAND_POLL, Club, ClubError, when
-from server.config import DEFAULT_STORAGE_RETRY
+from server.config import DEFAULT_STORAGE_RETRY, SpamSection
 from server.metrics import REFUSALS
 from server.room import (
     CHAT_HISTORY,
@@ -104,9 +104,13 @@ class Hub:
         members_only: bool = False,
         storage_retry: float = DEFAULT_STORAGE_RETRY,
         thinker: Thinker | None = None,
+        spam: SpamSection | None = None,
+        netblock: tuple[int, int] = (32, 64),
     ) -> None:
         self.storage = storage
         self.storage_retry = storage_retry
+        self.spam = spam or SpamSection()
+        self.netblock = netblock
         self.club = club if club is not None else Club(storage, clock=clock)
         self.members_only = members_only  # [players] members = "invite"
         self.thinker = thinker  # the strong bots' process pool (the server's; without it they play at normal)
@@ -174,6 +178,8 @@ class Hub:
             club=self.club,
             storage_retry=self.storage_retry,
             thinker=self.thinker,
+            spam=self.spam,
+            netblock=self.netblock,
         )
         for match in self.storage.unfinished_matches():
             spec = self.specs.get(match.game)
@@ -312,6 +318,18 @@ class Hub:
         """The names of :meth:`online` that play as guests."""
         self._presence()
         return self._guests
+
+    def room_allowed(self, who: Identity) -> None:
+        """Refuse a new room past ``spam.rooms_total`` open rooms, or past
+        ``spam.rooms_per_source`` open rooms created from ``who``'s source."""
+        open_rooms = [room for room in self.rooms.values() if not room.closed]
+        if len(open_rooms) >= self.spam.rooms_total:
+            raise ClientError("rooms-full", "the server has as many rooms as it may: join one, or try later",
+                              params={"max": str(self.spam.rooms_total)})
+        source = self.env.source(who.address)
+        if source and sum(room.source == source for room in open_rooms) >= self.spam.rooms_per_source:
+            raise ClientError("rooms-source", "your address has as many open rooms as it may: join one, or close one",
+                              params={"max": str(self.spam.rooms_per_source)})
 
     def guest_seated(self, name: str) -> bool:
         """A guest holds a seat as ``name`` in an open room (a key may not claim
@@ -525,7 +543,7 @@ class LobbySession:
     def chat(self, text: str) -> None:
         require_unmuted(self._hub.club, self._identity.name)
         text = chat_text(text)  # a refused line is not counted
-        self._hub.env.count_chat(self._identity.name)
+        self._hub.env.count_chat(self._identity.name, self._identity.address)
         self._hub.say(self._identity.name, text)
 
     def motd(self) -> str:
@@ -594,6 +612,7 @@ class LobbySession:
     def create_room(self, settings: RoomSettings) -> RoomSession:
         hub = self._hub
         clean, spec = validate_settings(settings, hub.specs, default_bot_delay=hub.bot_delay)
+        hub.room_allowed(self._identity)
         self._release_seat(except_room=None)
         try:
             room_id = hub.storage.create_room(clean.model_dump(mode="json"), self._identity.name)
@@ -601,6 +620,7 @@ class LobbySession:
             log.warning("cannot create a room for %s: %s", self._identity.name, err)
             raise ClientError("storage", "the server could not save the new room; try again") from err
         room = Room(hub.env, room_id, clean, self._identity.name, spec)
+        room.source = hub.env.source(self._identity.address)
         hub.rooms[room_id] = room
         room.seat_human(self._identity, 0)
         log.info("room %s: %s created by %s", room_id, spec.id, self._identity.name)

@@ -47,14 +47,15 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Collection, Coroutine, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from engine.api import Bot, BotLevel, GameSpec, GameTable, IllegalAction
 from server.club import Club, when
-from server.config import DEFAULT_STORAGE_RETRY
+from server.config import DEFAULT_STORAGE_RETRY, SpamSection
+from server.gate import source_of
 from server.sanitize import clean_text
 from server.storage import (
     CHAT_HISTORY,
@@ -163,18 +164,32 @@ class RoomEnv:
     club: Club | None = None  # mutes (server.club)
     storage_retry: float = DEFAULT_STORAGE_RETRY  # seconds before a match stopped by a failed write goes on
     thinker: Thinker | None = None  # the strong bots' process pool (without one they play at normal)
+    spam: SpamSection = field(default_factory=SpamSection)  # what one source may make others read
+    netblock: tuple[int, int] = (32, 64)  # how addresses group into sources (limits.per_source_netblock)
 
     def __post_init__(self) -> None:
         if self.notifier is None:
             self.notifier = Notifier(self.loop, self.context)
         if self.chat_throttle is None:
             self.chat_throttle = Throttle(CHAT_BURST, CHAT_EVERY, self.clock)
+        spam = self.spam
+        self.source_chat = Throttle(spam.chat_per_source_burst, spam.chat_per_source_every, self.clock)
+        self.source_presence = Throttle(spam.presence_per_source_burst, spam.presence_per_source_every, self.clock)
 
-    def count_chat(self, name: str) -> None:
-        """Count a chat line by ``name``; refused when they send lines faster than anyone reads."""
+    def source(self, address: str) -> str:
+        """The source ``address`` counts for ("" for none: in-process clients, tests)."""
+        return source_of(address, *self.netblock) if address else ""
+
+    def count_chat(self, name: str, address: str = "") -> None:
+        """Count a chat line by ``name`` from ``address``; refused when the name, or all
+        the names of its source together, send lines faster than anyone reads."""
         assert self.chat_throttle is not None
-        if not self.chat_throttle.take(name):
+        source = self.source(address)
+        if self.chat_throttle.full(name) or (source and self.source_chat.full(source)):
             raise ClientError("chat-fast", "too many chat lines at once; wait a moment")
+        self.chat_throttle.hit(name)
+        if source:
+            self.source_chat.hit(source)
 
     def notify(self, targets: Iterable[Any]) -> None:
         assert self.notifier is not None
@@ -322,9 +337,11 @@ class Room:
         self.state: State = "waiting"
         self.closed = False
         self._retry: asyncio.Task[None] | None = None  # a failed write's retry (storage_retry)
+        self._presence_at: dict[tuple[str, str], float] = {}  # (line, name key) -> when said (_presence)
         self.seats = [Seat(i) for i in range(settings.seats)]
         self.banned: set[str] = env.storage.room_kicks(room_id)  # name keys the host removed (kept)
         self.closed_reason = ""  # why a club admin closed the room
+        self.source = ""  # the source (server.gate.source_of) of who created it; "" for a room restored
         self.sessions: list[RoomSession] = []
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
         self.version = 0
@@ -522,9 +539,30 @@ class Room:
             returning = self.watcher_back(session.identity)  # put back after a restart or a dropped connection
             if not returning and not self._watching_elsewhere(session):
                 # who came to watch is said once, however many screens they open (the table lists no watchers)
-                self.system("sys.watching", name=session.identity.name)
+                self._presence("sys.watching", session.identity)
             self._keep_watcher(StoredWatcher(session.identity.name, session.identity.guest, None))
         self._changed(lobby=True)
+
+    PRESENCE_KEPT = 256  # names whose last presence line a room remembers before it forgets the old ones
+
+    def _presence(self, key: str, who: Identity) -> None:
+        """A chat line that ``who`` coming makes (``key``: "is watching"): said at
+        most once per ``spam.presence_line_every`` for one name in this room, and
+        within its source's budget for such lines, so watching and leaving in a
+        loop writes a line a minute, not one a cycle (nor one per name of a source)."""
+        env = self.env
+        now = env.clock()
+        mark = (key, name_key(who.name))
+        last = self._presence_at.get(mark)
+        if last is not None and now - last < env.spam.presence_line_every:
+            return
+        source = env.source(who.address)
+        if source and not env.source_presence.take(source):
+            return
+        if len(self._presence_at) >= self.PRESENCE_KEPT:
+            self._presence_at = {k: at for k, at in self._presence_at.items() if now - at < env.spam.presence_line_every}
+        self._presence_at[mark] = now
+        self.system(key, name=who.name)
 
     def _watching_elsewhere(self, session: RoomSession) -> bool:
         """Another screen of ``session``'s identity watches this room."""
@@ -1879,7 +1917,7 @@ class RoomSession:
         if room.env.club is not None:
             require_unmuted(room.env.club, self.identity.name)
         text = chat_text(text)  # a refused line is not counted
-        room.env.count_chat(self.identity.name)
+        room.env.count_chat(self.identity.name, self.identity.address)
         room.say(self.identity.name, text)
 
     def set_ready(self, ready: bool) -> None:
