@@ -43,10 +43,11 @@ LOAD_LIMITS = (
     "[limits]\nmax_sessions = 2000\nmax_per_address = 2000\nidle_timeout = 0\n"
     'max_startups = "2000"\nper_source_max_startups = 2000\npenalty_exempt = ["127.0.0.0/8"]\n'
     "[players]\nnames_per_key = 100000\nname_claims_per_hour = 100000\n"
+    "[spam]\nchat_per_source_burst = 100000\nrooms_per_source = 100000\npresence_per_source_burst = 100000\n"
 )
 """Config for benchmarks whose players all come from 127.0.0.1, many at once,
 with one key (:func:`make_key`): no caps on connections, logins still in
-progress, penalties, or names per key."""
+progress, penalties, names per key, or what one source may say or open."""
 
 
 class BenchError(RuntimeError):
