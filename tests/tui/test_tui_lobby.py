@@ -589,6 +589,29 @@ async def test_language_setting_dialog(hub: FakeHub) -> None:
         assert "線上玩家" in screen_text(app)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_settings_say_which_language_is_selected_now(hub: FakeHub, lang: Lang, size: tuple[int, int]) -> None:
+    """Issue 44 item 15: the settings listed English and 繁體中文 alike; the
+    language the screens speak now is ticked and said, and F2 moves the tick."""
+    lobby = hub.lobby("alice", lang=lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        await settle(pilot)
+        other: Lang = "zh" if lang == "en" else "en"
+        rows = [line.strip("│ ▎▊█") for line in screen_text(app).splitlines()]
+        now = "✓ " + t("lang.name", lang) + " " + t("settings.lang.current", lang)
+        assert any(row.startswith(now) for row in rows), rows
+        assert not any(row.startswith("✓ " + t("lang.name", other)) for row in rows), rows
+        await pilot.press("f2")
+        await settle(pilot)
+        rows = [line.strip("│ ▎▊█") for line in screen_text(app).splitlines()]
+        assert any(row.startswith("✓ " + t("lang.name", other)) for row in rows), rows
+        assert not any(row.startswith("✓ " + t("lang.name", lang)) for row in rows), rows
+
+
 async def test_the_settings_dialog_turns_the_bell_off_and_on_and_stays_open(hub: FakeHub) -> None:
     lobby = hub.lobby("alice")
     app = ThroneApp(lobby)

@@ -581,7 +581,7 @@ class PlayerSettingsDialog(HostModal[Lang | None]):
         with Vertical(classes="dialog"):
             yield Static("", id="lang-title", classes="dialog-title", markup=False)
             yield OptionList(
-                *(Option(t("lang.name", lang), id=lang) for lang in LANGS),
+                *(Option(self._lang_text(lang), id=lang) for lang in LANGS),
                 Option(self._bell_text(), id="bell"),
                 Option(self._ask_text(), id="ask_every"),
                 id="langs",
@@ -595,6 +595,14 @@ class PlayerSettingsDialog(HostModal[Lang | None]):
         options.highlighted = LANGS.index(self.lang)
         options.focus()
 
+    def _lang_text(self, lang: Lang) -> Text:
+        """A language by its own name; the one the screens speak now says so
+        (issue 44 item 15: nothing showed which was selected)."""
+        name = t("lang.name", lang)
+        if lang != self.lang:
+            return Text("  " + name)
+        return Text.assemble(("✓ " + name, "bold"), " " + self.tr("settings.lang.current"))
+
     def _bell_text(self) -> Text:
         return Text(self.tr("settings.bell.on" if self.throne.bell_on else "settings.bell.off"))
 
@@ -604,6 +612,8 @@ class PlayerSettingsDialog(HostModal[Lang | None]):
     def apply_lang(self) -> None:
         self.query_one("#lang-title", Static).update(self.tr("dialog.language"))
         self.query_one("#lang-foot", Static).update(Text(self.tr("dialog.language.foot"), style="dim"))
+        for lang in LANGS:  # F2 in the dialog: the mark moves with the language
+            self.query_one("#langs", OptionList).replace_option_prompt(lang, self._lang_text(lang))
         self.query_one("#langs", OptionList).replace_option_prompt("bell", self._bell_text())
         self.query_one("#langs", OptionList).replace_option_prompt("ask_every", self._ask_text())
 
