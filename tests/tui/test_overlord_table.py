@@ -22,6 +22,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from engine.overlord import Game
+from engine.overlord.rules import load_ruleset
 from tui.app import ThroneApp
 from tui.i18n import t
 from tui.overlord.catalogue import CARDS_EN
@@ -1156,8 +1157,10 @@ async def test_help_shows_your_role_and_hand_with_their_rules_and_every_role_at_
                      income=f"{sv.income:+d}" if sv.income else "0")
             assert head + t(f"ov.rolerule.{sv.role}", lang) in text
         assert t("ov.role.overlord", lang) + (" (rank 8, income +6)" if lang == "en" else "（階級 8，收入 +6）") in text
-        for card in ALL_CARDS:  # the plot cards, named unbracketed
-            assert t(f"ov.card.{card}", lang) + t("punct.colon", lang) + t(f"ov.effect.{card}", lang) in text
+        symbols = {c.token: c.symbol for c in load_ruleset().cards}
+        for card in ALL_CARDS:  # the plot cards, named unbracketed, with their symbol
+            name = t("ov.help.card_symbol", lang, card=t(f"ov.card.{card}", lang), symbol=t(f"ov.symbol.{symbols[card]}", lang))
+            assert name + t("punct.colon", lang) + t(f"ov.effect.{card}", lang) in text
         assert f"c {t('ov.key.play', lang)}" in text and f"g {t('ov.key.plead', lang)}" in text
         assert ("Keys at this table" if lang == "en" else "牌桌按鍵") in text
         assert t("table.help.leave", lang) in text  # a bot plays the seat meanwhile
@@ -1720,3 +1723,25 @@ async def test_seats_are_numbered_from_1_in_the_list_the_prompt_and_by_keys(size
         await pilot.press("enter")
         await settle(pilot)
         assert client.sent == [("order 3", 1)]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_help_says_what_the_next_book_card_of_an_uprising_is(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 44 item 14, K-CARD-UPRISING: Uprising's "the next book card
+    discarded" left the reader to guess which cards are books and what counts
+    as discarding. Each card says its symbol (from the rule set), and the help
+    names the book cards and says what resolves an Uprising."""
+    books = [c.token for c in load_ruleset().cards if c.symbol == "book"]
+    assert books and "retaliate" in books and "uprising" in books
+    room = OverlordRoom(new_game(), humans=(0,))
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, _client):
+        await pilot.press("f1")
+        await settle(pilot)
+        text = help_text(app)
+        assert t("ov.help.uprising_title", lang) in text
+        names = t("punct.list", lang).join(t(f"ov.card.{b}", lang) for b in books)
+        assert t("ov.help.uprising", lang, books=names) in text
+        book, shield = t("ov.symbol.book", lang), t("ov.symbol.shield", lang)
+        assert t("ov.help.card_symbol", lang, card=t("ov.card.retaliate", lang), symbol=book) in text
+        assert t("ov.help.card_symbol", lang, card=t("ov.card.sidestep", lang), symbol=shield) in text

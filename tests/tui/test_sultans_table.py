@@ -1501,3 +1501,26 @@ async def test_seats_are_numbered_from_1_on_the_ring_in_the_prompt_and_by_keys(s
         assert client.sent[-1][0] == "peek 4"
         log = " ".join(" ".join(strip.text.split()) for strip in app.screen.query_one("#sk-log", TailLog).lines)
         assert ("alice (1, you) peeked at erin (5)" if lang == "en" else "你（1）調查了 erin（5）") in log, log
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_help_says_what_tired_stops_and_which_guard_blocks(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 44 item 14; S-TURN-3 (an exhausted seat may not use an Action on
+    its next turn; peek, swap and hide stay; reactions are unaffected),
+    S-GRD-2 (an exhausted Guard still blocks), S-REACT-4 (the first blocker
+    clockwise from the Assassin's left blocks): the help never said any of it."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, _client):
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, SultansHelp)
+        text = app.screen.text.plain
+        assert t("sk.help.states_title", lang) in text and t("sk.help.states", lang) in text
+        said = {
+            "en": ("~tired (exhausted)", "may not use its card's Action", "a tired Guard still blocks",
+                   "first of them clockwise from the Assassin's left"),
+            "zh": ("~疲勞", "不能使用角色的「行動」", "疲勞的守衛仍可阻止刺客", "由刺客左手邊起順時針的第一位守衛阻止"),
+        }[lang]
+        assert all(s in text for s in said), text
+        assert t("sk.tok.exhausted", lang) in text  # the sign the seat box shows, by the same word

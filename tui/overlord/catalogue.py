@@ -199,6 +199,17 @@ OVERLORD_EN: dict[str, str] = {
         "the card played, paid (Peasant), discard (Outlaw)."
     ),
     "ov.help.game_title": "The game",
+    "ov.help.card_symbol": "{card} ({symbol})",
+    "ov.help.uprising_title": "Uprising: the next book card",
+    "ov.help.uprising": (
+        "After an Uprising, the first time in this order phase that any living player discards a book card "
+        "({books}) from their hand, as an effect or a cost (Victimize, the Captain, an Outlaw's pass, the "
+        "Executioner's substitute), the Uprising resolves: if that player still holds a shield card, the player "
+        "the Uprising named is executed; if not, the one who played it is (nobody, if that one is dead already; an Advisor other than "
+        "the one who played it ignores it). "
+        "Playing a book card, or having it cancelled, is no discard. Then the Uprising ends; one that never "
+        "resolves ends with the phase."
+    ),
     # the create-room dialog's Kill the Overlord options (tui/screens/dialogs.py)
     "field.round_limit": "Round limit",
     "field.coronation": "Coronation gold",
@@ -523,6 +534,14 @@ OVERLORD_ZH: dict[str, str] = {
         "棄牌（歹徒）。"
     ),
     "ov.help.game_title": "遊戲規則",
+    "ov.help.card_symbol": "{card}（{symbol}）",
+    "ov.help.uprising_title": "暴動：下一張書本卡",
+    "ov.help.uprising": (
+        "打出暴動後，在本次暗殺階段中，第一次有存活的玩家從手上棄掉書本卡（{books}）時，"
+        "不論是效果或代價（迫害、船長、歹徒的傳遞、劊子手的代替），暴動就發生：那位玩家若手上仍有盾牌卡，"
+        "暴動指定的玩家被處決；若沒有，打出暴動的人被處決（他已死亡則無人死亡；打出者以外的顧問不受影響）。"
+        "打出書本卡或書本卡被取消都不算棄牌。暴動發生後就結束；一直沒發生的暴動在本階段結束時結束。"
+    ),
     "field.round_limit": "局數上限",
     "field.coronation": "加冕金額",
     "field.coronation.40": "40（規則）",

@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from rich.text import Text
 
+from engine.overlord.rules import RuleSet, load_ruleset
 from engine.overlord.views import OverlordView, SeatView
 from tui.overlord.catalogue import CARDS_EN
 from tui.overlord.pick import KIND_KEYS
@@ -43,6 +44,7 @@ class OverlordHelp(HelpDialog):
         if ov is not None:
             self.section(text, self.tr("ov.help.roles_title"), self._roles(ov.seats))
         self.section(text, self.tr("ov.help.cards_title"), self._cards())
+        self.section(text, self.tr("ov.help.uprising_title"), self._uprising())
         keys = self.table_keys("ov.help.keys", watching=me is None)
         if me is not None:
             keys = " · ".join(f"{key} {self.tr(f'ov.key.{kind}')}" for kind, key in KIND_KEYS.items()) + "\n" + keys
@@ -82,13 +84,31 @@ class OverlordHelp(HelpDialog):
             lines.append(self.tr(f"ov.rolerule.{sv.role}"))
         return lines
 
+    def _ruleset(self) -> RuleSet:
+        """The table's rule set (the house one when it cannot be read)."""
+        try:
+            return load_ruleset(self.view.ruleset if self.view is not None else "house")
+        except ValueError:
+            return load_ruleset()
+
     def _cards(self) -> Text:
         """Every kind of plot card, by name (unbracketed: a bracketed card on a
-        screen means one the seat knows of) and effect."""
+        screen means one the seat knows of), its symbol (shield or book, from
+        the rule set: an Uprising and the desperation cards turn on them) and effect."""
+        symbols = {c.token: c.symbol for c in self._ruleset().cards}
         lines = Text(end="")
         for i, card in enumerate(CARDS_EN):
             if i:
                 lines.append("\n")
-            lines.append(self.tr(f"ov.card.{card}") + self.tr("punct.colon"), style="bold")
+            symbol = symbols.get(card)
+            name = self.tr(f"ov.card.{card}")
+            if symbol is not None:
+                name = self.tr("ov.help.card_symbol", card=name, symbol=self.tr(f"ov.symbol.{symbol}"))
+            lines.append(name + self.tr("punct.colon"), style="bold")
             lines.append(effect_str(card, self.lang))
         return lines
+
+    def _uprising(self) -> str:
+        """K-CARD-UPRISING: what "the next book card" is, the book cards named."""
+        books = [c.token for c in self._ruleset().cards if c.symbol == "book"]
+        return self.tr("ov.help.uprising", books=self.tr("punct.list").join(self.tr(f"ov.card.{b}") for b in books))

@@ -323,6 +323,19 @@ SULTANS_EN: dict[str, str] = {
         "{leave}"
     ),
     "sk.help.legend_title": "Signs",
+    "sk.help.states_title": "Tired, jailed, caught; which Guard blocks",
+    "sk.help.states": (
+        "~tired (exhausted): a seat the Vizier manipulated. On its next turn it may not use its card's Action; "
+        "it may still peek, swap, or hide (with a secret swap). Its reactions are not stopped: a tired Guard "
+        "still blocks an attack, a tired Sultan still claims the throne or refuses detention, a tired Slave "
+        "still joins a revolt. The sign goes at the end of that next turn, even a skipped one.\n"
+        "#jail (detained): the seat's next turn is skipped. &caught (captured by the Slave Driver): every turn "
+        "is skipped while caught. A jailed or caught seat may not block or join a revolt; it may still claim "
+        "the throne or refuse detention.\n"
+        "When several Guards block one attack, the first of them clockwise from the Assassin's left blocks: "
+        "counting up from the seat number after the Assassin's (after the last seat, seat 1). Only that Guard "
+        "reveals and kills the Assassin; the others stay as they were."
+    ),
     "sk.help.game_title": "The game",
     "sk.rules.sultan": (
         "Loyalist. Action Execute: kill a living, revealed Assassin or Slave (never a hidden seat, "
@@ -662,6 +675,16 @@ SULTANS_ZH: dict[str, str] = {
         "p 再來一場、o 先更改設定（房主，比賽結束後）· {leave}"
     ),
     "sk.help.legend_title": "符號",
+    "sk.help.states_title": "疲勞、拘留、被捕；哪位守衛阻止",
+    "sk.help.states": (
+        "~疲勞：被大官操弄的玩家。他的下個回合不能使用角色的「行動」，但仍可調查、交換或隱藏（可秘密交換）。"
+        "疲勞不影響回應：疲勞的守衛仍可阻止刺客，疲勞的蘇丹仍可宣示王權或禁止拘留，疲勞的奴隸仍可投身革命。"
+        "那個下個回合結束時（即使被跳過）疲勞就移除。\n"
+        "#拘留：下個回合被跳過。&被捕（被奴隸販子捕捉）：被捕期間每個回合都被跳過。"
+        "被拘留或被捕的玩家不能阻止刺客，也不能投身革命；但仍可宣示王權或禁止拘留。\n"
+        "同一次行刺有多位守衛阻止時，由刺客左手邊起順時針的第一位守衛阻止："
+        "從刺客的下一個座位號碼往上數（最後一個座位之後是 1 號）。只有那位守衛公開並殺死刺客，其他守衛維持原狀。"
+    ),
     "sk.help.game_title": "遊戲規則",
     "sk.rules.sultan": (
         "保皇黨。行動〈處決〉：殺死一名存活且公開的刺客或奴隸（不能處決隱藏的人，也不能處決中立角色）。"

@@ -33,5 +33,6 @@ class SultansHelp(HelpDialog):
         self.section(text, self.tr("sk.help.keys_title"), self.table_keys("sk.help.keys", watching=self.card is None))
         legend = "\n".join(line.plain for line in legend_lines(lang, watching=self.card is None))
         self.section(text, self.tr("sk.help.legend_title"), legend)
+        self.section(text, self.tr("sk.help.states_title"), self.tr("sk.help.states"))
         self.section(text, self.tr("sk.help.game_title"), self.tr("help.game.sultans"))
         return text
