@@ -1,20 +1,25 @@
-"""Memory over a long stretch of play, in one process, without SSH: does it
-level off or keep growing?
+"""Memory over an evening of play, in one process, without SSH: does it
+level off or keep growing, and how long do full collections stop the loop?
 
-    ./manage bench soak [--minutes 10] [--rooms 2] [--per-room 6] [--seats 12]
-                        [--game sultans] [--bot-delay 0.01] [--every 30]
+    ./manage bench soak [--minutes 120] [--settle 15] [--churn 10] [--rooms 2]
+                        [--per-room 6] [--seats 12] [--game sultans]
+                        [--bot-delay 0.01] [--every 30] [--census]
 
 Each room has a host at the table (a Peek or a pass as soon as it is their
 turn), bots in the other seats (``--bot-delay`` seconds a move: many matches
 in little time) and ``--per-room - 1`` watchers, all real sessions
 (``ThroneApp`` with the session driver, as bench/screens.py runs them); a
-finished match is played again at once. Every ``--every`` seconds, after a
-full collection: the process's RSS, the objects the collector tracks, the
-matches finished, and the types that grew most since the last sample. At
-the end: the growth in the first and the second half of the samples. The
-process-wide caches (the strips, the wrapped lines, the log rows) and each
-table log's 2,000 lines fill in the first minutes; after that, what is still
-growing is a leak.
+finished match is played again at once. Players come and go: every
+``--churn`` seconds a watcher leaves (its app ends, the hub forgets it) and a
+newcomer under a new name logs in and watches. The garbage collector is left
+to the server's heap keeper (server/heap.py), as in the server.
+
+Every ``--every`` seconds: the process's RSS and the matches finished (with
+``--census``, after a full collection of the bench's own, the objects the
+collector tracks and the types that grew most: it changes what is measured).
+At the end: RSS after ``--settle`` minutes and at the end (target: within
+10%), and every full collection (generation 2) the process made, with its
+pause (target under load: 100 ms at most).
 """
 
 from __future__ import annotations
@@ -55,9 +60,38 @@ async def host_plays(room: RoomClient) -> None:
         play_a_peek_or_pass(room)
 
 
+class FullCollections:
+    """Times every generation-2 collection (``gc.callbacks``), but the bench's own."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self.ours = False  # a census is collecting: not counted
+        self._t0 = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2 or self.ours:
+            return
+        if phase == "start":
+            self._t0 = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._t0)
+
+
+async def leave(hub: Hub, session: Session) -> None:
+    """A player goes: the app ends and the hub forgets them (the server takes the
+    app apart the same way; its garbage is the heap keeper's)."""
+    session.app.exit()
+    if session.task is not None:
+        await session.task
+    hub.disconnect(session.lobby)
+    SESSIONS[1] += 1
+
+
 async def main(args: argparse.Namespace, db: Path) -> None:
     heap = HeapKeeper(opened=lambda: SESSIONS[0], retired=lambda: SESSIONS[1])
     heap.start()
+    full = FullCollections()
+    gc.callbacks.append(full)
     hub = Hub(Storage(db), host_fingerprint="SHA256:soak", bot_delay=args.bot_delay, intermission=0.2)
     await hub.start()
     size = (100, 32)
@@ -79,48 +113,90 @@ async def main(args: argparse.Namespace, db: Path) -> None:
             s.app.call_later(s.app.enter_room, s.lobby.watch(table.room_id), watching=True)
     actors = [asyncio.create_task(host_plays(table)) for _, table in rooms]
 
-    samples: list[tuple[float, float, int]] = []  # seconds, RSS MiB, objects
-    before = census()
+    samples: list[tuple[float, float]] = []  # seconds, RSS MiB
+    settled: tuple[float, float] | None = None
+    before = census() if args.census else Counter[str]()
     start = time.monotonic()
-    matches = 0
+    matches = comers = 0
     last = -args.every
-    _print(f"{args.rooms} rooms of {args.seats} seats ({args.game}), {len(sessions)} sessions, {args.minutes} min")
+    last_churn = 0.0
+    _print(
+        f"{args.rooms} rooms of {args.seats} seats ({args.game}), {len(sessions)} sessions, {args.minutes} min, "
+        f"a watcher leaves and another comes every {args.churn:g} s"
+    )
     while (now := time.monotonic() - start) < args.minutes * 60:
         await asyncio.sleep(1)
         for _, table in rooms:
             if table.snapshot().state == "finished":
                 matches += 1
                 table.play_again()
+        if args.churn > 0 and now - last_churn >= args.churn:
+            last_churn = now
+            watchers, table = rooms[comers % len(rooms)]
+            if watchers:
+                await leave(hub, watchers.pop(0))
+            comers += 1
+            newcomer = Session(hub, f"comer{comers}", size)
+            newcomer.start()
+            await newcomer.first_frame
+            newcomer.app.call_later(newcomer.app.enter_room, newcomer.lobby.watch(table.room_id), watching=True)
+            watchers.append(newcomer)
+        if settled is None and now >= args.settle * 60:
+            settled = (now, rss_mib())
+            _print(f"{now:6.0f} s  RSS {settled[1]:6.1f} MiB  after the first {args.settle:g} min (the reference)")
         if now - last < args.every:
             continue
         last = now
-        counts = census()
-        objects = sum(counts.values())
-        samples.append((now, rss_mib(), objects))
-        grew = ", ".join(f"{kind.rsplit('.', 1)[-1]} +{n}" for kind, n in (counts - before).most_common(6))
-        before = counts
+        rss = rss_mib()
+        samples.append((now, rss))
+        grew = ""
+        if args.census:
+            full.ours = True
+            counts = census()
+            full.ours = False
+            grew = "  objects {:9,d}  grew: {}".format(
+                sum(counts.values()),
+                ", ".join(f"{kind.rsplit('.', 1)[-1]} +{n}" for kind, n in (counts - before).most_common(6)) or "-",
+            )
+            before = counts
+        pauses = sorted(full.pauses)
+        worst = f"{pauses[-1] * 1e3:.0f} ms" if pauses else "-"
         _print(
-            f"{now:6.0f} s  RSS {rss_mib():6.1f} MiB  objects {objects:9,d}  matches {matches:4d}  "
-            f"grew: {grew or '-'}"
+            f"{now:6.0f} s  RSS {rss:6.1f} MiB  matches {matches:4d}  comers {comers:4d}  "
+            f"full collections {len(pauses)} (longest {worst}){grew}"
         )
     for task in actors:
         task.cancel()
-    half = len(samples) // 2
-    if half >= 1:
-        first, mid, end = samples[0], samples[half], samples[-1]
-        for label, a, b in (("first half", first, mid), ("second half", mid, end)):
-            minutes = (b[0] - a[0]) / 60 or 1.0
-            _print(
-                f"{label}: RSS {a[1]:.1f} -> {b[1]:.1f} MiB ({(b[1] - a[1]) / minutes:+.1f} MiB/min), "
-                f"objects {a[2]:,d} -> {b[2]:,d} ({(b[2] - a[2]) / minutes:+,.0f}/min)"
-            )
-    _print(f"{matches} matches finished")
+    end = (time.monotonic() - start, rss_mib())
+    _print(f"{matches} matches finished, {comers} players came and {comers} went")
+    if settled is not None:
+        change = (end[1] - settled[1]) / settled[1]
+        verdict = "meets" if abs(change) <= 0.10 else "MISSES"
+        _print(
+            f"RSS after {args.settle:g} min {settled[1]:.1f} MiB, at the end ({end[0] / 60:.1f} min) {end[1]:.1f} MiB: "
+            f"{change:+.1%} ({verdict} the 10% target)"
+        )
+    else:
+        _print(f"RSS at the end ({end[0] / 60:.1f} min) {end[1]:.1f} MiB (the run was shorter than --settle)")
+    pauses = sorted(full.pauses)
+    if pauses:
+        verdict = "meets" if pauses[-1] <= 0.100 else "MISSES"
+        _print(
+            f"full collections: {len(pauses)}, pause median {pauses[len(pauses) // 2] * 1e3:.0f} ms, "
+            f"longest {pauses[-1] * 1e3:.0f} ms ({verdict} the 100 ms target)"
+        )
+    else:
+        _print("full collections: none")
+    gc.callbacks.remove(full)
     await heap.stop()
 
 
 def run() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--minutes", type=float, default=120.0, help="how long to play (an evening: 120)")
+    parser.add_argument("--settle", type=float, default=15.0, help="minutes after which RSS is the reference")
+    parser.add_argument("--churn", type=float, default=10.0, help="seconds between a watcher leaving and another coming")
+    parser.add_argument("--census", action="store_true", help="count the objects by type at each sample (collects)")
     parser.add_argument("--rooms", type=int, default=2)
     parser.add_argument("--per-room", type=int, default=6, help="sessions per room: the host and watchers")
     parser.add_argument("--seats", type=int, default=12)
