@@ -165,6 +165,9 @@ class SearchSpec:
     parse_view: Callable[[str], BaseModel]  # the seat's view from JSON (as it is sent to the thinking pool)
     searchable: Callable[[BaseModel, bool], bool]  # (view, pending): is this a decision the search makes?
     new: Callable[[BaseModel, list[str], str], Searcher]  # (view, legal, seed) -> a search
+    # rooms may choose the strong level only once it plays clearly better than normal
+    # (bench/sultans_bots.py --levels strong:normal); until then it is benchmarked, not offered
+    offered: bool = True
 
 
 @dataclass(frozen=True)
@@ -188,4 +191,6 @@ class GameSpec:
     @property
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """The levels this game's bots play at: ``strong`` only where a search exists."""
-        return BOT_LEVELS if self.search is not None else tuple(lv for lv in BOT_LEVELS if lv != "strong")
+        if self.search is not None and self.search.offered:
+            return BOT_LEVELS
+        return tuple(lv for lv in BOT_LEVELS if lv != "strong")

@@ -11,6 +11,7 @@ away when the decision it was for has passed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -20,6 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from engine.registry import games
 
 log = logging.getLogger("throneroom.thinking")
+
+TIMES_KEPT = 10_000
 
 
 def think(game: str, view_json: str, legal: list[str], seed: str, budget: float, samples: int = 0) -> str:
@@ -37,6 +40,15 @@ def think(game: str, view_json: str, legal: list[str], seed: str, budget: float,
     return search.best()
 
 
+WORKER_NICE = 10  # the workers yield the CPU to the event loop (its players' screens come first)
+
+
+def _worker_start() -> None:
+    """A new worker: lower priority than the server, so searching never slows the screens."""
+    with contextlib.suppress(OSError):  # (not permitted here: it still works, at the same priority)
+        os.nice(WORKER_NICE)
+
+
 def _warm() -> int:
     """Load the engines in a new worker (its first search would otherwise pay for it)."""
     return len(games())
@@ -49,19 +61,33 @@ class Thinker:
     def __init__(self, workers: int | None = None) -> None:
         n = workers if workers is not None else max(1, min(2, (os.cpu_count() or 1)))
         # spawn: a worker starts clean, without the server's event loop, threads or sockets
-        self.pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = ProcessPoolExecutor(
+            max_workers=n, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
+        )
         self.workers = n
         self.closed = False
+        self.thinking = 0  # searches submitted and not answered yet
+        self.times: list[float] = []  # seconds from asking to answer (benchmarks read it; kept short)
 
     def warm(self) -> None:
         for _ in range(self.workers):
             self.pool.submit(_warm)
 
     async def decide(self, game: str, view_json: str, legal: list[str], seed: str, budget: float) -> str:
-        """The search's answer; cancelling the await leaves the worker to finish its
-        (bounded) budget and its answer unread."""
+        """The search's answer within about ``budget`` seconds from now: when more searches
+        are under way than there are workers, each gets its share of the workers' time
+        (so none waits past its room's bot delay). Cancelling the await leaves the worker
+        to finish its (bounded) budget and its answer unread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, think, game, view_json, legal, seed, budget)
+        self.thinking += 1
+        share = budget * min(1.0, self.workers / self.thinking)
+        start = time.perf_counter()
+        try:
+            return await loop.run_in_executor(self.pool, think, game, view_json, legal, seed, share)
+        finally:
+            self.thinking -= 1
+            self.times.append(time.perf_counter() - start)
+            del self.times[:-TIMES_KEPT]
 
     def close(self) -> None:
         if not self.closed:

@@ -32,6 +32,7 @@ from engine.sultans.views import RoundView
 __all__ = ["Search", "StrongBot", "searchable"]
 
 ROLLOUT_STEPS = 400  # a rollout longer than this scores what the heuristic expects (rounds end far sooner)
+MARGIN = 0.2  # points a round another move must gain over the normal bot's choice to be played instead
 CANDIDATES = 6  # the normal bot's best few moves are searched; the rest are not worth the samples
 
 
@@ -166,7 +167,8 @@ class Search:
         if self.samples == 0:
             return self.default
         top = max(self.total.values())
-        if self.total[self.default] >= top:
+        # another move must beat the normal bot's by a margin: the samples are few and noisy
+        if self.total[self.default] >= top - MARGIN * self.samples:
             return self.default
         return next(m for m in self.moves if self.total[m] >= top)
 

@@ -4,6 +4,7 @@ survive a restart like the other settings."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -12,11 +13,20 @@ from games import CountBot, make_spec, until
 from hubs import new_hub
 from pydantic import BaseModel
 
-from engine.api import BOT_LEVELS, Bot
+from engine.api import BOT_LEVELS, Bot, GameSpec
 from engine.registry import games
 from server.room import validate_settings
 from server.storage import Storage
 from tui.client import ClientError, Identity, RoomSettings
+
+
+def with_strong() -> dict[str, GameSpec]:
+    """The registry with the Sultans strong level offered (it is benchmarked, not offered yet)."""
+    specs = dict(games())
+    search = specs["sultans"].search
+    assert search is not None
+    specs["sultans"] = replace(specs["sultans"], search=replace(search, offered=True))
+    return specs
 
 
 def settings(**kw: Any) -> RoomSettings:
@@ -148,7 +158,8 @@ async def test_strong_seats_search_in_the_thinking_pool_and_the_match_goes_on() 
         return answer
 
     thinker.decide = counted  # type: ignore[method-assign]
-    h = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.05, intermission=0.0, thinker=thinker)
+    h = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.05, intermission=0.0, thinker=thinker,
+            games=with_strong())
     await h.start()
     try:
         a = h.connect(Identity(name="alice")).create_room(
@@ -174,7 +185,8 @@ async def test_a_stale_search_answer_is_thrown_away() -> None:
     from server.thinking import Thinker
 
     thinker = Thinker(workers=1)
-    h = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=3600.0, intermission=0.0, thinker=thinker)
+    h = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=3600.0, intermission=0.0, thinker=thinker,
+            games=with_strong())
     await h.start()
     try:
         a = h.connect(Identity(name="alice")).create_room(
@@ -203,10 +215,15 @@ async def test_a_stale_search_answer_is_thrown_away() -> None:
         thinker.close()
 
 
-def test_a_game_without_a_search_refuses_the_strong_level() -> None:
-    """Kill the Overlord has no search: its bots play easy or normal (GameSpec.bot_levels)."""
-    with pytest.raises(ClientError) as err:
-        validate_settings(RoomSettings(game="overlord", seats=5, bot_levels={2: "strong"}), games(), default_bot_delay=1.0)
-    assert err.value.code == "bad-level"
-    clean, _ = validate_settings(RoomSettings(game="sultans", seats=5, bot_level="strong"), games(), default_bot_delay=1.0)
-    assert clean.bot_level == "strong"
+def test_the_strong_level_only_where_a_search_is_offered() -> None:
+    """Kill the Overlord has no search; the Sultans search is benchmarked but not offered
+    yet: both refuse the strong level (GameSpec.bot_levels), which a Sultans room takes
+    once its search is offered."""
+    for game in ("overlord", "sultans"):
+        with pytest.raises(ClientError) as err:
+            validate_settings(RoomSettings(game=game, seats=5, bot_levels={2: "strong"}), games(), default_bot_delay=1.0)
+        assert err.value.code == "bad-level"
+    assert games()["sultans"].bot_levels == ("easy", "normal")
+    clean, _ = validate_settings(RoomSettings(game="sultans", seats=5, bot_level="strong"), with_strong(),
+                                 default_bot_delay=1.0)
+    assert clean.bot_level == "strong" and with_strong()["sultans"].bot_levels == BOT_LEVELS

@@ -47,7 +47,7 @@ async def test_the_dialog_sets_levels_and_the_room_shows_them(hub: FakeHub, size
         await submit(dialog, pilot)
         assert app.screen is dialog and not hub.rooms  # refused in the dialog, with what the levels are
         said = str(dialog.query_one("#form-error", Static).render())
-        assert re.search(f"2[:：]{level_name(BOT_LEVELS[-1], lang)}", said)  # the error says how
+        assert re.search(f"2[:：]({'|'.join(level_name(lv, lang) for lv in BOT_LEVELS)})", said)  # the error says how
         dialog.query_one("#bot_levels", Input).value = f"2:{normal} 3:{easy}"  # a seat at the room's level needs no pair
         await submit(dialog, pilot)
         assert isinstance(app.screen, RoomScreen)
@@ -147,26 +147,38 @@ async def test_the_overlord_result_and_seats_show_each_bots_level(lang: Lang) ->
         assert level_name("easy", lang) in screen_text(app)  # in bob's seat state too
 
 
-async def test_the_strong_level_is_offered_only_for_a_game_with_a_search(hub: FakeHub) -> None:
-    """The strong bot searches Sultans of Karaya (GameSpec.bot_levels); another game's
-    bots play easy or normal, and switching to it from strong falls back to normal."""
+@pytest.mark.parametrize("offered", [False, True])
+async def test_the_strong_level_is_offered_only_for_a_game_with_a_search(
+    hub: FakeHub, offered: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dialog offers a game's own levels (GameSpec.bot_levels: the strong one only
+    where the game's search is offered: not yet for Sultans, never for Kill the
+    Overlord); switching to a game without it falls back to normal."""
+    from dataclasses import replace
+
+    import tui.screens.dialogs
     from engine.registry import games
 
+    specs = dict(games())
+    if offered:
+        search = specs["sultans"].search
+        assert search is not None
+        specs["sultans"] = replace(specs["sultans"], search=replace(search, offered=True))
+    monkeypatch.setattr(tui.screens.dialogs, "registered_games", lambda: specs)
     app = ThroneApp(hub.lobby("alice"))
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_new_room_dialog(app, pilot)
         game = dialog.query_one("#game", Select)
         levels = dialog.query_one("#bot_level", Select)
-        offered = {str(v) for _, v in levels._options if v is not Select.BLANK}
-        spec = games().get(str(game.value))
-        assert offered == set(spec.bot_levels if spec is not None else ("easy", "normal"))
         for gid in ("sultans", "overlord"):
             if gid not in dialog._games:
                 continue
             game.value = gid
             await settle(pilot)
-            offered = {str(v) for _, v in levels._options if v is not Select.BLANK}
-            assert offered == set(games()[gid].bot_levels)
-            if "strong" in offered:
+            shown = {str(v) for _, v in levels._options if v is not Select.BLANK}
+            assert shown == set(specs[gid].bot_levels)
+            assert ("strong" in shown) == (offered and gid == "sultans")
+            if "strong" in shown:
                 levels.value = "strong"
-        assert games()["sultans"].bot_levels == BOT_LEVELS and "strong" not in games()["overlord"].bot_levels
+                await settle(pilot)
+        assert levels.value == "normal" if "overlord" in dialog._games else True
