@@ -296,7 +296,12 @@ class GateServer:
             task.add_done_callback(self._tasks.discard)
 
     async def _hand_over(self, sock: socket.socket, ticket: Ticket) -> None:
-        key = _socket_key(sock)
+        try:
+            key = _socket_key(sock)
+        except OSError:  # the client went away already
+            sock.close()
+            ticket.closed()
+            return
         self._listener.tickets[key] = ticket
         try:
             await self._loop.connect_accepted_socket(lambda: self._factory("", 0), sock)

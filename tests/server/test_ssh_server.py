@@ -1071,3 +1071,29 @@ async def test_a_hammering_source_is_refused_at_accept_and_others_get_in(make_se
     conn, _ = await connect(h.port, "other", KEY_A, local_addr=("127.0.0.2", 0))
     async with conn:
         await (await open_tty(conn)).wait_for("hello other")
+
+
+async def test_a_refused_connection_is_closed_before_asyncio_makes_a_transport(make_server: MakeServer) -> None:
+    """Refused at accept means cheap: an asyncio transport is garbage in a
+    reference cycle (6,000 refusals grew the server by 6 MB until a collection);
+    the gate closes a refused socket before any transport or SSH byte exists."""
+    import socket
+
+    h: Harness = await make_server()
+    h.server.gate.penalise("127.0.0.1", 600.0, "test")
+
+    def transports() -> int:
+        return sum(1 for o in gc.get_objects() if type(o).__name__ == "_SelectorSocketTransport")
+
+    gc.collect()
+    gc.disable()
+    try:
+        before = transports()
+        for _ in range(30):  # plain sockets: the client side makes no transports either
+            with socket.create_connection(("127.0.0.1", h.port)):
+                pass
+        await until(lambda: h.server.gate.refused >= 30)
+        assert transports() - before < 5
+    finally:
+        gc.enable()
+    assert await _refused_at_accept(h.port)
