@@ -72,6 +72,11 @@ async def _paced(client: BenchClient, chunk: bytes, per_second: float, ctx: Cont
 # -- the attacks (finding numbers of issue 45) ----------------------------------------
 
 
+async def no_attack(ctx: Context) -> None:
+    """No attack: the canary and the normal logins alone, for the machine's noise."""
+    await asyncio.sleep(ctx.seconds)
+
+
 async def inband_resize(ctx: Context) -> None:
     """1: ESC[48;20000;20000;200000;200000t, alternating with 80x24, every 50 ms."""
     client = await ctx.session("resizer")
@@ -259,6 +264,7 @@ async def many_keys(ctx: Context) -> None:
 
 
 ATTACKS: dict[str, Callable[[Context], Awaitable[None]]] = {
+    "none": no_attack,
     "inband-resize": inband_resize,
     "window-changes": window_changes,
     "zero-pixels-mouse": zero_pixels_then_mouse,
@@ -448,7 +454,7 @@ def row(result: dict[str, object]) -> tuple[str, bool]:
     assert isinstance(logins, list)
     if took:
         p50, p99, mx = percentile(took, 50), percentile(took, 99), max(took)
-        echo = f"{p50 * 1000:.0f} / {p99 * 1000:.0f} / {mx * 1000:.0f} ms"
+        echo = f"{p50 * 1000:.0f} / {p99 * 1000:.0f} / {mx * 1000:.0f} ms (n={len(took)})"
     else:
         p50 = p99 = mx = float("inf")
         echo = "no echo"
