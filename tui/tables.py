@@ -171,12 +171,15 @@ class TableScreen(HostScreen):
         """Ring the terminal's bell once when the game starts waiting for this
         seat's decision: a turn or a prompt it must answer (one that cannot be
         passed; optional reactions, offered to many seats at once, stay quiet),
-        for players who look at another window meanwhile. Off in the settings."""
+        for players who look at another window meanwhile. Off in the settings,
+        and while a stand-in bot plays the seat (it is the bot that decides)."""
         snap = self.snap
+        seat = self.room.my_seat
         asked = (
             snap is not None
             and snap.state == "playing"
             and not self.throne.watching
+            and not (seat is not None and seat < len(snap.seats) and snap.seats[seat].away)
             and self.room.pending()
             and "pass" not in self.room.legal()
         )

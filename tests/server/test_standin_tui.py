@@ -218,3 +218,24 @@ async def test_you_are_back_is_said_when_the_table_moved_on_since_the_screen_las
         await pilot.press("x")
         await settle(pilot, 4)
         assert flat(t("table.back", "en")) in flat(screen_text(app)), screen_text(app)
+
+
+async def test_no_bell_rings_for_a_decision_a_stand_in_makes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bell on one's turn: not while a stand-in bot plays the seat; again once it is the player's."""
+    async with table_of("sultans", "bob", "en", (80, 24)) as (_hub, _room, sessions, app, pilot):
+        rung: list[int] = []
+        monkeypatch.setattr(app, "bell", lambda: rung.append(1))
+        client = app.room
+        assert client is not None
+        monkeypatch.setattr(client, "pending", lambda: True)  # a turn of bob's (not one to pass)
+        monkeypatch.setattr(client, "legal", lambda: ["peek 2"])
+        table = app.screen
+        assert isinstance(table, GameTableScreen)
+        sessions["alice"].hand_to_standin(1)
+        await settle(pilot, 3)
+        table._asked = False
+        table.refresh_data()
+        assert rung == []
+        await pilot.press("x")  # bob is back: his turn rings
+        await settle(pilot, 3)
+        assert rung == [1]
