@@ -56,8 +56,8 @@ DROPPED_FIRST: tuple[frozenset[str], ...] = (
     frozenset({"play_again"}),
     frozenset({"leaders"}),
     frozenset({"chat"}),
-    frozenset({"standin", "leave_match"}),
     frozenset({"pane"}),
+    frozenset({"standin"}),
 )
 """Then keys left out whole, a group (by action, or by key for the function
 keys) at a time, never shown without their label (the lobby's bar read
@@ -65,15 +65,17 @@ keys) at a time, never shown without their label (the lobby's bar read
 F1 lists them all. q first (F1; Ctrl+C asks too); then a finished table's
 host keys, the longer first (its status line says "Press p to play again, or
 o to change the settings"); the leaderboard and chat (the leaderboard's title
-and the chat's field say their keys); a match's z and q (F1 says what they
-do); a table's Tab (its pane's title)."""
+and the chat's field say their keys); a table's Tab (its pane's title); the
+host's z for a stand-in (F1 says what it does)."""
 DROPPED_LAST: tuple[frozenset[str], ...] = (
     frozenset({ACTION_KEYS}),
+    frozenset({"leave_match"}),
     frozenset({"add_bot", "remove", "options"}),
 )
 """After that the bar packs its keys closer ("w Watch c New room"), then
 leaves out the keys of the game's actions (the table's prompt line names
-them), then a waiting room's host keys (F1 lists them), so that its host
+them), then a match's q (only F1 says what it does: a player needs to find how
+to leave a match), then a waiting room's host keys (F1 lists them), so that its host
 still sees Ready, Start and Leave. What is left of any screen's bar fits 60
 columns with every label, in both languages."""
 UNLABELLED_FIRST: tuple[frozenset[str], ...] = (

@@ -126,8 +126,11 @@ async def test_the_host_hands_a_seat_to_a_stand_in_with_z_after_a_confirmation(
     game: str, size: tuple[int, int], lang: Lang
 ) -> None:
     async with table_of(game, "alice", lang, size, others=("bob", "carol")) as (_hub, room, _sessions, app, pilot):
-        bar = app.screen.query_one(KeyBar).plain()
-        assert " z " in bar and " q " in bar, bar
+        key_bar = app.screen.query_one(KeyBar)
+        bar, shown = key_bar.plain(), {action for *_, action in key_bar._spans}
+        assert " q " in bar and "leave_match" in shown, bar
+        # z goes before the game's action keys where the bar is short of room (F1 names it)
+        assert "standin" in shown or size[0] < 80 or any(action.startswith("key(") for action in shown), bar
         await pilot.press("z")
         await settle(pilot, 3)
         choice = app.screen
