@@ -531,7 +531,9 @@ class Room:
                 if seat.grace is not None:
                     seat.grace.cancel()
                     seat.grace = None
-                seat.autoplay = False
+                if seat.autoplay:
+                    seat.autoplay = False
+                    self._keep_autoplay(seat)
                 seat.ask_every = session.identity.ask_every
                 if back and not seat.away:  # (an away seat's player is back when they press a key)
                     self.system("sys.back", name=seat.name)
@@ -664,9 +666,19 @@ class Room:
         if seat.autoplay:
             return
         seat.autoplay = True
+        self._keep_autoplay(seat)
         self.system(why, name=seat.name)
         self._wake_bots()
         self._changed()
+
+    def _keep_autoplay(self, seat: Seat) -> None:
+        """Keep with the match whether a bot plays ``seat`` for its absent player."""
+        if self.state != "playing" or self.match_id is None:
+            return
+        try:
+            self.env.storage.mark_autoplay(self.match_id, seat.index, seat.autoplay)
+        except Exception:
+            log.exception("room %s: cannot record that seat %s is played by a bot", self.id, seat.index)
 
     def come_back(self, who: Identity) -> bool:
         """``who`` pressed a key at the table: a seat of theirs that a stand-in
@@ -1131,6 +1143,9 @@ class Room:
             seat.name = rec.name if rec.kind == "human" else ""
             if rec.left and rec.kind == "human":  # left for good before the restart: a bot's to the end
                 seat.kind, seat.name, seat.left = "bot", "", rec.name
+            # left the table before the restart: a bot plays on at once (the table does
+            # not wait a grace period again); a guest's hold still ends with it
+            seat.autoplay = rec.autoplay and seat.kind == "human"
         self._played_by = [s.display() for s in self.seats]
         options = self.spec.options_model.model_validate(match.options, context={"stored": True})  # as it was started
         table = self.spec.new_table(len(self.seats), match.seed, options)

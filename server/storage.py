@@ -217,11 +217,14 @@ class SeatRecord:
     name: str = ""
     guest: bool = False
     left: bool = False  # the player left the match before its end (:meth:`Storage.mark_left`)
+    autoplay: bool = False  # the player left the table: a bot plays for them until they are back (mark_autoplay)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name, "guest": self.guest}
         if self.left:
             out["left"] = True
+        if self.autoplay:
+            out["autoplay"] = True
         return out
 
     @staticmethod
@@ -230,7 +233,8 @@ class SeatRecord:
         if kind not in ("human", "bot", "empty"):
             raise ValueError(f"bad seat kind {kind!r}")
         return SeatRecord(
-            kind=kind, name=str(data.get("name", "")), guest=bool(data.get("guest", False)), left=bool(data.get("left", False))
+            kind=kind, name=str(data.get("name", "")), guest=bool(data.get("guest", False)),
+            left=bool(data.get("left", False)), autoplay=bool(data.get("autoplay", False)),
         )
 
 
@@ -723,6 +727,15 @@ class Storage:
     def mark_left(self, match_id: int, seat: int) -> None:
         """The player of ``seat`` left match ``match_id`` before its end (kept in
         the match's seats, so a restart replays the seat as left)."""
+        self._mark_seat(match_id, seat, "left", True)
+
+    def mark_autoplay(self, match_id: int, seat: int, on: bool) -> None:
+        """The player of ``seat`` left the table of match ``match_id`` (``on``: a bot
+        plays for them) or came back; kept, so a restart does not make the table
+        wait a grace period again for a player who had left it."""
+        self._mark_seat(match_id, seat, "autoplay", on)
+
+    def _mark_seat(self, match_id: int, seat: int, key: str, on: bool) -> None:
         with self._tx():
             row = self._db.execute("SELECT seats FROM matches WHERE id=?", (match_id,)).fetchone()
             if row is None:
@@ -730,7 +743,10 @@ class Storage:
             seats = json.loads(row["seats"])
             if not 0 <= seat < len(seats):
                 raise StorageError(f"match {match_id} has no seat {seat}")
-            seats[seat]["left"] = True
+            if on:
+                seats[seat][key] = True
+            else:
+                seats[seat].pop(key, None)
             self._db.execute("UPDATE matches SET seats=? WHERE id=?", (json.dumps(seats), match_id))
 
     def abandon_match(self, match_id: int, reason: str) -> None:

@@ -218,3 +218,35 @@ async def test_creating_a_room_on_a_full_disk_is_refused_not_a_crashed_session(t
         assert lobby.create_room(RoomSettings(game="count", seats=2)).room_id in hub.rooms
     finally:
         await hub.stop()
+
+
+async def test_a_player_who_left_the_table_is_not_waited_for_again_after_a_restart(tmp_path: Path) -> None:
+    """"Left the table" was not kept: after each restart the table waited a new
+    grace period for a player who had left it. A bot plays their seat at once
+    after the restart, until they come back (and their coming back is kept too)."""
+    db = tmp_path / "db.sqlite"
+    hub = new_hub(Storage(db), bot_delay=20.0, grace_period=3600.0)  # grace: 3.6 s of test time
+    await hub.start()
+    carol = Identity(name="carol", key_fingerprint="SHA256:c")
+    rc = hub.connect(carol).create_room(RoomSettings(game="count", seats=3, options={"rounds": 5, "target": 40}))
+    rc.start()
+    rc.leave()  # Escape: a bot plays for her
+    room = hub.rooms[rc.room_id]
+    await until(lambda: room.seq >= 2)
+    assert room.seats[0].autoplay
+    await hub.stop()
+
+    again = new_hub(Storage(db), bot_delay=20.0, grace_period=3600.0)
+    await again.start()
+    try:
+        restored = again.rooms[rc.room_id]
+        assert restored.state == "playing" and restored.seats[0].autoplay  # no grace period again
+        seq = restored.seq
+        await until(lambda: restored.seq >= seq + 3, timeout=2.0)  # the table went on (grace: 3.6 s)
+        back = again.connect(carol).join(rc.room_id)  # she comes back: kept as back
+        assert not restored.seats[0].autoplay and back.my_seat == 0
+        assert restored.match_id is not None
+        [stored] = [m for m in again.storage.unfinished_matches() if m.id == restored.match_id]
+        assert not stored.seats[0].autoplay
+    finally:
+        await again.stop()
