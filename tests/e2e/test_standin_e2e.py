@@ -16,7 +16,7 @@ COLS, ROWS = 100, 30
 
 
 def seat_box(client: Client, label: str) -> str:
-    """The Sultans ring's box of the seat shown as ``label`` ("1 bob"): its lines from there down, in its columns."""
+    """The Sultans ring's box of the seat shown as ``label`` ("2 bob"): its lines from there down, in its columns."""
     lines = client.lines()
     at = next((i for i, line in enumerate(lines) if label in line), None)
     if at is None:
@@ -60,7 +60,7 @@ def test_a_player_leaves_a_running_match_and_joins_another_room(
     finally:
         storage.close()
     assert [s.left for s in stored.seats] == [False, True, False, False, False]  # kept for a restart
-    alice.wait_until(lambda c: "left" in seat_box(c, "1 bob"), what="bob's seat marked left on alice's table")
+    alice.wait_until(lambda c: "left" in seat_box(c, "2 bob"), what="bob's seat marked left on alice's table")
     for client in (alice, bob, carol):
         client.close()
     assert server.alive()
