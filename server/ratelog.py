@@ -27,6 +27,10 @@ class RateLimitedLog:
     def warn(self, logger: logging.Logger, kind: str, text: str, *args: object) -> bool:
         """Log ``text % args`` at WARNING unless ``kind`` was logged less than
         :attr:`interval` ago (then only counted); whether it was written."""
+        return self.log(logger, logging.WARNING, kind, text, *args)
+
+    def log(self, logger: logging.Logger, level: int, kind: str, text: str, *args: object) -> bool:
+        """:meth:`warn` at another level."""
         now = self._clock()
         last = self._kinds.get(kind)
         if last is not None and now - last[0] < self.interval:
@@ -35,9 +39,9 @@ class RateLimitedLog:
         skipped = last[1] if last is not None else 0
         self._kinds[kind] = (now, 0)
         if skipped:
-            logger.warning(text + " (%d more like it in the last %.0f s)", *args, skipped, now - last[0] if last else 0)
+            logger.log(level, text + " (%d more like it in the last %.0f s)", *args, skipped, now - last[0] if last else 0)
         else:
-            logger.warning(text, *args)
+            logger.log(level, text, *args)
         return True
 
 

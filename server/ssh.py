@@ -633,7 +633,7 @@ class Connection(asyncssh.SSHServer):
             # before the key exchange shows up in OpenSSH as "invalid format",
             # one sent after it as "Received disconnect ...: too many connections ...".
             self.over_limit = True
-            log.warning("refusing %s: more than %d connections", self.peer, limit)
+            WARNINGS.warn(log, "per-address", "refusing %s: more than %d connections", self.peer, limit)
         if self.over_limit and self.conn is not None:
             limit = self.server.config.limits.max_per_address
             asyncio.get_running_loop().call_soon(
@@ -803,11 +803,12 @@ class Connection(asyncssh.SSHServer):
         self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"no session opened for {timeout:g} s")
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
-        log.info("refused port forwarding to %s:%s from %s", dest_host, dest_port, self.peer)
+        WARNINGS.log(log, logging.INFO, "forwarding", "refused port forwarding to %s:%s from %s", dest_host, dest_port, self.peer)
         return False
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        log.info("refused remote forwarding %s:%s from %s", listen_host, listen_port, self.peer)
+        WARNINGS.log(log, logging.INFO, "remote-forwarding", "refused remote forwarding %s:%s from %s",
+                     listen_host, listen_port, self.peer)
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
@@ -962,11 +963,11 @@ class Session(asyncssh.SSHServerSession[bytes]):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        log.info("refused exec request from %s: %r", self.connection.peer, command[:80])
+        WARNINGS.log(log, logging.INFO, "exec", "refused exec request from %s: %r", self.connection.peer, command[:80])
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("refused subsystem %r from %s", subsystem[:40], self.connection.peer)
+        WARNINGS.log(log, logging.INFO, "subsystem", "refused subsystem %r from %s", subsystem[:40], self.connection.peer)
         return False
 
     def session_started(self) -> None:
@@ -984,7 +985,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self._close_with(message("no-pty", self.lang, hint=hint.replace("ssh ", "ssh -t ", 1)))
             return
         if len(self.server.sessions) >= self.server.config.limits.max_sessions:
-            log.warning("server full: refused %r from %s", decision.name, self.connection.peer)
+            WARNINGS.warn(log, "server-full", "server full: refused %r from %s", decision.name, self.connection.peer)
             refused("full")
             self._close_with(message("full", self.lang))
             return
