@@ -1408,6 +1408,20 @@ def _expansion_roles(ruleset: str, seats: int) -> dict[int, str]:
     return out
 
 
+def expansion_choices(ruleset: str, seats: int) -> list[tuple[int, str, str | None]]:
+    """K-XROLE-1: every expansion role of the rule set, highest rank first, as
+    (rank, role, the base role of that rank at ``seats``, or None when no role
+    of that rank is in play there); empty for a rule set that cannot be read."""
+    from engine.overlord.rules import load_ruleset  # (only rooms of Kill the Overlord read it)
+
+    try:
+        rs = load_ruleset(ruleset)
+    except ValueError:
+        return []
+    base = {rs.role(r).rank: r for r in rs.role_sets.get(seats, [])}
+    return [(r.rank, r.id, base.get(r.rank)) for r in sorted(rs.roles, key=lambda r: -r.rank) if r.expansion]
+
+
 def _expansion_summary(seats: int, ruleset: str, ranks: list[object], lang: Lang) -> list[str]:
     """The expansion roles a room of Kill the Overlord plays with, by name; the
     ranks picked that have no role at this many seats said apart (K-XROLE-1:

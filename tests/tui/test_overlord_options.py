@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import pytest
 from fakes import FakeHub, open_new_room_dialog, screen_text, settle, settle_in_chinese
 from textual.widgets import Input, Select
 
 from engine.overlord.spec import OverlordOptions
 from engine.registry import games
 from tui.app import ThroneApp
+from tui.i18n import Lang, expansion_choices, t
 from tui.screens.room import RoomScreen
 
 
@@ -27,7 +29,7 @@ async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: Fa
         text = screen_text(app)
         assert "Kill the Overlord" in text
         assert "Round limit" in text and "Coronation gold" in text and "40 (the rules)" in text
-        assert "Expansion role ranks" in text
+        assert "Expansion roles (ranks)" in text
         crowns = dialog.query_one("#coronation", Select)  # K-RND-4: 40, or the option 30; no other amount
         assert [str(c) for _label, c in crowns._options] == ["40", "30"]
         assert not dialog.query_one("#row-rounds").display
@@ -37,12 +39,17 @@ async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: Fa
         crowns.value = "30"
         dialog.query_one("#expansion", Input).value = "9"
         dialog.query_one("#bot_delay", Input).value = "0"
+        await settle(pilot)
+        dialog.query_one("#ok").scroll_visible(animate=False)  # the list of expansion roles made the dialog taller
+        await settle(pilot)
         await pilot.click("#ok")
         await settle(pilot)
         assert app.screen is dialog  # rank 9 does not exist
-        assert "Expansion role ranks: a number from 1 to 8" in screen_text(app)
+        assert "Expansion roles (ranks): a number from 1 to 8" in screen_text(app)
         dialog.query_one("#expansion", Input).value = "6, 3 6"
         await pilot.pause(0.3)  # the button ignores a second press while it still shows the first
+        dialog.query_one("#ok").scroll_visible(animate=False)
+        await settle(pilot)
         await pilot.click("#ok")
         await settle(pilot)
         assert isinstance(app.screen, RoomScreen)
@@ -65,7 +72,7 @@ async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: Fak
         dialog.query_one("#game", Select).value = "overlord"
         await settle(pilot)
         text = screen_text(app)
-        assert "刺殺領主" in text and "局數上限" in text and "加冕金額" in text and "擴充角色階級" in text
+        assert "刺殺領主" in text and "局數上限" in text and "加冕金額" in text and "擴充角色（階級）" in text
         assert "40（規則）" in text
 
 
@@ -100,3 +107,51 @@ def test_the_header_names_the_expansion_roles_in_play_and_the_ranks_that_are_not
     assert "4 人局不含階級 6" in settings_summary(none, "zh")
     eight = RoomSettings(game="overlord", seats=8, options={"expansion_ranks": [8, 1]})
     assert "expansion roles: Tyrant, Outlaw" in settings_summary(eight, "en")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_dialog_names_each_expansion_role_its_rank_and_the_role_it_replaces(
+    hub: FakeHub, lang: Lang, size: tuple[int, int]
+) -> None:
+    """Issue 44 item 14, K-XROLE-1: "Expansion role ranks e.g. 1 5 8" assumed
+    the host knew which rank is which role. Under the field every expansion
+    role of the rule set is named with its rank and the base role it replaces
+    at the seats chosen (or that no role of its rank plays there), ticked as
+    its rank is typed, and the list follows the seat count."""
+    lobby = hub.lobby("alice", lang=lang)
+    app = ThroneApp(lobby)
+    async with app.run_test(size=size) as pilot:
+        if lang == "zh":
+            await settle_in_chinese(app, pilot)
+        dialog = await open_new_room_dialog(app, pilot)
+        dialog.query_one("#game", Select).value = "overlord"
+        await settle(pilot)
+        dialog.query_one("#expansion", Input).focus()  # a short terminal scrolls the dialog to it
+        dialog.query_one("#expansion", Input).value = "8 1"
+        await settle(pilot)
+
+        def items(seats: int, picked: set[int]) -> list[str]:
+            out = []
+            for rank, role, base in expansion_choices("house", seats):
+                mark = "[X]" if rank in picked else "[ ]"
+                name = t(f"ov.role.{role}", lang)
+                if base is None:
+                    out.append(t("expansion.item_out", lang, mark=mark, rank=rank, role=name, n=seats))
+                else:
+                    out.append(t("expansion.item", lang, mark=mark, rank=rank, role=name, base=t(f"ov.role.{base}", lang)))
+            return out
+
+        five = items(5, {8, 1})
+        assert len(five) == 8 and five[0].startswith("[X] 8 ")  # the house rule set's eight, highest first
+        assert ("Tyrant for the Overlord" if lang == "en" else "暴君取代領主") in five[0]
+        plain = str(dialog.query_one("#expansion-roles").render())
+        text = " ".join(screen_text(app).split())
+        for item in five:
+            assert " ".join(item.split()) in text or item in plain, (item, text)
+        dialog.query_one("#seats", Input).value = "8"  # every rank in play: each replaces a base role
+        await settle(pilot)
+        eight = items(8, {8, 1})
+        assert all("(" not in item and "（" not in item for item in eight), eight
+        text = " ".join(screen_text(app).split())
+        assert " ".join(eight[-1].split()) in text, text  # the Outlaw for the Truant, ticked

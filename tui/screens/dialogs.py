@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Collection
 from typing import Any, ClassVar, cast
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -25,9 +28,18 @@ from tui.client import (
     seat_index,
     seat_number,
 )
-from tui.i18n import LANGS, Lang, error_text, game_title, guest_marked, level_name, t
+from tui.i18n import (
+    LANGS,
+    Lang,
+    error_text,
+    expansion_choices,
+    game_title,
+    guest_marked,
+    level_name,
+    t,
+)
 from tui.screens.base import HostModal
-from tui.text import literal
+from tui.text import Packed, literal
 from tui.widgets import KeySpec, RowList, SteadyInput, TickBox
 
 GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max players)
@@ -126,7 +138,9 @@ class _ErrorLine:
     _error_shown = False
 
     def show_error(self, text: Text) -> None:
-        cast(HostModal[Any], self).query_one(f"#{self.ERROR_ID}", Static).update(text)
+        line = cast(HostModal[Any], self).query_one(f"#{self.ERROR_ID}", Static)
+        line.update(text)
+        line.call_after_refresh(line.scroll_visible, animate=False)  # a dialog taller than the terminal: the refusal in view
         self._error_shown = True
 
     def clear_error(self) -> None:
@@ -311,6 +325,8 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                     with Horizontal(classes="row", id=f"row-{field}"):
                         yield Static("", id=f"lbl-{field}", classes="lbl", markup=False)
                         yield widget
+                    if field == "expansion":  # K-XROLE-1: what each rank stands for, by name
+                        yield Static("", id="expansion-roles", markup=False)
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("", id="ok", variant="primary")
@@ -429,6 +445,53 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         except ValueError:
             n = lo
         seats.value = str(min(max(n, lo), hi))
+        self._show_expansion_roles()
+
+    def _ruleset(self) -> str:
+        return str(self._initial.options.get("ruleset", "house")) if self._initial is not None else "house"
+
+    def _show_expansion_roles(self) -> None:
+        """Under the expansion ranks: every expansion role of the rule set by
+        name, its rank, the base role it replaces at this many seats (or that
+        no role of its rank plays there), ticked when its rank is typed (issue
+        44 item 14: "1 5 8" assumed the host knew which rank is which role).
+        Shown while the field has the focus or ranks are typed: at 80x24 the
+        list always there pushed the buttons below the dialog's fold."""
+        box = self.query_one("#expansion-roles", Static)
+        field = self.query_one("#expansion", Input)
+        raw = field.value.replace(",", " ").split()
+        box.display = self._game()[0] == "overlord" and (field.has_focus or bool(raw))
+        if not box.display:
+            return
+        try:
+            seats = int(self.query_one("#seats", Input).value)
+        except ValueError:
+            seats = 0
+        picked = {int(r) for r in raw if r.isdigit()}
+        items = []
+        for rank, role, base in expansion_choices(self._ruleset(), seats):
+            mark = "[X]" if rank in picked else "[ ]"
+            name = self.tr(f"ov.role.{role}")
+            if base is None:
+                items.append(self.tr("expansion.item_out", mark=mark, rank=rank, role=name, n=seats))
+            else:
+                items.append(self.tr("expansion.item", mark=mark, rank=rank, role=name, base=self.tr(f"ov.role.{base}")))
+        box.update(Packed(Text(" · ".join(items), style="dim")))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        super().on_input_changed(event)
+        if event.input.id in ("seats", "expansion"):
+            self._show_expansion_roles()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._focus_moved()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._focus_moved()
+
+    def _focus_moved(self) -> None:
+        with contextlib.suppress(NoMatches):  # the dialog composed only in part, or closing: nothing to show
+            self._show_expansion_roles()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()  # the game or the match mode: both change which rows show
@@ -482,8 +545,9 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
             options["round_limit"] = self._int("round_limit", 1, 200)
             options["coronation"] = int(str(self.query_one("#coronation", Select).value))
             raw = self.query_one("#expansion", Input).value.replace(",", " ").split()
-            if not all(r.isdigit() and 1 <= int(r) <= 8 for r in raw):
-                raise _FormError(self.tr("form.range", field=self.tr("field.expansion"), lo=1, hi=8))
+            ranks = sorted(rank for rank, _role, _base in expansion_choices(self._ruleset(), seats)) or [1]
+            if not all(r.isdigit() and int(r) in ranks for r in raw):
+                raise _FormError(self.tr("form.range", field=self.tr("field.expansion"), lo=ranks[0], hi=ranks[-1]))
             options["expansion_ranks"] = sorted({int(r) for r in raw})
         base = self._initial or RoomSettings()
         return base.model_copy(
