@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import multiprocessing.connection
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -37,6 +38,7 @@ from sshclients import BenchClient, BenchError, ServerUnderTest, make_key, perce
 
 ATTACKER, CANARY, PLAYER = "127.0.0.1", "127.0.0.2", "127.0.0.3"
 TARGETS = {"p99": 0.100, "max": 0.250, "rss": 0.10}
+FULL_COLLECTION = re.compile(r"full collection \((?!start-up)[^)]*\):[^\n]*; (\d+\.\d+) s")
 
 
 @dataclass
@@ -437,6 +439,12 @@ async def run_one(name: str, seconds: float) -> dict[str, object]:
         took = [d for sent, d in canary.echoes if t0 <= sent <= t1]
         lost = sum(1 for sent in canary.lost if t0 <= sent <= t1)
         await canary_client.close()
+        # the server's own full collections (server.heap: when it is idle and
+        # sessions ended, as the probes' did) stop every screen: said, as they
+        # are no attack's doing
+        pauses = [float(m.group(1)) for m in FULL_COLLECTION.finditer(server.log_text())]
+        if pauses:
+            ctx.notes.append(f"server's full collections: {', '.join(f'{p:.2f}' for p in pauses)} s")
         return {
             "name": name, "took": took, "lost": lost, "rss": (rss_before, rss_after, peak[0]),
             "cpu": cpu, "logins": logins, "notes": "; ".join(ctx.notes),
