@@ -1663,7 +1663,7 @@ class Room:
             await self._bot_wake.wait()
             self._bot_wake.clear()
             pause = self._bot_pause_now() if self.settings.bot_delay > 0 else 0.0
-            thoughts = self._start_thinking(pause)
+            thoughts = self._start_thinking(min(pause, self.settings.bot_delay))  # never longer than the bot delay
             try:
                 if self.settings.bot_delay > 0:
                     while await self._bot_pause(pause):

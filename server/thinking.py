@@ -34,8 +34,13 @@ def think(game: str, view_json: str, legal: list[str], seed: str, budget: float,
     search = spec.search.new(view, legal, seed)
     deadline = time.perf_counter() + budget
     while True:
+        start = time.perf_counter()
         search.step()
-        if (samples and search.samples >= samples) or (not samples and time.perf_counter() >= deadline):
+        now = time.perf_counter()
+        if samples:
+            if search.samples >= samples:
+                break
+        elif now + (now - start) > deadline:  # another rollout like the last would overrun the budget
             break
     return search.best()
 

@@ -160,3 +160,18 @@ def test_the_spec_offers_the_search() -> None:
     search.step()
     assert search.best() in r.legal(0)
     assert isinstance(spec.new_bot(0, "strong", 1), StrongBot)
+
+
+def test_think_searches_within_its_budget_and_from_json() -> None:
+    """The pool's worker function: the seat's view as JSON, a time budget (at least one
+    rollout), an answer among the legal moves; a fixed sample count gives the same
+    answer as the search run by hand (the same seed)."""
+    from server.thinking import think
+
+    r = deal("slave sultan assassin guard slave slave", "slave", first=0)
+    text = r.view(0).model_dump_json()
+    assert think("sultans", text, r.legal(0), "s", 0.0) in r.legal(0)
+    search = Search(json_view(r, 0), r.legal(0), "s")
+    while search.samples < 3:
+        search.step()
+    assert think("sultans", text, r.legal(0), "s", 0.0, samples=3) == search.best()
