@@ -27,6 +27,7 @@ from bot_stats import wilson
 from engine.api import Bot
 from engine.overlord import Game
 from engine.overlord.bots import make_bot
+from engine.registry import games
 
 KINDS = ("easy", "normal", "strong", "random")
 BotMaker = Callable[[int, str, int], Bot]
@@ -83,6 +84,8 @@ def main() -> None:
         if k not in KINDS:
             raise SystemExit(f"--levels: {k!r} is not one of {', '.join(KINDS)} (HERO:FIELD, e.g. strong:normal)")
     levels = (hero_kind, field_kind)
+    if "strong" in levels and games()["overlord"].search is None:
+        raise SystemExit("Kill the Overlord has no strong bot yet (no search): levels easy, normal and random only")
     make, times = bot_maker(args.budget)
     print(f"Kill the Overlord: one {hero_kind} seat among {field_kind} seats, {args.games} games per count, "
           f"expansion={'all' if args.expansion else 'none'}")
