@@ -504,13 +504,13 @@ class HeuristicBot:
         if word == "assassinate":
             assert t is not None
             blockers = b.possible_blockers(me, t)
-            if any(b.card_at(g) == "guard" for g in blockers):
-                # a Guard this seat can see will block (S-GRD-2): the Assassin dies, the target lives
-                return -3.0
             ps = b.prob(t, "sultan")
-            guard_risk = any(b.prob(g, "guard") > 0.5 for g in blockers)
             value = 3.0 * ps + 0.6 * b.prob(t, "guard") - 0.6 * (b.prob(t, "slave") + b.prob(t, "assassin"))
-            if guard_risk:
+            if any(b.card_at(g) == "guard" for g in blockers):
+                # a Guard this seat can see will block (S-GRD-2): the Assassin dies, the target lives;
+                # the target still ranks the strikes a Vizier forces (never a known teammate first)
+                return value - 4.0
+            if any(b.prob(g, "guard") > 0.5 for g in blockers):
                 value -= 0.8
             return value - (0.0 if b.rev[me] else 0.2)
         if word == "execute":

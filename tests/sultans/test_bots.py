@@ -386,3 +386,23 @@ def test_belly_dancer_keeps_the_guard_from_blocking() -> None:
     b = Board(json_view(r, 5))
     assert b.card_at(2) == "guard" and b.guard_disabled(2) and 2 not in b.possible_blockers(5, 3)
     assert ask(r, 5) == "assassinate 3"
+
+
+def test_forced_assassin_never_strikes_a_known_teammate_first() -> None:
+    """S-VIZ-2: a Vizier forced the Assassin at seat 11 to strike; every target sits beside
+    a Guard it can see (S-GRD-2), so it dies whoever it strikes, but it does not strike a
+    seat it knows holds a Rebel card (a Slave or an Assassin)."""
+    r = Round.random(12, "scan51")
+    plays = [(0, "swap 1"), (1, "swap 3"), (2, "swap spare"), (3, "swap 9"), (4, "swap 2"), (5, "peek 1"),
+             (6, "swap 9"), (7, "swap 11"), (8, "peek 1"), (9, "swap spare"), (10, "detain 1"), (1, "refuse"),
+             (11, "peek 9"), (0, "detain 6"), (6, "pass"), (1, "peek 4"), (2, "peek 7"), (3, "manipulate loyalists 11")]
+    for s, a in plays:
+        r.play(s, a)
+    assert r.pending() == {11} and all(a.startswith("assassinate") for a in r.legal(11))
+    v = json_view(r, 11)
+    b = Board(v)
+    rebels = [t for t in range(12) if t != 11 and r.view(None).seats[t].alive and b.card_at(t) in ("slave", "assassin")]
+    assert rebels, "the scenario needs a known Rebel among the targets"
+    for seed in range(40):  # (its dice break ties: none may land on a teammate)
+        a = HeuristicBot(11, seed).act(v, r.legal(11), True)
+        assert a is not None and int(a.split()[-1]) not in rebels
