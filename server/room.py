@@ -672,8 +672,9 @@ class Room:
         self._changed()
 
     def _keep_autoplay(self, seat: Seat) -> None:
-        """Keep with the match whether a bot plays ``seat`` for its absent player."""
-        if self.state != "playing" or self.match_id is None:
+        """Keep with the match whether a bot plays ``seat`` for its absent player
+        (not while the server stops: its players are put back after the restart)."""
+        if self.state != "playing" or self.match_id is None or self.env.stopping:
             return
         try:
             self.env.storage.mark_autoplay(self.match_id, seat.index, seat.autoplay)
