@@ -587,7 +587,10 @@ class SSHDriver(Driver):
                 size, room = len(piece), 4 * limits.input_queue - (self._unparsed_chars - self._unparsed_pasted)
             if not size and not isinstance(piece, Pasted):
                 continue
-            if size > room:
+            if size > room and isinstance(piece, str) and room > 0:
+                dropped += size - room  # typed text: what fits is kept (a paste is kept whole or not at all)
+                piece, size = piece[:room], room
+            elif size > room:
                 dropped += size
                 continue
             self._unparsed.append(piece)

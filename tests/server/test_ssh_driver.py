@@ -610,3 +610,14 @@ async def test_input_dropped_for_the_flood_timeout_calls_on_flood() -> None:
     await asyncio.sleep(0.4)
     quiet.feed(b"z")
     assert flooded == [True]
+
+
+async def test_typed_text_over_the_held_bound_keeps_what_fits(queued: Running) -> None:
+    """A terminal without bracketed paste sends a paste as typed text: what fits
+    of it (four times ``input_queue`` characters) is kept, the rest dropped."""
+    queued.term.feed(b"a" * 500)
+    room = 4 * queued.term.limits.input_queue
+    await until(lambda: len(queued.app.keys) >= room)
+    await asyncio.sleep(0.2)
+    assert len(queued.app.keys) == room
+    assert queued.term.dropped_input == 500 - room
