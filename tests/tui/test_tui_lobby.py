@@ -602,7 +602,7 @@ async def test_the_settings_say_which_language_is_selected_now(hub: FakeHub, lan
         await settle(pilot)
         other: Lang = "zh" if lang == "en" else "en"
         rows = [line.strip("│ ▎▊█") for line in screen_text(app).splitlines()]
-        now = "✓ " + t("lang.name", lang) + " " + t("settings.lang.current", lang)
+        now = t("settings.lang.current", lang, name=t("lang.name", lang))
         assert any(row.startswith(now) for row in rows), rows
         assert not any(row.startswith("✓ " + t("lang.name", other)) for row in rows), rows
         await pilot.press("f2")

@@ -665,7 +665,7 @@ class PlayerSettingsDialog(HostModal[Lang | None]):
         name = t("lang.name", lang)
         if lang != self.lang:
             return Text("  " + name)
-        return Text.assemble(("✓ " + name, "bold"), " " + self.tr("settings.lang.current"))
+        return Text(self.tr("settings.lang.current", name=name), style="bold")
 
     def _bell_text(self) -> Text:
         return Text(self.tr("settings.bell.on" if self.throne.bell_on else "settings.bell.off"))
