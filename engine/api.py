@@ -100,6 +100,12 @@ class GameTable(Protocol):
         table); empty for a round not played or not kept."""
         ...
 
+    def round_view(self, number: int, seat: int | None) -> BaseModel | None:
+        """What ``seat`` saw at the end of the finished round ``number`` (1-based):
+        its result, reopened by a screen; None for a round not finished, or a
+        game whose rounds have no result of their own."""
+        ...
+
     def between_rounds(self) -> bool:
         """True when a round has ended and the next waits for ``next_round()``."""
         ...

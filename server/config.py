@@ -261,8 +261,9 @@ class RoomsSection(_Section):
     """Seconds a bot 'thinks' before acting (0 in tests)."""
     grace_period: float = Field(default=60.0, ge=0)
     """Seconds a disconnected player's seat waits before a bot plays it."""
-    intermission: float = Field(default=10.0, ge=0)
-    """Seconds between the rounds of a match."""
+    intermission: float | None = Field(default=None, ge=0)
+    """The longest, in seconds, any room shows a round's result before dealing the
+    next, whatever its own "between rounds" setting (unset: the room's setting)."""
     away_after: int = Field(default=AWAY_AFTER, ge=1)
     """A player's own decisions in a row whose time ran out before a stand-in bot plays their seat (any key of theirs takes it back)."""
 

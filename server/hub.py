@@ -95,7 +95,7 @@ class Hub:
         host_fingerprint: str,
         bot_delay: float = 1.0,
         grace_period: float = 60.0,
-        intermission: float = 5.0,
+        intermission: float | None = None,
         away_after: int = AWAY_AFTER,
         games: Mapping[str, GameSpec] | None = None,
         clock: Callable[[], float] = time.time,

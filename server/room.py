@@ -27,8 +27,10 @@ when the window closes; a window closes no sooner than ``window_min`` after it
 opened (an answer that would close it earlier is kept until then); views are
 ``view(seat, quick=True)``; bots answer within the minimum time; and an answer
 the window goes on after is told to its own seat's screens alone.
-Between rounds it waits ``intermission`` seconds, logs
-a ``next-round`` marker and deals. All sleeping goes through ``RoomEnv.sleep``
+Between rounds the result stays until every human at the table (connected,
+not played by a bot) has pressed to go on (``go_on``), or the room's
+``between_rounds`` seconds have passed (at most the server's ``intermission``,
+when set); then it logs a ``next-round`` marker and deals. All sleeping goes through ``RoomEnv.sleep``
 (``time_scale`` makes tests fast), and every task is created in the hub's
 context (never inside a Textual app).
 
@@ -73,6 +75,7 @@ from server.thinking import Thinker
 from server.throttle import Throttle
 from tui.client import (
     AWAY_AFTER,
+    BETWEEN_ROUNDS_MAX,
     BOT_DELAY_MAX,
     CHAT_MAX,
     TIMER_MAX,
@@ -156,7 +159,7 @@ class RoomEnv:
     grace_period: float = 60.0
     away_after: int = AWAY_AFTER  # a player's decisions in a row that time out before a stand-in plays the seat
     stopping: bool = False  # the server is stopping: its sessions end, nobody "lost the connection"
-    intermission: float = 5.0
+    intermission: float | None = None  # the longest any room waits between rounds, whatever its setting (tests: 0)
     notifier: Notifier | None = None  # made from loop/context when not given
     on_lobby_change: Callable[[], None] = lambda: None
     on_closed: Callable[[Room], None] = lambda room: None
@@ -208,8 +211,8 @@ class RoomEnv:
 
 
 SETTINGS_SAID = (
-    "name", "seats", "turn_timer", "window_timer", "strict_windows", "window_min", "bot_delay", "bot_level", "bot_levels", "private",
-    "code",
+    "name", "seats", "turn_timer", "window_timer", "strict_windows", "window_min", "bot_delay", "bot_level", "bot_levels",
+    "between_rounds", "private", "code",
 )
 """The room settings whose change the chat names (``changed.<field>`` in the catalogue)."""
 
@@ -237,7 +240,7 @@ def settings_changes(old: RoomSettings, new: RoomSettings, spec: GameSpec) -> li
 
 SETTINGS_ORDER = (
     "name", "seats", "rounds", "first_to", "round_limit", "turn_timer", "window_timer", "strict_windows", "window_min",
-    "bot_delay", "bot_level", "bot_levels",
+    "bot_delay", "bot_level", "bot_levels", "between_rounds",
     "turn_limit", "notebook", "coronation", "expansion_ranks", "ruleset", "options", "private", "code",
 )
 """The order in which the chat names changed settings: the settings dialog's rows
@@ -280,6 +283,7 @@ def validate_settings(
             "window_min": min(max(float(settings.window_min), WINDOW_MIN[0]), WINDOW_MIN[1]),
             # a level for a seat the room no longer has would come back with the seat
             "bot_levels": {i: level for i, level in sorted(settings.bot_levels.items()) if 0 <= i < settings.seats},
+            "between_rounds": min(max(settings.between_rounds, 0), BETWEEN_ROUNDS_MAX),
             "options": options.model_dump(mode="json"),
         }
     )
@@ -364,6 +368,8 @@ class Room:
         self._in_window = False  # that decision is a reaction window
         self._timer: asyncio.Task[None] | None = None
         self._intermission: asyncio.Task[None] | None = None
+        self._went_on: set[int] = set()  # between rounds: seats whose players pressed to go on
+        self._hold_from_start = True  # a break's first check may deal at once (not after a restart: nobody is back yet)
         self._bots: asyncio.Task[None] | None = None
         self._bot_wake = asyncio.Event()
         self._bot_sleeper: asyncio.Future[None] | None = None  # the bots' thinking time under way
@@ -425,7 +431,10 @@ class Room:
         )
         spectators = self.spectator_names()
         timeouts = tuple(self._timeouts.get(i, 0) for i in range(len(self.seats)))
-        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators), self.match_id, timeouts)
+        holding = tuple(self.holding()) if self._intermission is not None else ()
+        went_on = tuple(sorted(self._went_on))
+        key = (self.version, self.state, self.host, self._deadline, seats, tuple(spectators), self.match_id, timeouts,
+               holding, went_on)
         made = self._snap
         if made is not None and made[0] == key and made[1] is self.settings:
             return made[2]
@@ -445,6 +454,8 @@ class Room:
             names=[self._table_name(seat[0], seat[2]) for seat in seats],
             match=self.match_id,
             timeouts=list(timeouts),
+            holding=list(holding),
+            went_on=list(went_on),
         )
         self._snap = (key, self.settings, snap)
         return snap
@@ -487,6 +498,41 @@ class Room:
         except Exception:
             log.exception("room %s: round_log(%s, %s) failed", self.id, number, seat)
             return []
+
+    def round_view(self, seat: int | None, number: int) -> BaseModel | None:
+        """What ``seat`` saw at the end of the finished round ``number``."""
+        if self.table is None or (seat is not None and not 0 <= seat < len(self.seats)):
+            return None
+        try:
+            return self.table.round_view(number, seat)
+        except Exception:
+            log.exception("room %s: round_view(%s, %s) failed", self.id, number, seat)
+            return None
+
+    def holding(self) -> list[int]:
+        """The seats a round's result waits for: humans at the table (connected,
+        no bot playing for them). Bots, spectators and absent players hold nothing."""
+        return [s.index for s in self.seats if s.kind == "human" and s.sessions > 0 and not s.autoplay]
+
+    def go_on(self, seat: int | None) -> None:
+        """``seat``'s player has seen the round's result; the last of the table's
+        humans to do so deals the next round."""
+        if seat is None or self._intermission is None or seat in self._went_on:
+            return
+        self._went_on.add(seat)
+        self._changed()
+        self._check_break()
+
+    def _check_break(self) -> None:
+        """Deal now when the break between rounds waits for nobody any more."""
+        if self._intermission is None or not all(s in self._went_on for s in self.holding()):
+            return
+        self._intermission.cancel()
+        self._intermission = None
+        try:
+            self._next_round()
+        except Exception:
+            log.exception("room %s: cannot deal the next round", self.id)
 
     def legal(self, seat: int | None) -> list[str]:
         if self.table is None or self.state != "playing" or seat is None or not 0 <= seat < len(self._legal):
@@ -638,6 +684,7 @@ class Room:
                         if self.state == "playing" and not seat.autoplay and not self.env.stopping:  # the table waits on them: say so now
                             self.system("sys.dropped", name=seat.name, secs=str(round(self.env.grace_period)))
         self._changed(lobby=True)
+        self._check_break()  # a player gone does not hold the table
         self._maybe_close()
 
     def _start_grace(self, seat: Seat) -> None:
@@ -670,6 +717,7 @@ class Room:
         self.system(why, name=seat.name)
         self._wake_bots()
         self._changed()
+        self._check_break()
 
     def _keep_autoplay(self, seat: Seat) -> None:
         """Keep with the match whether a bot plays ``seat`` for its absent player
@@ -1161,6 +1209,7 @@ class Room:
             self._start_grace(seat)
         self.chat.extend(self.env.storage.chat_lines(room_scope(self.id)))
         self._restore_watchers()
+        self._hold_from_start = False  # a round's result waits for its players to come back (or its time)
         self.system("sys.restarted")
         self._ensure_bot_loop()
         self._after_change(actor=None)
@@ -1301,6 +1350,7 @@ class Room:
         self.env.storage.append_next_round(self.match_id, self.seq)
         table.next_round()
         self.seq += 1
+        self._went_on.clear()
         self._publish(actor=None)
 
     def _after_change(self, actor: int | None) -> None:
@@ -1319,7 +1369,13 @@ class Room:
         elif table.between_rounds():
             self._new_decision(set())
             if self._intermission is None:
-                self._intermission = self.env.task(self._intermit(), f"room{self.id}-intermission")
+                seconds = self._break_seconds()
+                self._went_on.clear()
+                self._deadline = self.env.clock() + seconds * self.env.time_scale  # the countdown shows
+                self._intermission = self.env.task(self._intermit(seconds), f"room{self.id}-intermission")
+                if self._hold_from_start:
+                    self.env.loop.call_soon(self._check_break, context=self.env.context)  # nobody at the table: at once
+                self._hold_from_start = True
         else:
             new = table.pending()
             # the same decision goes on (its clock too) when an answer or an
@@ -1523,11 +1579,19 @@ class Room:
             return True
         return False
 
-    async def _intermit(self) -> None:
+    def _break_seconds(self) -> float:
+        """How long a round's result waits at most (in the room's own seconds)."""
+        seconds = float(self.settings.between_rounds)
+        if self.env.intermission is not None:
+            seconds = min(seconds, self.env.intermission)
+        return seconds
+
+    async def _intermit(self, seconds: float) -> None:
         try:
-            await self.env.sleep(self.env.intermission)
+            await self.env.sleep(seconds)
         finally:
-            self._intermission = None
+            if self._intermission is asyncio.current_task():
+                self._intermission = None
         try:
             self._next_round()
         except Exception:
@@ -1911,6 +1975,14 @@ class RoomSession:
 
     def round_log(self, number: int) -> Sequence[object]:
         return self._room.round_log(None if self.role == "spectator" else self.my_seat, number)
+
+    def round_view(self, number: int) -> BaseModel | None:
+        return self._room.round_view(None if self.role == "spectator" else self.my_seat, number)
+
+    def go_on(self) -> None:
+        room = self._live()
+        if self.role == "player":
+            room.go_on(self.my_seat)
 
     def legal(self) -> list[str]:
         return self._room.legal(self.my_seat)

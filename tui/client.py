@@ -82,6 +82,12 @@ WINDOW_MIN = (1.0, 10.0)
 AWAY_AFTER = 2
 """A player's own decisions in a row whose time ran out before their seat is away
 and a stand-in bot plays it (the server's default; its config may set another)."""
+BETWEEN_ROUNDS = 30
+"""Seconds a round's result stays, at most, before the next round is dealt
+(the room setting's default); the room deals sooner once every human at the
+table pressed a key to go on."""
+BETWEEN_ROUNDS_MAX = 300
+"""The longest "between rounds" a room may set (the settings dialog and the room read it)."""
 
 
 class RoomSettings(BaseModel):
@@ -102,6 +108,7 @@ class RoomSettings(BaseModel):
     window_min: float = 2.0  # seconds a quick window stays open at least (within WINDOW_MIN)
     bot_level: BotLevel = DEFAULT_BOT_LEVEL  # how well the room's bots play (engine.api.BOT_LEVELS)
     bot_levels: dict[int, BotLevel] = Field(default_factory=dict)  # seat index -> level, for the bot in that seat
+    between_rounds: int = BETWEEN_ROUNDS  # seconds a round's result waits for the humans to go on
     options: dict[str, object] = Field(default_factory=dict)  # game options (rounds, notebook...)
 
 
@@ -164,6 +171,10 @@ class RoomSnapshot(BaseModel):
     names: list[str] = Field(default_factory=list)  # display name per seat, for views
     match: int | None = None  # the match its table shows (a new one after "play again")
     timeouts: list[int] = Field(default_factory=list)  # per seat: defaults the room played when time ran out
+    # between rounds: the seats whose players the table waits for to go on (connected
+    # humans no bot plays for), and of them those who pressed to go on
+    holding: list[int] = Field(default_factory=list)
+    went_on: list[int] = Field(default_factory=list)
 
 
 class LeaderRow(BaseModel):
@@ -264,6 +275,18 @@ class RoomClient(Protocol):
     def nothing_to_answer(self) -> bool:
         """True while the room answers ``pass`` for ``my_seat`` in the open quick
         window (S-REACT-5, K-ORD-11): its screen shows no prompt for it."""
+        ...
+
+    def go_on(self) -> None:
+        """Between rounds: this seat's player has seen the round's result; the
+        room deals the next round once every human at the table has (no-op for
+        a spectator, or when no round result waits)."""
+        ...
+
+    def round_view(self, number: int) -> BaseModel | None:
+        """What ``my_seat`` (watching: the public) saw at the end of the finished
+        round ``number`` of the match; None for a round not finished, or a game
+        whose rounds have no result of their own."""
         ...
 
     def act(self, text: str, version: int) -> None:

@@ -216,6 +216,7 @@ EN: dict[str, str] = {
     "changed.window_min": "window minimum",
     "changed.bot_level": "bot level",
     "changed.bot_levels": "bot levels by seat",
+    "changed.between_rounds": "time between rounds",
     "changed.private": "private",
     "changed.code": "code",
     "changed.rounds": "rounds",
@@ -282,6 +283,7 @@ EN: dict[str, str] = {
     "field.bot_levels": "Level by seat",
     "field.bot_levels.hint": "e.g. 2:easy 4:normal",
     "form.bot_levels": "Level by seat: seat:level, e.g. 2:{level} (seats {lo}-{hi}).",
+    "field.between_rounds": "Between rounds (s)",
     "field.private": "Private",
     "field.private.box": "needs a code to join",
     "field.code": "Code",
@@ -422,6 +424,7 @@ EN: dict[str, str] = {
     "summary.strict_windows": "strict windows (everyone answers)",
     "summary.bot_level": "bots {level}",
     "summary.bot_seat": "seat {n} {level}",
+    "summary.between_rounds": "results stay {s} s",
     # view field labels (generic table)
     "view.seats": "Seats",
     "view.seat": "Seat",
@@ -818,6 +821,7 @@ ZH: dict[str, str] = {
     "changed.window_min": "回應時機最短時間",
     "changed.bot_level": "電腦強度",
     "changed.bot_levels": "各座位電腦強度",
+    "changed.between_rounds": "局間時間",
     "changed.private": "私人",
     "changed.code": "密碼",
     "changed.rounds": "局數",
@@ -883,6 +887,7 @@ ZH: dict[str, str] = {
     "field.bot_levels": "各座位強度",
     "field.bot_levels.hint": "例：2：簡單 4：普通",
     "form.bot_levels": "各座位強度：座位：強度，例：2：{level}（座位 {lo}-{hi}）。",
+    "field.between_rounds": "局間等待（秒）",
     "field.private": "私人",
     "field.private.box": "需要密碼才能加入",
     "field.code": "密碼",
@@ -1018,6 +1023,7 @@ ZH: dict[str, str] = {
     "summary.strict_windows": "嚴格回應時機（每人都要回答）",
     "summary.bot_level": "電腦{level}",
     "summary.bot_seat": "座位 {n} {level}",
+    "summary.between_rounds": "結果停留 {s} 秒",
     "view.seats": "座位",
     "view.seat": "座位",
     "view.name": "名字",
@@ -1501,6 +1507,7 @@ def settings_summary(settings: RoomSettings, lang: Lang) -> str:
     if settings.bot_level != DEFAULT_BOT_LEVEL or settings.bot_levels:  # (normal bots go unsaid)
         parts.append(bot_levels_summary(settings, lang))
     if settings.game == "sultans":  # turn limit (S-WIN-4) and notebook (S-VIEW-2)
+        parts.append(t("summary.between_rounds", lang, s=settings.between_rounds))
         limit = settings.options.get("turn_limit")
         parts.append(t("summary.turn_limit", lang, n=limit if isinstance(limit, int) else 200))
         notebook = settings.options.get("notebook", True) is not False

@@ -16,7 +16,7 @@ from engine.sultans.actions import Action, format_action
 from engine.sultans.errors import IllegalMove
 from engine.sultans.options import SultansOptions
 from engine.sultans.round import PH_WINDOW, Round
-from engine.sultans.views import Event, MatchView, RoundResult, TieBreak
+from engine.sultans.views import Event, MatchView, RoundResult, RoundView, TieBreak
 
 FIRST_TO_CAP = 15
 """Most rounds of a first-to-N match (S-MATCH-1)."""
@@ -199,6 +199,15 @@ class Match:
         if 1 <= number <= len(self._earlier):
             return self._earlier[number - 1].events(seat)
         return []
+
+    def round_view(self, number: int, seat: int | None) -> RoundView | None:
+        """The view ``seat`` had at the end of round ``number`` (every card
+        shown, S-VIEW-3); None for a round not finished."""
+        if 1 <= number <= len(self._earlier):
+            return self._earlier[number - 1].view(seat)
+        if number == self.round_number and self.round.over:
+            return self.round.view(seat)
+        return None
 
     def is_over(self) -> bool:
         return self._over

@@ -193,6 +193,9 @@ class CountTable:
     def round_log(self, number: int, seat: int | None) -> list[str]:
         return []  # the view's events are the whole game's
 
+    def round_view(self, number: int, seat: int | None) -> CountView | None:
+        return None
+
     def between_rounds(self) -> bool:
         return self._round_over and self._round + 1 < self._opts.rounds
 

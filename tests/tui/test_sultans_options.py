@@ -16,7 +16,7 @@ from textual.widgets import Input, Select, Static
 from engine.sultans import SultansOptions
 from engine.sultans.match import FIRST_TO_CAP
 from tui.app import ThroneApp
-from tui.client import RoomSettings
+from tui.client import BETWEEN_ROUNDS, BETWEEN_ROUNDS_MAX, RoomSettings
 from tui.i18n import SULTANS_FIRST_TO_CAP, settings_summary
 from tui.screens.dialogs import SULTANS_FIRST_TO_MAX, RoomSettingsDialog
 from tui.screens.room import RoomScreen
@@ -117,14 +117,46 @@ async def test_tab_order_keeps_the_round_count_before_the_timers(hub: FakeHub) -
     async with app.run_test(size=(80, 24)) as pilot:
         await open_new_room_dialog(app, pilot)
         order = []
-        for _ in range(9):
+        for _ in range(10):
             assert app.focused is not None
             order.append(app.focused.id)
             await pilot.press("tab")
             await settle(pilot)
         assert order == [
-            "name", "seats", "rounds", "turn_timer", "window_timer", "bot_delay", "match_mode", "turn_limit", "notebook",
+            "name", "seats", "rounds", "turn_timer", "window_timer", "bot_delay", "between_rounds", "match_mode",
+            "turn_limit", "notebook",
         ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_between_rounds_time_is_set_in_the_dialog_within_its_bound(hub: FakeHub, lang: str) -> None:
+    """Issue 43: how long a round's result waits for the players is the room's
+    setting (default 30 s), bounded by BETWEEN_ROUNDS_MAX, in both languages."""
+    app = ThroneApp(hub.lobby("alice"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        if lang == "zh":
+            await settle_in_chinese(app, pilot)
+        dialog = await open_new_room_dialog(app, pilot)
+        field = dialog.query_one("#between_rounds", Input)
+        assert field.value == str(BETWEEN_ROUNDS) and dialog.query_one("#row-between_rounds").display
+        field.focus()
+        await settle(pilot)
+        assert ("Between rounds (s)" if lang == "en" else "局間等待（秒）") in screen_text(app)
+        field.value = str(BETWEEN_ROUNDS_MAX + 1)
+        await settle(pilot)
+        await pilot.press("enter")  # (at 60x20 the OK button is below the fold)
+        await settle(pilot)
+        assert app.screen is dialog and not hub.rooms
+        error = str(dialog.query_one("#form-error", Static).content)
+        assert f"0 {'to' if lang == 'en' else '到'} {BETWEEN_ROUNDS_MAX}" in error
+        field.value = "45"
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        room = next(r for r in hub.rooms.values() if r.host == "alice")
+        assert room.settings.between_rounds == 45
+        assert settings_summary(room.settings, lang).count("45") == 1
 
 
 async def test_change_dialog_starts_from_the_rooms_options(hub: FakeHub) -> None:
@@ -178,7 +210,7 @@ def test_summary_names_the_sultans_options() -> None:
     plain = RoomSettings(seats=7, bot_delay=0, options=SultansOptions(rounds=3).model_dump(mode="json"))
     assert settings_summary(plain, "en") == (
         "7 seats · 3 rounds · turn 60 s · reactions 20 s · bots think 0 s · quick windows (at least 2 s)"
-        " · turn limit 200 · notebook on"
+        " · results stay 30 s · turn limit 200 · notebook on"
     )
     purist = RoomSettings(
         seats=5, turn_timer=0, bot_delay=1, strict_windows=True,
@@ -186,11 +218,11 @@ def test_summary_names_the_sultans_options() -> None:
     )
     assert settings_summary(purist, "en") == (
         "5 seats · first to 9 points (at most 15 rounds) · no turn timer · reactions 20 s · bots think 1 s"
-        " · strict windows (everyone answers) · turn limit 80 · notebook off"
+        " · strict windows (everyone answers) · results stay 30 s · turn limit 80 · notebook off"
     )
     assert settings_summary(purist, "zh") == (
         "5 個座位 · 先到 9 分（最多 15 局） · 回合不限時 · 回應 20 秒 · 電腦思考 1 秒 · 嚴格回應時機（每人都要回答）"
-        " · 回合上限 80 · 筆記本關閉"
+        " · 結果停留 30 秒 · 回合上限 80 · 筆記本關閉"
     )
     assert "快速回應時機（至少 3 秒）" in settings_summary(plain.model_copy(update={"window_min": 3.0}), "zh")
     # another game's options are not read as the Sultans' ones

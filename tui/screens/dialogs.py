@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from engine.api import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from engine.registry import games as registered_games
 from tui.client import (
+    BETWEEN_ROUNDS_MAX,
     BOT_DELAY_MAX,
     TIMER_MAX,
     WINDOW_MIN,
@@ -243,7 +244,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
     # the Sultans rows beyond the round count come after the bot delay.
     FIELDS = (
         "game", "name", "seats", "rounds", *OVERLORD_FIELDS, "turn_timer", "window_timer", "bot_delay",
-        *SULTANS_FIELDS, "strict_windows", "window_min", "bot_level", "bot_levels", "private", "code",
+        "between_rounds", *SULTANS_FIELDS, "strict_windows", "window_min", "bot_level", "bot_levels", "private", "code",
     )
 
     def __init__(
@@ -300,6 +301,8 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                     ("turn_timer", SteadyInput(str(init.turn_timer), id="turn_timer", type="integer", max_length=4)),
                     ("window_timer", SteadyInput(str(init.window_timer), id="window_timer", type="integer", max_length=4)),
                     ("bot_delay", SteadyInput(f"{init.bot_delay:g}", id="bot_delay", type="number", max_length=5)),
+                    ("between_rounds", SteadyInput(str(init.between_rounds), id="between_rounds", type="integer",
+                                                   max_length=len(str(BETWEEN_ROUNDS_MAX)))),
                     ("match", Select(
                         self._match_modes(),
                         value="first_to" if isinstance(first_to, int) else "rounds",
@@ -435,6 +438,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         sultans = gid == "sultans"
         first_to = sultans and self._first_to_mode()
         self.query_one("#row-rounds").display = gid in ROUNDS_GAMES and not first_to
+        self.query_one("#row-between_rounds").display = gid in ROUNDS_GAMES  # its rounds pause for their result
         for field in OVERLORD_FIELDS:
             self.query_one(f"#row-{field}").display = gid == "overlord"
         for field in SULTANS_FIELDS:
@@ -523,6 +527,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     def _collect(self) -> RoomSettings:
         gid, _title, lo, hi = self._game()
+        base_between = (self._initial or RoomSettings()).between_rounds
         seats = self._int("seats", lo, hi)
         turn_timer = self._int("turn_timer", 0, TIMER_MAX)
         window_timer = self._int("window_timer", 0, TIMER_MAX)
@@ -532,6 +537,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         level_value = str(self.query_one("#bot_level", Select).value)
         bot_level: BotLevel = next((lv for lv in self._game_levels() if lv == level_value), DEFAULT_BOT_LEVEL)
         bot_levels = self._seat_levels(seats, bot_level)
+        between_rounds = self._int("between_rounds", 0, BETWEEN_ROUNDS_MAX) if gid in ROUNDS_GAMES else base_between
         private = self.query_one("#private", TickBox).value
         code = self.query_one("#code", Input).value.strip()  # none: the host makes a 4-digit one
         options: dict[str, object] = {}
@@ -564,6 +570,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                 "window_min": window_min,
                 "bot_level": bot_level,
                 "bot_levels": bot_levels,
+                "between_rounds": between_rounds,
                 "options": options,
             }
         )
