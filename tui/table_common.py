@@ -18,6 +18,7 @@ Picking an action, rendering the view and the log stay in the game's package.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Generic, Protocol, TypeVar
 
@@ -31,6 +32,8 @@ from textual.widgets import Input
 from tui.client import ClientError, RoomClient
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import ChatKeys
+from tui.screens.match_log import MatchLog
+from tui.screens.round_results import RoundResults
 from tui.tables import HOST_KEYS, TableScreen
 from tui.widgets import ChatPanel, KeyBar, KeySpec, TailLog
 
@@ -124,6 +127,9 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         Binding("pagedown", "scroll_pane(1)", show=False),
         Binding("home", "scroll_pane_to(0)", show=False),
         Binding("end", "scroll_pane_to(1)", show=False),
+        Binding("h", "results", show=False),
+        Binding("f3", "match_log", show=False),
+        Binding("slash", "match_log(True)", show=False),
     ]
 
     def write_events(
@@ -246,13 +252,17 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
             keys.append(("⏎", "key('enter')", f"{pre}.key.confirm"))
             keys.append(("Esc", "back", f"{pre}.key.cancel"))
         else:
+            if self.can_go_on():
+                keys.append(("⏎", "go_on", "table.key.go_on"))
             for k in self._kinds():
                 keys.append((self.KIND_KEYS[k], f"key('{self.KIND_KEYS[k]}')", self._kind_label(k)))
         if not typing:
             keys += [
                 ("p", "play_again", f"{pre}.key.again"),
                 ("o", "reopen", f"{pre}.key.reopen"),
+                ("h", "results", "table.key.results"),
                 ("t", "chat", f"{pre}.key.chat"),
+                ("F3", "match_log", "table.key.log"),
             ]
             if self.picker is None:  # (shown while the match is played: check_action)
                 keys += [("z", "standin", "table.key.standin"), ("q", "leave_match", "table.key.leave_match")]
@@ -270,12 +280,18 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
             return self._key_enabled(action[5:-2])
         if action == "key" and parameters:
             return self._key_enabled(str(parameters[0]))
+        if action == "go_on":
+            return self.can_go_on()
+        if action == "results":
+            return not isinstance(self.focused, Input) and bool(self.result_numbers())
         return super().check_action(action, parameters)
 
     def _key_enabled(self, key: str) -> bool:
         if isinstance(self.focused, Input):
             return False
         if self.picker is not None:
+            return True
+        if key in ("enter", "space") and self.can_go_on():
             return True
         if key in ("enter", "space", "up", "down") or key.isdigit():
             return False
@@ -290,7 +306,12 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         return action is not None and bool(self.check_action(action, ()))
 
     def _host_key(self, key: str) -> None:
-        """A letter that starts no kind: the host's p or o after the match, if allowed."""
+        """A letter that starts no kind: the host's p or o after the match, if
+        allowed; Enter (or space) between rounds: go on to the next round."""
+        if key in ("enter", "space"):
+            if self.can_go_on():
+                self.action_go_on()
+            return
         action = HOST_KEYS.get(key)
         if action is not None and self.check_action(action, ()):
             getattr(self, f"action_{action}")()
@@ -430,6 +451,114 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
     def on_tail_log_scrolled_back(self, event: TailLog.ScrolledBack) -> None:
         event.stop()
         self._render_current_pane()  # the pane's title says so
+
+    # ------------------------------------------------ results and the whole log
+    # The game's table says what there is (:class:`tui.screens.round_results.ResultSource`).
+    def result_numbers(self) -> list[int]:
+        """The finished rounds whose result can be shown again (override this)."""
+        return []
+
+    def result_title(self, number: int) -> str:
+        return self.tr("table.results.round", n=number)
+
+    def result_body(self, number: int) -> Text:
+        """The result of round ``number`` (override this)."""
+        return Text("")
+
+    def live_result(self) -> int | None:
+        """The result the table shows now: a round just ended, or the match's end (override this)."""
+        return None
+
+    def full_log(self) -> list[Text]:
+        """Every line of the match's log as this seat's pane shows it (override this)."""
+        return []
+
+    def between_rounds(self) -> bool:
+        """A round's result waits for the table's players to go on."""
+        snap = self.snap
+        return snap is not None and snap.state == "playing" and self.live_result() is not None
+
+    def can_go_on(self) -> bool:
+        """This seat's player may say they have seen the round's result."""
+        snap, seat = self.snap, self.room.my_seat
+        return (
+            not self.watching and seat is not None and snap is not None and self.between_rounds()
+            and seat in snap.holding and seat not in snap.went_on
+        )
+
+    def action_go_on(self) -> None:
+        if self.can_go_on():
+            self.throne.guard(self.room.go_on)
+            self.throne.host_changed()
+
+    def break_line(self) -> Text:
+        """Between rounds: the key to go on (or that this player did), who the
+        table still waits for, and when the next round comes at the latest."""
+        snap = self.snap
+        if snap is None or not self.between_rounds():
+            return Text("", end="")
+        out = Text(end="")
+        seat = None if self.watching else self.room.my_seat
+        if self.can_go_on():
+            out.append(" " + self.tr("table.break.go_on") + " ", style="reverse bold")
+            out.append("  ")
+        elif seat is not None and seat in snap.went_on:
+            out.append(self.tr("table.break.ready") + "  ", style="bold")
+        waiting = [self.names[i] for i in snap.holding if i not in snap.went_on and i != seat and i < len(self.names)]
+        if waiting:
+            out.append(self.tr("table.break.waiting", names=self.tr("punct.list").join(waiting)) + "  ")
+        if snap.deadline is not None:
+            left = max(0, round(snap.deadline - time.time()))
+            out.append(self.tr("table.break.next_in", s=left), style="bold")
+        return out
+
+    def _results_dialog(self) -> RoundResults | None:
+        for screen in self.app.screen_stack:
+            if isinstance(screen, RoundResults) and screen.source is self:
+                return screen
+        return None
+
+    _auto_result: int | None = None  # the result this screen opened by itself
+
+    def refresh_data(self) -> None:
+        super().refresh_data()
+        if self.throne.room is self.room and self.snap is not None:
+            self._follow_results()
+
+    def _follow_results(self) -> None:
+        """A round's (or the match's) end opens its result over the table; the
+        next round, or another match, closes it."""
+        snap = self.snap
+        assert snap is not None
+        live = self.live_result()
+        dialog = self._results_dialog()
+        if dialog is not None:
+            moved_on = snap.state == "waiting" or snap.match != self.match_id
+            if moved_on or (dialog.opened_live and live != dialog.number):
+                if self.app.screen is dialog:
+                    dialog.dismiss(None)
+                return
+            dialog.show()
+        if live is not None and live != self._auto_result and snap.match == self.match_id:
+            self._auto_result = live
+            if self.app.screen is self and self.is_attached:
+                self.app.push_screen(RoundResults(self, live))
+
+    def _tick(self) -> None:
+        super()._tick()
+        dialog = self._results_dialog()
+        if dialog is not None and not self._pruning:
+            dialog.show_foot()
+
+    def action_results(self) -> None:
+        numbers = self.result_numbers()
+        if numbers and self.app.screen is self:
+            live = self.live_result()
+            self.app.push_screen(RoundResults(self, live if live in numbers else numbers[-1]))
+
+    def action_match_log(self, search: bool = False) -> None:
+        if self.app.screen is self and not isinstance(self.focused, Input):
+            self.app.push_screen(MatchLog(self.full_log, search=search))
 
     def _log_title(self, title: Text, log: TailLog) -> Text:
         """A log pane's title, marked while the log is scrolled back: new lines

@@ -756,6 +756,16 @@ class TailLog(DirectLines, can_focus=True):
         self.sheet, self._sheet_width = text, 0
         self.refresh()
 
+    def sheet_rows(self, text: Text) -> int:
+        """How many rows ``text`` takes in this log at its width now (to find a
+        line of a sheet made of several)."""
+        width = self.line_size.width
+        return len(self._wrap(text.copy(), width, wrap=True)) if width > 1 else 1
+
+    def scroll_sheet_to(self, row: int) -> None:
+        """Show the sheet from its ``row``."""
+        self._show_from(row)
+
     def _shown(self) -> list[Strip]:
         """The lines on show: the sheet's (wrapped to the width now) or the log's."""
         if self.sheet is None:

@@ -328,6 +328,12 @@ class FakeRoomClient:
     def round_log(self, number: int) -> list[object]:
         return []  # the tokens game's view holds its whole log
 
+    def round_view(self, number: int) -> BaseModel | None:
+        return None
+
+    def go_on(self) -> None:
+        pass  # the tokens game has no pause between rounds
+
     def legal(self) -> list[str]:
         seat = self.my_seat
         if self.room.game is None or seat is None or self.room.state != "playing":

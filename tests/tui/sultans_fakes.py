@@ -19,7 +19,7 @@ from table_fakes import FakeTableClient, FakeTableLobby, FakeTableRoom
 
 from engine.sultans import Match, Round, SultansOptions
 from engine.sultans.bots import make_bot
-from engine.sultans.views import Event, MatchView
+from engine.sultans.views import Event, MatchView, RoundView
 from tui.client import RoomSettings
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "ken", "lena", "mallory", "nick", "olga"]
@@ -66,6 +66,15 @@ class SultansRoom(FakeTableRoom):
 
     def view(self, seat: int | None) -> MatchView:
         return self.match.view(seat, quick=not self.settings.strict_windows)  # as the room shows it (S-REACT-5)
+
+    def round_view(self, seat: int | None, number: int) -> RoundView | None:
+        return self.match.round_view(number, seat)
+
+    def between(self) -> bool:
+        return self.match.between_rounds()
+
+    def deal(self) -> None:
+        self.next_round()
 
     def legal(self, seat: int) -> list[str]:
         return self.match.legal(seat)

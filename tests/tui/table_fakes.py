@@ -65,6 +65,7 @@ class FakeTableRoom(ABC):
         self.state: Literal["waiting", "playing", "finished"] = "finished" if self.is_over() else "playing"
         self.acts: list[tuple[int, str]] = []
         self.passed_for: set[int] = set()  # seats the room answers pass for in the open quick window (S-REACT-5)
+        self.went_on: set[int] = set()
 
     # ------------------------------------------- the engine (set it before __init__)
     @abstractmethod
@@ -84,6 +85,27 @@ class FakeTableRoom(ABC):
 
     @abstractmethod
     def round_log(self, seat: int | None, number: int) -> Sequence[object]: ...
+
+    def round_view(self, seat: int | None, number: int) -> BaseModel | None:
+        return None
+
+    def between(self) -> bool:
+        """A round's result waits for the humans to go on."""
+        return False
+
+    def deal(self) -> None:
+        """Deal the next round (when every human went on)."""
+        raise NotImplementedError("this game has no pause between rounds")
+
+    def go_on(self, seat: int) -> None:
+        if not self.between():
+            return
+        self.went_on.add(seat)
+        if all(s.index in self.went_on for s in self.seats if s.kind == "human" and s.connected):
+            self.went_on.clear()
+            self.deal()
+        else:
+            self.changed()
 
     # ------------------------------------------------------------- host side
     def changed(self) -> None:
@@ -111,6 +133,8 @@ class FakeTableRoom(ABC):
             version=self.version,
             deadline=self.deadline,
             names=list(self.names),
+            holding=[s.index for s in self.seats if s.kind == "human" and s.connected] if self.between() else [],
+            went_on=sorted(self.went_on) if self.between() else [],
         )
 
 
@@ -129,6 +153,7 @@ class FakeTableClient(Generic[R]):
         self.listener: Listener | None = None
         self.sent: list[tuple[str, int]] = []
         self.again = 0
+        self.gone_on = 0
         self.reopened = 0
         self.saved: list[RoomSettings] = []  # settings the host saved after a match
         room.clients.append(self)
@@ -149,6 +174,14 @@ class FakeTableClient(Generic[R]):
 
     def round_log(self, number: int) -> Sequence[object]:
         return self.room.round_log(self._seat, number)
+
+    def round_view(self, number: int) -> BaseModel | None:
+        return self.room.round_view(self._seat, number)
+
+    def go_on(self) -> None:
+        self.gone_on += 1
+        if self._seat is not None:
+            self.room.go_on(self._seat)
 
     def legal(self) -> list[str]:
         if self._seat is None or self.room.state != "playing":
@@ -313,9 +346,11 @@ async def open_table(
     size: tuple[int, int] = (80, 24),
     lang: Literal["en", "zh"] = "en",
     prepare: Callable[[ThroneApp], None] | None = None,
+    results: bool = False,
 ) -> AsyncIterator[tuple[ThroneApp, Pilot[None], C]]:
     """The app on ``seat``'s table (``None``: a spectator called zoe), settled;
-    ``prepare`` is called with the app before it runs."""
+    ``prepare`` is called with the app before it runs. A round's or the match's
+    result that opened over the table is closed, unless ``results``."""
     name = room.names[seat] if seat is not None else "zoe"
     client = client_class(room, seat, name)
     app = ThroneApp(lobby_class(client, name, lang))
@@ -326,9 +361,21 @@ async def open_table(
         if seat is None:
             app.enter_room(client, watching=True)
             await settle(pilot)
+        if not results:
+            await close_results(app, pilot)
         assert isinstance(app.screen, screen)
         await settle(pilot)
         yield app, pilot, client
+
+
+async def close_results(app: ThroneApp, pilot: Pilot[None]) -> None:
+    """Escape the round's (or match's) result the table opened over itself, if any."""
+    from tui.screens.round_results import RoundResults
+
+    await settle(pilot)
+    if isinstance(app.screen, RoundResults):
+        await pilot.press("escape")
+        await settle(pilot)
 
 
 async def host_changes_settings(app: ThroneApp, pilot: Pilot[None], client: FakeTableClient[Any]) -> None:

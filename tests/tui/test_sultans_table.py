@@ -16,7 +16,7 @@ from fakes import screen_text, settle
 from rich.cells import cell_len
 from rich.text import Text
 from sultans_fakes import NAMES, SultansClient, SultansLobby, SultansRoom
-from table_fakes import host_changes_settings, open_table
+from table_fakes import close_results, host_changes_settings, open_table
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -440,7 +440,7 @@ async def test_round_end_and_match_end() -> None:
         for s in (1, 3, 4):
             room.play(s, "pass")
         room.play(0, "pass")
-        await settle(pilot)
+        await close_results(app, pilot)
         assert room.match.is_over()
         text = screen_text(app)
         assert set(cards_on(text, ALL)) >= {"sultan", "assassin", "slave", "guard"}
@@ -491,8 +491,8 @@ async def test_between_rounds_result_stays_reachable() -> None:
     room = two_rounds()
     async with table(room, 0, size=(120, 40)) as (app, pilot, _client):
         kill_the_sultan(room)
-        await settle(pilot)
-        assert "The round is over" in screen_text(app)
+        await close_results(app, pilot)
+        assert "Round 1 is over" in screen_text(app)
         assert "Round 1 result" in screen_text(app)
         room.next_round()
         room.run_bots()
@@ -551,7 +551,7 @@ async def test_tab_reaches_the_result_pane_once_a_round_has_a_result(lang: Lang)
             seen.append(app.screen.pane)
         assert seen == ["notes", "log", "notes", "log"]
         kill_the_sultan(room)
-        await settle(pilot)
+        await close_results(app, pilot)
         assert app.screen.pane == "result"  # the round's end shows its result
         room.next_round()
         room.run_bots()
@@ -1394,7 +1394,7 @@ async def test_the_notebook_at_round_end_says_its_notes_are_as_they_stood() -> N
             pending = sorted(room.match.pending())
             room.play(pending[0], room.match.timeout_action(pending[0]))
         room.run_bots()
-        await settle(pilot)
+        await close_results(app, pilot)
         while app.screen.pane != "notes":
             await pilot.press("tab")
             await settle(pilot)

@@ -225,15 +225,15 @@ def _centre_lines(mv: MatchView, namer: Namer, lang: Lang, legal_keys: str, *, n
         top.append(t("sk.centre.crown_centre", lang), style="dim")
     lines.append(top)
     o = rv.outcome
-    if o is not None:
+    if o is not None:  # once the match is over, named as its last round's (the match's result is the prompt's)
         reason = t(f"sk.reason.{o.reason}", lang)
         if o.winner is not None:
-            won = Text("■ " + t("sk.end.winner", lang, side=side_name(o.winner, lang), reason=reason), style="bold", end="")
+            said = t("sk.end.winner", lang, side=side_name(o.winner, lang), reason=reason)
         else:
-            won = Text("■ " + t("sk.end.nowinner", lang, reason=reason), style="bold", end="")
-        lines.append(won)
-    if mv.over and mv.winners:
-        lines.append(Text("★ " + t(winners_key(mv.winners), lang, names=namer.seats(mv.winners)), style="bold", end=""))
+            said = t("sk.end.nowinner", lang, reason=reason)
+        if mv.over:
+            said = t("sk.match.last_round", lang, n=mv.round_number, text=said)
+        lines.append(Text("■ " + said, style="dim" if mv.over else "bold", end=""))
     viewer = rv.viewer
     if viewer is None or rv.your_card is None:
         lines.append(Text(t("sk.own.spectator", lang), style="italic", end=""))
@@ -310,12 +310,34 @@ def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang) -> Text:
     return out
 
 
-def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.title") -> Text:
+def match_winner_line(mv: MatchView, namer: Namer, lang: Lang) -> Text:
+    """The match's result in one line: who won it, with how many points (S-MATCH-1)."""
+    total = max(mv.totals) if mv.totals else 0
+    key = "sk.match.champions" if len(mv.winners) > 1 else "sk.match.champion"
+    return Text(t(key, lang, names=namer.seats(mv.winners), total=total), style="bold reverse", end="")
+
+
+def standings_line(mv: MatchView, namer: Namer, lang: Lang) -> Text:
+    """Every seat's place and total, best first ("1. alice 7 · 2. Bot 2 5 · …");
+    equal totals share a place, a winner of the tie-break first."""
+    winners = set(mv.winners)
+    order = sorted(range(mv.players), key=lambda s: (s not in winners, -mv.totals[s], s))
+    items: list[str] = []
+    place = 0
+    for i, s in enumerate(order):
+        earlier = order[i - 1] if i else None
+        if earlier is None or mv.totals[earlier] != mv.totals[s] or (earlier in winners) != (s in winners):
+            place = i + 1
+        items.append(f"{place}. {namer.seat(s)} {mv.totals[s]}")
+    return Text(t("sk.match.standings", lang, list=" · ".join(items)), style="bold", end="")
+
+
+def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.title", **params: object) -> Text:
     """The score table over the rounds played, winners and the tie-break
     explained once the match is over, its rows then in standing order
     (``title``: the table's heading key)."""
     out = Text(end="")
-    out.append(t(title, lang) + "\n", style="bold underline")
+    out.append(t(title, lang, **params) + "\n", style="bold underline")
     rounds = [r.number for r in mv.history]
     name_w = max([cell_len(namer.seat(s)) for s in range(mv.players)] + [4])
     name_w = min(name_w, 18)
@@ -381,6 +403,8 @@ __all__ = [
     "centre_lines",
     "known_cards_of_view",
     "match_table",
+    "match_winner_line",
     "round_result",
     "seat_box_lines",
+    "standings_line",
 ]

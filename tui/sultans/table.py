@@ -36,9 +36,11 @@ from tui.sultans.render import (
     centre_lines,
     legend_lines,
     match_table,
+    match_winner_line,
     notes_by_seat,
     round_result,
     seat_box_lines,
+    standings_line,
 )
 from tui.sultans.ring import SeatBox, TableRing
 from tui.sultans.words import Namer, describe, event_text, note_text
@@ -81,6 +83,7 @@ class Table(GameTableScreen[Picker]):
         self._last_result: tuple[int, RoundView] | None = None
         self._shown_result_for: int | None = None
         self._notebook = True
+        self._round_views: dict[int, RoundView] = {}  # finished rounds' ends, as this seat saw them
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -248,6 +251,12 @@ class Table(GameTableScreen[Picker]):
         namer = self.namer()
         me = namer.viewer
         lines: list[Text] = [self._status_line(mv, rv, namer, me)]
+        if mv.over:
+            lines = [match_winner_line(mv, namer, self.lang), standings_line(mv, namer, self.lang), *lines]
+            if not self.is_host and not self.watching:
+                lines.append(Text(self.tr("sk.status.match_over_you"), end=""))
+        elif self.between_rounds():
+            lines.append(self.break_line())
         if self.picker is not None:
             lines.extend(self._picker_lines(namer))
         elif rv.phase == "window" and rv.window is not None and me is not None:
@@ -289,7 +298,7 @@ class Table(GameTableScreen[Picker]):
             key = "sk.status.match_over_host" if self.is_host else "sk.status.match_over"
             return Text("■ " + self.tr(key), style="bold")
         if rv.phase == "over":
-            return Text("■ " + self.tr("sk.status.between"), style="bold")
+            return Text("■ " + self.tr("sk.status.between", n=mv.round_number), style="bold")
         if rv.phase == "window" and rv.window is not None:
             w = rv.window
             key = f"sk.win.{w.kind}"
@@ -462,6 +471,74 @@ class Table(GameTableScreen[Picker]):
             log.write(self._round_rule(mv, mv.round_number))
         self.write_events(log, events[self._log_count :], namer.viewer, lambda ev: self._log_line(ev, namer))
         self._log_count = len(events)
+
+    # ---------------------------------------------------- results, whole log
+    def live_result(self) -> int | None:
+        mv = self.mv
+        if mv is None or not (mv.over or mv.round.phase == "over"):
+            return None
+        return mv.round_number
+
+    def result_numbers(self) -> list[int]:
+        return [r.number for r in self.mv.history] if self.mv is not None else []
+
+    def result_title(self, number: int) -> str:
+        mv = self.mv
+        if mv is not None and mv.over and number == mv.round_number:
+            return self.tr("sk.match.title")
+        return self.tr("table.results.round", n=number)
+
+    def _round_view(self, number: int) -> RoundView | None:
+        """How round ``number`` ended for this seat (a finished round does not change)."""
+        mv = self.mv
+        if mv is not None and number == mv.round_number and mv.round.phase == "over":
+            return mv.round
+        made = self._round_views.get(number)
+        if made is None:
+            view = self.room.round_view(number)
+            if isinstance(view, RoundView):
+                made = self._round_views[number] = view
+        return made
+
+    def result_body(self, number: int) -> Text:
+        """Who won round ``number`` and why, every card and where it went, the
+        round's points and the totals after it; at the match's end its result first."""
+        mv = self.mv
+        body = Text(end="")
+        if mv is None:
+            return body
+        namer = self.namer()
+        final = mv.over and number == mv.round_number
+        if final:
+            body.append_text(match_winner_line(mv, namer, self.lang))
+            body.append("\n")
+            body.append_text(standings_line(mv, namer, self.lang))
+            body.append("\n\n")
+            body.append_text(match_table(mv, namer, self.lang))
+            body.append("\n")
+            body.append(self.tr("sk.match.again_host" if self.is_host else "sk.match.again_wait") + "\n\n", style="bold")
+        rv = self._round_view(number)
+        if rv is not None:
+            body.append_text(round_result(rv, number, namer, self.lang))
+        if not final:
+            played = mv.history[:number]
+            totals = tuple(sum(r.points[s] for r in played) for s in range(mv.players))
+            upto = mv.model_copy(update={"history": played, "totals": totals, "over": False, "winners": (), "tiebreak": None})
+            body.append("\n")
+            body.append_text(match_table(upto, namer, self.lang, title="sk.match.after", n=number))
+        return body
+
+    def full_log(self) -> list[Text]:
+        mv = self.mv
+        if mv is None:
+            return []
+        namer = self.namer()
+        lines: list[Text] = []
+        for number in range(1, mv.round_number + 1):
+            lines.append(self._round_rule(mv, number))
+            events = mv.round.log if number == mv.round_number else self._round_log(number)
+            lines.extend(self._log_line(ev, namer) for ev in events)
+        return lines
 
     def _round_log(self, number: int) -> list[Event]:
         return [ev for ev in self.room.round_log(number) if isinstance(ev, Event)]

@@ -1,0 +1,145 @@
+"""A round's result over the table, and every earlier one of the match (key ``h``).
+
+When a round ends (Sultans) or the match does, the table opens this dialog on
+every screen, players' and spectators' alike: the result stays until the
+table deals the next round, which the room does once every human at the table
+has pressed Enter to go on, or its "between rounds" time has passed (the
+countdown shows). Escape looks at the table meanwhile; ``h`` opens it again,
+for any finished round (← →).
+
+The table owns what is shown (:class:`ResultSource`); this dialog only pages
+through it and sends "go on" through the table.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Protocol
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+
+from tui.screens.base import HostModal
+from tui.widgets import KeySpec, LineStatic, TailLog
+
+
+class ResultSource(Protocol):
+    """What a table gives the results dialog."""
+
+    def result_numbers(self) -> list[int]:
+        """The results there are to show, oldest first (round numbers)."""
+        ...
+
+    def result_title(self, number: int) -> str: ...
+
+    def result_body(self, number: int) -> Text: ...
+
+    def live_result(self) -> int | None:
+        """The result the table is showing now (a round just ended, or the
+        match's end), else None."""
+        ...
+
+    def break_line(self) -> Text:
+        """Between rounds: what the table waits for (who is still reading, the
+        countdown, the key to go on); empty otherwise."""
+        ...
+
+    def can_go_on(self) -> bool: ...
+
+    def action_go_on(self) -> None: ...
+
+
+class RoundResults(HostModal[None]):
+    """The result of round ``number`` (see the module docstring)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("h", "close", show=False),
+        Binding("q", "close", show=False),
+        Binding("enter", "go_on", show=False),
+        Binding("space", "go_on", show=False),
+        Binding("left", "other(-1)", show=False),
+        Binding("right", "other(1)", show=False),
+        Binding("pageup", "scroll(-1)", show=False),
+        Binding("pagedown", "scroll(1)", show=False),
+    ]
+    KEYS: ClassVar[list[KeySpec]] = [
+        ("⏎", "go_on", "results.key.go_on"),
+        ("←→", "other(1)", "results.key.other"),
+        ("PgUp/PgDn", "scroll(1)", "key.scroll"),
+        ("Esc", "close", "results.key.table"),
+    ]
+
+    def __init__(self, source: ResultSource, number: int) -> None:
+        super().__init__(classes="dialog-screen", id="round-results")
+        self.source = source
+        self.number = number
+        self.opened_live = source.live_result() == number  # opened by the round's end: goes with it
+        self._body_key: tuple[object, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog results"):
+            yield LineStatic("", id="results-title", classes="dialog-title", markup=False)
+            yield TailLog(id="results-body", wrap=True, markup=False, min_width=10)
+            yield LineStatic("", id="results-foot", markup=False)
+
+    def on_mount(self) -> None:
+        self.live = True
+        self.apply_lang()
+        self.query_one("#results-body").focus()
+
+    def apply_lang(self) -> None:
+        self._body_key = ()
+        self.show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "go_on":
+            return self.source.can_go_on() and self.number == self.source.live_result()
+        if action == "other":
+            return len(self.source.result_numbers()) > 1
+        return True
+
+    def show(self) -> None:
+        """Draw the result and the foot again (the table calls it after each change)."""
+        if not self.live:
+            return
+        numbers = self.source.result_numbers()
+        title = Text(self.source.result_title(self.number), style="bold", end="")
+        if len(numbers) > 1 and self.number in numbers:
+            title.append(f"  ({numbers.index(self.number) + 1}/{len(numbers)})", style="dim")
+        self.query_one("#results-title", LineStatic).update(title, layout=False)
+        body = self.source.result_body(self.number)
+        key = (self.lang, body.plain, tuple(body.spans))
+        if key != self._body_key:
+            fresh = not self._body_key
+            self._body_key = key
+            self.query_one("#results-body", TailLog).show_sheet(body, from_top=fresh)
+        self.show_foot()
+        self.show_keys()
+
+    def show_foot(self) -> None:
+        if not self.live:
+            return
+        foot = self.source.break_line() if self.number == self.source.live_result() else Text("")
+        self.query_one("#results-foot", LineStatic).update(foot, layout=False)
+
+    def action_go_on(self) -> None:
+        if self.source.can_go_on():
+            self.source.action_go_on()
+            self.show()
+
+    def action_other(self, step: int) -> None:
+        numbers = self.source.result_numbers()
+        if not numbers:
+            return
+        at = numbers.index(self.number) if self.number in numbers else len(numbers) - 1
+        self.number = numbers[(at + step) % len(numbers)]
+        self._body_key = ()
+        self.show()
+
+    def action_scroll(self, step: int) -> None:
+        self.query_one("#results-body", TailLog).action_scroll_page(step)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
