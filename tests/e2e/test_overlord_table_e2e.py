@@ -87,7 +87,7 @@ def test_a_player_plays_a_whole_overlord_game_with_bots_to_the_result(
         assert "alice" in text
         deadline = time.monotonic() + 100
         answered = 0
-        while "Game over:" not in c.text():
+        while "Game result" not in c.text():  # the game's end opens its result over the table
             assert time.monotonic() < deadline, c.dump()
             if play_step(c):
                 answered += 1
@@ -95,8 +95,10 @@ def test_a_player_plays_a_whole_overlord_game_with_bots_to_the_result(
         assert answered > 0  # the player really played, by keys
         c.settle(0.5)
         text = c.text()
-        assert "Result" in text and " wins" in text
+        assert "Game result" in text and " wins" in text
         # the winner's row in the gold table: a bot's, or the player's own ("alice (0, you)")
         assert re.search(r"★ .+ \(\d(, you)?\) +\S+ \d +\d+ gold", text), text
         assert "gold" in text
+        c.press("escape")  # the table: the winner with their gold first (issue 44 item 7)
+        c.wait_for("GAME WINNER")
     assert "Traceback" not in server.log_text()

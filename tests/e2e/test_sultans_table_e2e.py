@@ -245,3 +245,32 @@ def test_the_bell_rings_on_your_turn_unless_you_turned_it_off(
         assert b"\x07" in rang[0]
         assert b"\x07" not in rang[1] and b"\x07" not in rang[2]
     assert "Traceback" not in server.log_text()
+
+
+def test_a_rounds_result_stays_until_the_player_presses_enter(
+    make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """Issue 43: a round's result stays on the screen (the room's 30 s between
+    rounds) until the one human at the table presses Enter; then the next round
+    is dealt at once."""
+    (tmp_path / "server").mkdir(parents=True, exist_ok=True)
+    server = make_server(config="[rooms]\nbot_delay = 0\n")  # no server cap on the time between rounds
+    with server.client("alice", key=client_key("alice"), cols=80, rows=24) as c:
+        c.wait_for(server.fingerprint)
+        create_room(c, "E2E results", seats=5, rounds=2)
+        c.press("s")
+        c.wait_until(lambda c: own_card(c.text()) is not None, what="own card on the table")
+        deadline = time.monotonic() + 120
+        while "Round 1 result" not in c.text():
+            assert time.monotonic() < deadline, c.dump()
+            play_step(c)
+            c.pump(0.1)
+        c.wait_for("Enter: go on")
+        assert "Next round in" in c.text()
+        c.settle(3.0)  # bots never wait: the result is still there
+        text = c.text()
+        assert "Round 1 result" in text and "Round 2/2" not in text, text
+        c.press("enter")
+        c.wait_for("Round 2/2")
+        assert "Round 1 result" not in c.text().splitlines()[1]  # the result closed with the deal
+    assert "Traceback" not in server.log_text()

@@ -113,6 +113,8 @@ class FakeTableRoom(ABC):
         if self.is_over():
             self.state = "finished"
         self.deadline = time.time() + self.deadline_in if self.deadline_in and self.pending_seats() else None
+        if self.between():
+            self.deadline = time.time() + self.settings.between_rounds  # the break's countdown
         for c in list(self.clients):
             if c.listener is not None:
                 c.listener()
@@ -363,7 +365,7 @@ async def open_table(
             await settle(pilot)
         if not results:
             await close_results(app, pilot)
-        assert isinstance(app.screen, screen)
+        assert isinstance(app.screen, screen) or (results and type(app.screen).__name__ == "RoundResults")
         await settle(pilot)
         yield app, pilot, client
 

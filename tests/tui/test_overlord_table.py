@@ -586,12 +586,15 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
         if lang == "en":
             tied = out.gold.count(out.gold[out.winner]) > 1  # (K-END-2: then the higher rank won)
             reason = "round limit, tied on gold: the higher rank wins" if tied else "round limit, most gold"
-            assert f"Game over: {winner} ({out.winner + 1}) wins ({reason})." in text
+            gold = out.gold[out.winner]
+            assert f"★ GAME WINNER: {winner} ({out.winner + 1}), {gold} gold" in text  # issue 44 item 7
+            assert f"{winner} ({out.winner + 1}) wins: round limit" in text and reason.split()[-1] in text
+            assert "Standings by gold: 1. " in text
             assert "Result" in text
             assert f"★ {winner} ({out.winner + 1})" in text
             assert "Press p to play again, o to change the settings," in text  # alice hosts
         else:
-            assert "遊戲結束" in text and "局數上限" in text
+            assert "遊戲贏家" in text and "局數上限" in text and f"金幣排名：1. {winner} " in text
             assert f"★ {winner}（{out.winner + 1}）" in text
         result = sheet_of(app, "#ov-log")
         rows = [ln for ln in result.splitlines() if "(" in ln or "（" in ln][1:]
@@ -609,7 +612,9 @@ async def test_game_end_play_again_is_the_hosts() -> None:
     g = exchange_game(round_limit=1)
     room = OverlordRoom(g, humans=(0, 1))
     async with table(room, 1) as (app, pilot, client):
-        assert "the host may start another game" in screen_text(app)
+        text = screen_text(app)  # what comes next, what this player can do (issue 44 item 6)
+        assert "The host may play again or change the settings." in text
+        assert "Stay for the next game, or Esc: back to the lobby." in text
         await pilot.press("p", "o")
         await settle(pilot)
         assert client.again == 0 and client.reopened == 0

@@ -188,6 +188,7 @@ OVERLORD_EN: dict[str, str] = {
         "or a gift the first card; the ruler's order the first seat clockwise; die only when nothing else "
         "is legal).\n"
         "t chat · Tab switches the log / the last role exchange / the result · PageUp/PageDown scroll it · "
+        "h each round's end and the game's result (← → another) · F3 the whole log (/ searches it) · "
         "F1 help · F2 English/中文 · p play again, o change the settings first (host, after the match) · {leave}"
     ),
     "ov.help.legend_title": "Signs",
@@ -296,7 +297,15 @@ OVERLORD_EN: dict[str, str] = {
     "ov.status.turn_of": "{who} holds the order.",
     "ov.status.command": "Give the order to a player.",
     "ov.status.command_of": "{who} gives the order.",
-    "ov.status.over": "Game over: {who} wins ({reason}).",
+    "ov.status.over": "★ GAME WINNER: {who}, {gold} gold",
+    "ov.status.standings": "Standings by gold: {list}",
+    "ov.status.over_host": "The game is over. Press p to play again, or o to change the settings.",
+    "ov.status.over_wait": "The host may play again or change the settings.",
+    "ov.status.over_you": "Stay for the next game, or Esc: back to the lobby.",
+    "ov.status.over_watching": "The game is over. Esc: back to the lobby.",
+    "ov.results.game": "Game result",
+    "ov.results.round": "Round {n}: how it ended",
+    "ov.results.what": "Round {n}",
     "ov.status.dead": "You were executed (token {token}): you wait for the role exchange.",
     "ov.status.idle": "Waiting.",
     "ov.status.sent": "Sent: {what}",
@@ -421,7 +430,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.result.title": "{who} wins: {reason}.",
     "ov.result.row": "{mark} {who}  {role}  {gold} gold",
     "ov.result.again_host": "Press p to play again, o to change the settings, Esc to leave.",
-    "ov.result.again_wait": "Esc to leave; the host may start another game.",
+    "ov.result.again_wait": "The host may play again with the same seats or change the settings. Stay to keep your seat, or press Esc to go back to the lobby.",
     # the log
     "ov.log.round": "── Round {n} ──",
     "ov.log.gain": "{who} takes {gold} gold ({why}).",
@@ -525,7 +534,8 @@ OVERLORD_ZH: dict[str, str] = {
         "也可以用滑鼠點座位或牌。"
         "只有你確認的動作才會送出，除非房間的計時到了：這時系統代出預設動作（不回應；強迫的對象拿錢；"
         "棄牌或送牌時第一張；領主的指示物給順時針第一位；沒有其他合法動作時才死亡）。\n"
-        "t 聊天 · Tab 切換紀錄／上次角色交換／結果 · PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
+        "t 聊天 · Tab 切換紀錄／上次角色交換／結果 · PageUp/PageDown 捲動 · "
+        "h 每回合如何結束與遊戲結果（← → 換一個）· F3 整場紀錄（/ 搜尋）· F1 說明 · F2 English/中文 · "
         "p 再玩一局、o 先更改設定（房主，比賽結束後）· {leave}"
     ),
     "ov.help.legend_title": "符號",
@@ -624,7 +634,15 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.status.turn_of": "{who} 持有指示物。",
     "ov.status.command": "把指示物交給一位玩家。",
     "ov.status.command_of": "{who} 下達命令。",
-    "ov.status.over": "遊戲結束：{who} 獲勝（{reason}）。",
+    "ov.status.over": "★ 遊戲贏家：{who}，{gold} 金幣",
+    "ov.status.standings": "金幣排名：{list}",
+    "ov.status.over_host": "遊戲結束。按 p 再玩一局，或按 o 更改設定。",
+    "ov.status.over_wait": "房主可以再玩一局或更改設定。",
+    "ov.status.over_you": "留下等下一局，或按 Esc 回到大廳。",
+    "ov.status.over_watching": "遊戲結束。Esc：回到大廳。",
+    "ov.results.game": "遊戲結果",
+    "ov.results.round": "第 {n} 局：如何結束",
+    "ov.results.what": "第 {n} 局",
     "ov.status.dead": "你已被處決（標記 {token}）：等待交換角色。",
     "ov.status.idle": "等待中。",
     "ov.status.sent": "已送出：{what}",
@@ -744,7 +762,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.result.title": "{who} 獲勝：{reason}。",
     "ov.result.row": "{mark} {who}  {role}  {gold} 元",
     "ov.result.again_host": "按 p 再玩一局，o 更改設定，Esc 離開。",
-    "ov.result.again_wait": "按 Esc 離開；房主可以再開一局。",
+    "ov.result.again_wait": "房主可以用相同座位再玩一局，或更改設定。留下就保留你的座位，或按 Esc 回到大廳。",
     "ov.log.round": "── 第 {n} 局 ──",
     "ov.log.gain": "{who} 拿 {gold} 元（{why}）。",
     "ov.log.gold": "{src} 付給 {dst} {gold} 元（{why}）。",

@@ -54,6 +54,8 @@ from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
 PANES = ("log", "exchange", "result")
+_RESULT_KINDS = frozenset({"execute", "actor", "revolution", "uprising-resolves", "order-phase-end", "game-over"})
+"""The log lines that say how a round ended (its result, with the role exchange)."""
 # the prompt kinds the status line names (``ov.win.<kind>``); the rest read as a plain decision
 _WINDOW_KINDS = frozenset({
     "plead", "retaliate", "coercion", "conspire", "victimize", "captain", "truant", "substitute", "advisor",
@@ -517,6 +519,15 @@ class Table(GameTableScreen[Picker]):
         me = namer.viewer
         lines: list[Text] = [self._status_line(ov, namer, me)]
         pr = ov.prompt
+        if ov.outcome is not None:  # the game's (the match's) result: who won, with what, everyone's gold
+            lines.append(self._standings_line(ov, namer))
+            if self.is_host:
+                lines.append(Text(self.tr("ov.status.over_host"), end=""))
+            elif self.watching:
+                lines.append(Text(self.tr("ov.status.over_watching"), end=""))
+            else:  # what comes next, and what this player can do now (issue 44 item 6)
+                lines.append(Text("■ " + self.tr("ov.status.over_wait"), style="bold", end=""))
+                lines.append(Text(self.tr("ov.status.over_you"), end=""))
         if self.picker is not None:
             lines.extend(self._picker_lines(namer))
         elif pr is not None and me is not None and self.nothing_to_answer():  # the room passes for it (K-ORD-11)
@@ -546,9 +557,10 @@ class Table(GameTableScreen[Picker]):
 
     def _status_line(self, ov: OverlordView, namer: Namer, me: int | None) -> Text:
         if ov.outcome is not None:
+            o = ov.outcome
             return Text(
-                "■ " + self.tr("ov.status.over", who=namer.seat(ov.outcome.winner), reason=outcome_reason(ov.outcome, self.lang)),
-                style="bold", end="",
+                self.tr("ov.status.over", who=namer.seat(o.winner), gold=o.gold[o.winner]),
+                style="bold reverse", end="",
             )
         pr = ov.prompt
         if me is not None and not ov.seats[me].alive and (pr is None or me not in pr.asked):
@@ -717,6 +729,68 @@ class Table(GameTableScreen[Picker]):
             else:
                 out.append(self.tr("ov.exchange.took", i=i, who=who, took=took, gave=role_str(str(p.get("gave")), self.lang)) + "\n")
         return out
+
+    def _standings_line(self, ov: OverlordView, namer: Namer) -> Text:
+        """Every seat's place by gold, the winner first (K-END-1, K-END-2)."""
+        o = ov.outcome
+        if o is None:
+            return Text("", end="")
+        order = sorted(range(len(o.gold)), key=lambda s: (s != o.winner, -o.gold[s], -ov.seats[s].rank))
+        items = [f"{i}. {namer.name(s)} {o.gold[s]}" for i, s in enumerate(order, 1)]
+        return Text(self.tr("ov.status.standings", list=" · ".join(items)), style="bold", end="")
+
+    # ---------------------------------------------------- results, whole log
+    # A game is one match: its end is the result that stays. Its rounds flow on
+    # by rule (K-RND-6, K-RND-7) and score nothing; each one's executions and
+    # role exchange can be looked at again (h).
+    def live_result(self) -> int | None:
+        ov = self.ov
+        return ov.round if ov is not None and ov.outcome is not None else None
+
+    def result_numbers(self) -> list[int]:
+        ov = self.ov
+        if ov is None:
+            return []
+        return list(range(1, ov.round + (1 if ov.outcome is not None else 0)))
+
+    def result_title(self, number: int) -> str:
+        ov = self.ov
+        if ov is not None and ov.outcome is not None and number == ov.round:
+            return self.tr("ov.results.game")
+        return self.tr("ov.results.round", n=number)
+
+    def result_body(self, number: int) -> Text:
+        ov = self.ov
+        out = Text(end="")
+        if ov is None:
+            return out
+        namer = self.namer()
+        if ov.outcome is not None and number == ov.round:
+            out.append_text(self._result_text(ov, namer))
+            out.append("\n\n")
+        events = [ev for ev in self.room.round_log(number) if isinstance(ev, Event)]
+        decisive = [ev for ev in events if ev.kind in _RESULT_KINDS and not restated(ev, namer.viewer)]
+        if decisive:
+            out.append(self.tr("ov.results.what", n=number) + "\n", style="bold underline")
+            for ev in decisive:
+                out.append_text(self._log_line(ev, namer))
+                out.append("\n")
+            out.append("\n")
+        out.append_text(self._exchange_text(events, namer))
+        return out
+
+    def full_log(self) -> list[Text]:
+        ov = self.ov
+        if ov is None:
+            return []
+        namer = self.namer()
+        lines: list[Text] = []
+        for number in range(1, ov.round + 1):
+            events = [ev for ev in self.room.round_log(number) if isinstance(ev, Event)]
+            if not events or events[0].kind != "round":
+                lines.append(Text(self.tr("ov.log.round", n=number), style="bold"))
+            lines.extend(self._log_line(ev, namer) for ev in events if not restated(ev, namer.viewer))
+        return lines
 
     def _result_text(self, ov: OverlordView, namer: Namer) -> Text:
         o = ov.outcome

@@ -106,7 +106,7 @@ class MatchLog(HostModal[None]):
             if not hits:
                 foot = Text(self.tr("log.not_found", text=self.query_text), style="bold", end="")
             else:
-                at = hits.index(self.hit) + 1 if self.hit in hits else 0
+                at = len(hits) - hits.index(self.hit) if self.hit in hits else 0  # counted from the newest
                 foot = Text(self.tr("log.found", text=self.query_text, i=at, n=len(hits)), style="bold", end="")
         self.query_one("#log-foot", LineStatic).update(foot, layout=False)
 

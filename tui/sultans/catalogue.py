@@ -76,8 +76,8 @@ SULTANS_EN: dict[str, str] = {
     "sk.status.forced_of": "{who} was manipulated and must use an action.",
     "sk.status.predict_of": "{who} is predicting the winners.",
     "sk.status.between": "Round {n} is over: h shows its result again.",
-    "sk.status.match_over": "The match is over. The host may play again with the same seats or change the settings.",
-    "sk.status.match_over_you": "Stay to keep your seat for the next match, or press Esc to go back to the lobby.",
+    "sk.status.match_over": "The host may play again or change the settings.",
+    "sk.status.match_over_you": "Stay for the next match, or Esc: back to the lobby.",
     "sk.status.match_over_host": "The match is over. Press p to play again, or o to change the settings.",
     "sk.status.detained": "You are in prison: your next turn is skipped.",
     "sk.status.captured": "You are captured: you skip your turns until freed.",
@@ -324,7 +324,10 @@ SULTANS_EN: dict[str, str] = {
         "then the room plays the default: in a window a pass; on your turn a peek at the next hidden "
         "seat, else a swap with the spare or a hide; a forced seat its first action; a Fortune "
         "Teller's prediction Loyalists.\n"
-        "t chat · Tab switches log / notebook / last result, PageUp/PageDown scroll it · F1 help · F2 English/中文 · "
+        "t chat · Tab switches log / notebook / last result, PageUp/PageDown scroll it · "
+        "h every finished round's result (← → another round) · F3 the whole log (/ searches it) · "
+        "Enter after a round: go on (the next round is dealt once every player at the table did, "
+        "or when the room's time between rounds has passed) · F1 help · F2 English/中文 · "
         "p play again, o change the settings first (host, after the match) · "
         "{leave}"
     ),
@@ -448,8 +451,8 @@ SULTANS_ZH: dict[str, str] = {
     "sk.status.forced_of": "{who} 被操弄，必須使用行動。",
     "sk.status.predict_of": "{who} 正在預言勝方。",
     "sk.status.between": "第 {n} 局結束：按 h 再看本局結果。",
-    "sk.status.match_over": "整場比賽結束。房主可以用相同座位再來一場，或更改設定。",
-    "sk.status.match_over_you": "留下就保留你的座位參加下一場，或按 Esc 回到大廳。",
+    "sk.status.match_over": "房主可以再來一場或更改設定。",
+    "sk.status.match_over_you": "留下等下一場，或按 Esc 回到大廳。",
     "sk.status.match_over_host": "整場比賽結束。按 p 再來一場，或按 o 更改設定。",
     "sk.status.detained": "你被拘留了：下一個回合會被跳過。",
     "sk.status.captured": "你被捕捉了：被釋放前都會跳過回合。",
@@ -683,7 +686,9 @@ SULTANS_ZH: dict[str, str] = {
         "按鍵之後：用號碼（座位從 1 號起；10 號以上打兩位數）或方向鍵選座位（s = 中央牌，隱藏時 n = 不交換），"
         "Enter 確定，Esc 返回。也可以用滑鼠點座位。除非房間的計時到了（這時系統代出預設動作："
         "回應時不回應；輪到你時調查下一位隱藏玩家，沒有則與中央牌交換或隱藏；被操控時第一個可用行動；占卜師預言保皇黨），系統不會替你出手。\n"
-        "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · F1 說明 · F2 English/中文 · "
+        "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · "
+        "h 每一局的結果（← → 換一局）· F3 整場紀錄（/ 搜尋）· "
+        "一局結束後按 Enter 繼續（牌桌上每位玩家都繼續，或房間的局間時間到了，就發下一局）· F1 說明 · F2 English/中文 · "
         "p 再來一場、o 先更改設定（房主，比賽結束後）· {leave}"
     ),
     "sk.help.legend_title": "符號",

@@ -1,0 +1,224 @@
+"""Round results that stay, every past round's result, the match's result and
+the whole log (issue 43 "Round ends and events you can't miss"; issue 44 items 6
+and 7), at 80x24 and 60x20 in both languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fakes import screen_text, settle
+from overlord_fakes import OverlordClient, OverlordLobby, OverlordRoom
+from sultans_fakes import SultansClient, SultansLobby, SultansRoom
+from table_fakes import open_table
+from test_overlord_table import exchange_game
+
+from tui.i18n import Lang, t
+from tui.overlord.table import Table as OverlordTable
+from tui.screens.match_log import MatchLog
+from tui.screens.round_results import RoundResults
+from tui.sultans.table import Table as SultansTable
+from tui.widgets import TailLog
+
+SIZES = [(80, 24), (60, 20)]
+LANGS: list[Lang] = ["en", "zh"]
+DEAL = ["sultan", "assassin", "slave", "guard", "slave"]
+
+
+def sultans(rounds: int = 2, humans: tuple[int, ...] = (0, 2)) -> SultansRoom:
+    """alice (0) holds the Sultan; bob (1) an Assassin and plays first; carol (2) is human too."""
+    return SultansRoom(5, deal=DEAL, first=1, humans=humans, rounds=rounds)
+
+
+def kill_the_sultan(room: SultansRoom) -> None:
+    """bob kills alice's Sultan and nobody blocks: the round is over (S-WIN-1)."""
+    room.play(1, "assassinate 0")
+    for s in (0, 2, 3, 4):
+        room.play(s, "pass")
+
+
+def play_out_round(room: SultansRoom) -> None:
+    """Every pending seat plays its timeout default until the round ends."""
+    while not room.match.round.over:
+        seat = sorted(room.match.pending())[0]
+        room.play(seat, room.match.timeout_action(seat))
+
+
+def body(app: Any) -> str:
+    sheet = app.screen.query_one(TailLog).sheet
+    assert sheet is not None
+    return str(sheet.plain)
+
+
+def at(app: Any, size: tuple[int, int], seat: int | None, lang: Lang, room: Any, **kw: Any) -> Any:
+    return open_table(room, seat, SultansClient, SultansLobby, SultansTable, size=size, lang=lang, results=True, **kw)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_rounds_result_stays_until_every_human_went_on(size: tuple[int, int], lang: Lang) -> None:
+    """S-WIN-1's round end: who won and why, every card and its trail, the round's
+    points and the totals, over the table until carol and alice both pressed Enter."""
+    room = sultans()
+    async with at(None, size, 0, lang, room) as (app, pilot, client):
+        kill_the_sultan(room)
+        await settle(pilot)
+        assert isinstance(app.screen, RoundResults)
+        text = screen_text(app)
+        assert t("table.results.round", lang, n=1) in text
+        assert t("table.break.go_on", lang) in text and t("table.break.next_in", lang, s="")[:4] in text
+        assert t("table.break.waiting", lang, names="carol") in text
+        sheet = body(app)
+        rebels = t("sk.side.rebels", lang)
+        assert t("sk.end.winner", lang, side=rebels, reason=t("sk.reason.sultan-killed", lang)) in sheet
+        assert t("sk.end.points", lang) in sheet and t("sk.end.trails", lang) in sheet
+        assert t("sk.match.after", lang, n=1) in sheet  # the running totals
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.gone_on == 1 and room.went_on == {0}
+        assert isinstance(app.screen, RoundResults)  # still there: carol reads it
+        text = screen_text(app)
+        assert t("table.break.ready", lang) in text and t("table.break.go_on", lang) not in text
+        room.go_on(2)  # the last human at the table: the next round is dealt
+        await settle(pilot)
+        assert not isinstance(app.screen, RoundResults) and room.match.round_number == 2
+        assert app.screen.query_one("#sk-head").render().plain.count("2/2") == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_spectator_sees_the_result_but_does_not_hold_the_table(size: tuple[int, int], lang: Lang) -> None:
+    room = sultans()
+    async with at(None, size, None, lang, room) as (app, pilot, client):
+        kill_the_sultan(room)
+        await settle(pilot)
+        assert isinstance(app.screen, RoundResults)
+        text = screen_text(app)
+        assert t("table.break.go_on", lang) not in text and t("table.break.waiting", lang, names="alice")[:3] in text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert client.gone_on == 0 and room.went_on == set()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_h_reopens_every_past_rounds_result(size: tuple[int, int], lang: Lang) -> None:
+    room = sultans(rounds=3)
+    kill_the_sultan(room)
+    room.next_round()
+    play_out_round(room)
+    room.next_round()
+    async with at(None, size, 2, lang, room) as (app, pilot, _client):
+        assert not isinstance(app.screen, RoundResults)  # round 3 is being played
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, RoundResults) and app.screen.number == 2
+        assert t("table.results.round", lang, n=2) in screen_text(app)
+        assert t("sk.match.after", lang, n=2) in body(app)
+        await pilot.press("left")
+        await settle(pilot)
+        assert app.screen.number == 1 and t("table.results.round", lang, n=1) in screen_text(app)
+        sheet = body(app)
+        assert t("sk.end.winner", lang, side=t("sk.side.rebels", lang), reason=t("sk.reason.sultan-killed", lang)) in sheet
+        assert t("table.break.go_on", lang) not in screen_text(app)  # no round waits
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, SultansTable)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_match_result_is_unmistakable_and_says_what_comes_next(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 44 items 6 and 7: the match's winner with their total and the
+    standings, apart from the last round's line; a player who is not the host is
+    told what the host may do and what they can do now."""
+    room = sultans(rounds=1)
+    kill_the_sultan(room)
+    mv = room.match.view(2)
+    assert mv.over and mv.winners
+    async with at(None, size, 2, lang, room) as (app, pilot, _client):
+        assert isinstance(app.screen, RoundResults)
+        assert t("sk.match.title", lang) in screen_text(app)
+        sheet = body(app)
+        total = max(mv.totals)
+        names = "、" if lang == "zh" else ", "
+        key = "sk.match.champions" if len(mv.winners) > 1 else "sk.match.champion"
+        from tui.sultans.words import Namer
+
+        winners = Namer(room.names, 2, lang).seats(mv.winners)
+        assert t(key, lang, names=winners, total=total) in sheet
+        assert t("sk.match.standings", lang, list="")[:3] in sheet and names  # the standings
+        await pilot.press("escape")
+        await settle(pilot)
+        text = screen_text(app)
+        assert t(key, lang, names=winners, total=total)[:20] in text  # the prompt's first line
+        assert t("sk.status.match_over", lang) in text  # what comes next (item 6)
+        assert t("sk.status.match_over_you", lang) in text  # what this player can do
+        assert t("sk.match.last_round", lang, n=1, text="")[:6] in text  # the round's line, named as the last round's
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_whole_log_is_searchable(size: tuple[int, int], lang: Lang) -> None:
+    room = sultans(rounds=2)
+    kill_the_sultan(room)
+    room.next_round()
+    async with at(None, size, 0, lang, room) as (app, pilot, _client):
+        await pilot.press("f3")
+        await settle(pilot)
+        log = app.screen
+        assert isinstance(log, MatchLog)
+        plain = [line.plain for line in log.lines]
+        rule1 = t("sk.head.round", lang, n=1, of=2)
+        assert any(rule1 in line for line in plain) and any(t("sk.head.round", lang, n=2, of=2) in line for line in plain)
+        dealt = [i for i, line in enumerate(plain) if t("sk.log.private", lang) in line]
+        assert len(dealt) >= 2  # this seat's private lines, in both rounds
+        await pilot.press("slash")
+        await settle(pilot)
+        word = "bob"
+        for ch in word:
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await settle(pilot)
+        hits = [i for i, line in enumerate(plain) if word.casefold() in line.casefold()]
+        assert log.hit == hits[-1]  # the newest first
+        assert t("log.found", lang, text=word, i=1, n=len(hits)) in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot)
+        assert log.hit == (hits[-2] if len(hits) > 1 else hits[-1])
+        await pilot.press("slash")
+        for ch in "zzqx":
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert t("log.not_found", lang, text="zzqx") in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, SultansTable)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_overlord_the_game_end_is_the_result_and_each_rounds_end_reopens(size: tuple[int, int], lang: Lang) -> None:
+    """Kill the Overlord: a game is the match; its end (K-END-1, K-END-2) is the
+    result that stays, and each round's executions and role exchange (K-RND-6)
+    can be opened again."""
+    g = exchange_game(round_limit=2)
+    while not g.is_over():
+        seat = sorted(g.pending())[0]
+        g.play(seat, g.timeout_action(seat))
+    room = OverlordRoom(g, humans=(0, 1))
+    async with open_table(room, 1, OverlordClient, OverlordLobby, OverlordTable, size=size, lang=lang, results=True) as (
+        app, pilot, _client,
+    ):
+        assert isinstance(app.screen, RoundResults) and app.screen.number == 2
+        assert t("ov.results.game", lang) in screen_text(app)
+        await pilot.press("left")
+        await settle(pilot)
+        assert app.screen.number == 1
+        assert t("ov.results.round", lang, n=1) in screen_text(app)
+        assert t("ov.exchange.title", lang, n=1) in body(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        text = screen_text(app)
+        assert t("ov.status.over_wait", lang) in text and t("ov.status.over_you", lang) in text
