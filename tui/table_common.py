@@ -39,6 +39,9 @@ from tui.widgets import ChatPanel, KeyBar, KeySpec, TailLog
 
 P = TypeVar("P")  # the game's picker (a choice of one action in progress)
 
+BANNER_SECONDS = 5.0
+"""How long a line that changed the game shows above the log."""
+
 
 class NotedPicker(Protocol):
     """What the screens keep on a picker about the last key (both games' pickers)."""
@@ -546,6 +549,8 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
 
     def _tick(self) -> None:
         super()._tick()
+        if self._banner_ended() and not self._pruning:
+            self._render_current_pane()
         dialog = self._results_dialog()
         if dialog is not None and not self._pruning:
             dialog.show_foot()
@@ -565,4 +570,34 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         do not show then, and nothing else on screen said so."""
         if log.scrolled_back:
             title.append("  " + self.tr("table.log_back"), style="reverse")
-        return title
+        return self._with_banner(title)
+
+    # ------------------------------------------------------------- the banner
+    _banner: tuple[Text, float] | None = None  # the line, and until when (monotonic)
+
+    def note_events(self, lines: Sequence[Text]) -> None:
+        """Lines just written to the log that change the game (a death, a reveal,
+        the crown, an execution, a round's end...): the newest shows for
+        :data:`BANNER_SECONDS` on the pane's title row, above the log."""
+        if lines:
+            self._banner = (lines[-1], time.monotonic() + BANNER_SECONDS)
+
+    def _with_banner(self, title: Text) -> Text:
+        """``title`` with the banner after it while it lasts."""
+        banner = self._banner
+        if banner is None:
+            return title
+        out = title.copy()
+        out.append("  ")
+        line = banner[0].copy()
+        line.stylize("reverse")
+        out.append_text(line)
+        out.no_wrap, out.overflow = True, "ellipsis"
+        return out
+
+    def _banner_ended(self) -> bool:
+        """True once when the banner's time is up (the title is drawn again without it)."""
+        if self._banner is not None and time.monotonic() >= self._banner[1]:
+            self._banner = None
+            return True
+        return False

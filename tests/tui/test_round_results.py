@@ -222,3 +222,47 @@ async def test_overlord_the_game_end_is_the_result_and_each_rounds_end_reopens(s
         await settle(pilot)
         text = screen_text(app)
         assert t("ov.status.over_wait", lang) in text and t("ov.status.over_you", lang) in text
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_death_stands_out_and_shows_above_the_log_for_a_few_seconds(
+    size: tuple[int, int], lang: Lang, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """S-DIE-1's death is marked in the log (▶, bold) and shows on the pane's
+    title row, then goes; a turn line is not marked."""
+    import tui.table_common
+
+    monkeypatch.setattr(tui.table_common, "BANNER_SECONDS", 0.5)
+    room = sultans(rounds=2, humans=(2,))
+    async with at(None, size, 2, lang, room) as (app, pilot, _client):
+        title = app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
+        assert "▶" not in title  # the screen's first draw: nothing is news
+        room.play(1, "assassinate 0")  # the Assassin is revealed (S-REACT)
+        await settle(pilot)
+        title = app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
+        assert "▶" in title and "bob" in title
+        await pilot.pause(1.6)  # the banner's time, and a tick of the clock
+        await settle(pilot)
+        assert "▶" not in app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
+        for s in (0, 3, 4):
+            room.play(s, "pass")
+        room.play(2, "pass")
+        await close_results_only(app, pilot)
+        title = app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
+        assert "▶" in title  # the round's end (or the death before it), above the log
+        rows = [strip.text for strip in app.screen.query_one("#sk-log", TailLog).lines]
+        dies = [row for row in rows if t("sk.end.dead", lang) in row or "▶" in row]
+        assert dies and all(row.split()[1] == "▶" for row in rows if "▶" in row)
+        turn = t("sk.log.turn", lang, n=1)
+        assert not any(row.startswith(turn) and "▶" in row and row.split()[-1].endswith("turn.") for row in rows)
+        await pilot.pause(1.6)  # the banner's time, and a tick of the clock
+        await settle(pilot)
+        title = app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
+        assert "▶" not in title
+
+
+async def close_results_only(app: Any, pilot: Any) -> None:
+    from table_fakes import close_results
+
+    await close_results(app, pilot)

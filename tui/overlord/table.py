@@ -54,6 +54,9 @@ from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 LETTERS = sorted(set(KIND_KEYS.values()))
 PANES = ("log", "exchange", "result")
+KEY_EVENTS = frozenset({"execute", "actor", "revolt", "revolution", "uprising-resolves", "game-over", "exchange"})
+"""Log events that change the game (a death, the ruler's role moving, the game's end): they stand
+out in the log and show in the banner above it."""
 _RESULT_KINDS = frozenset({"execute", "actor", "revolution", "uprising-resolves", "order-phase-end", "game-over"})
 """The log lines that say how a round ended (its result, with the role exchange)."""
 # the prompt kinds the status line names (``ov.win.<kind>``); the rest read as a plain decision
@@ -696,7 +699,7 @@ class Table(GameTableScreen[Picker]):
         self._render_log(ov, namer, log)
         pane = self.pane if self.pane != "result" or ov.outcome is not None else "log"
         title = Text(self.tr("ov.pane.title", pane=self.tr(f"ov.pane.{pane}")), style="bold", end="")
-        self._update("#ov-pane-title", self._log_title(title, log) if pane == "log" else title)
+        self._update("#ov-pane-title", self._log_title(title, log) if pane == "log" else self._with_banner(title))
         if pane == "exchange":
             self._show_sheet(pane, self._exchange_text(ov.log, namer))
         elif pane == "result":
@@ -828,7 +831,11 @@ class Table(GameTableScreen[Picker]):
             first = ov.log[0].round if ov.log else ov.round
             earlier = [ev for number in range(1, first) for ev in self.room.round_log(number) if isinstance(ev, Event)]
             self._write_log(log, earlier, namer)
-        self._write_log(log, [ev for ev in ov.log if ev.n > self._log_last], namer)
+        first = self._log_last == -1
+        fresh = [ev for ev in ov.log if ev.n > self._log_last]
+        self._write_log(log, fresh, namer)
+        if not first:
+            self.note_events([self._log_line(ev, namer) for ev in fresh if ev.kind in KEY_EVENTS and not restated(ev, namer.viewer)])
 
     def _write_log(self, log: TailLog, fresh: list[Event], namer: Namer) -> None:
         if fresh and self._log_last == -1 and fresh[0].kind != "round":
@@ -842,6 +849,9 @@ class Table(GameTableScreen[Picker]):
         line = event_text(ev, namer, self.lang)
         if ev.kind in ("draw", "reshuffle", "deck-refilled"):
             line.stylize("dim")
+        if ev.kind in KEY_EVENTS:  # it changed the game: it stands out
+            line.stylize("bold")
+            line = Text.assemble(("▶ ", "bold"), line, end="")
         return line
 
     # ------------------------------------------------------------------- keys

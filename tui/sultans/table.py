@@ -52,6 +52,8 @@ _RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list
 """Seat boxes and centre lines by the view object they were made from (see Table._render_ring)."""
 
 LETTERS = "psxdargnmflbjuco"
+KEY_EVENTS = frozenset({"death", "reveal", "claim", "crown", "execute", "win", "turn-limit"})
+"""Log events that change the game: they stand out in the log and show in the banner above it."""
 PANES = ("log", "notes", "result")
 
 
@@ -416,7 +418,7 @@ class Table(GameTableScreen[Picker]):
             pane = "log"
         title = {"log": "sk.pane.log", "notes": "sk.pane.notes", "result": "sk.pane.result"}[pane]
         named = Text(self.tr("sk.pane.title", pane=self.tr(title)))  # Tab: a narrow key bar leaves it out
-        self._update("#sk-pane-title", self._log_title(named, log) if pane == "log" else named)
+        self._update("#sk-pane-title", self._log_title(named, log) if pane == "log" else self._with_banner(named))
         if pane == "notes":
             rv = mv.round
             if not rv.notes:
@@ -469,7 +471,10 @@ class Table(GameTableScreen[Picker]):
             self._log_count = 0
         if self._log_count == 0:
             log.write(self._round_rule(mv, mv.round_number))
-        self.write_events(log, events[self._log_count :], namer.viewer, lambda ev: self._log_line(ev, namer))
+        fresh = events[self._log_count :]
+        self.write_events(log, fresh, namer.viewer, lambda ev: self._log_line(ev, namer))
+        if self._log_count or mv.round_number > 1 or len(fresh) < len(events):  # not the screen's first draw
+            self.note_events([self._log_line(ev, namer) for ev in fresh if ev.kind in KEY_EVENTS])
         self._log_count = len(events)
 
     # ---------------------------------------------------- results, whole log
@@ -558,6 +563,9 @@ class Table(GameTableScreen[Picker]):
             body.stylize("italic")
         if ev.kind in ("turn", "skip"):
             body.stylize("dim")
+        if ev.kind in KEY_EVENTS:  # it changed the game: it stands out
+            line.append("▶ ", style="bold")
+            body.stylize("bold")
         line.append_text(body)
         return line
 
