@@ -100,6 +100,11 @@ class GameTable(Protocol):
         table); empty for a round not played or not kept."""
         ...
 
+    @property
+    def round_number(self) -> int:
+        """The number (1-based) of the round being played (or the last one)."""
+        ...
+
     def round_view(self, number: int, seat: int | None) -> BaseModel | None:
         """What ``seat`` saw at the end of the finished round ``number`` (1-based):
         its result, reopened by a screen; None for a round not finished, or a

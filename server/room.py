@@ -88,6 +88,7 @@ from tui.client import (
     RoomSnapshot,
     RoomSummary,
     SeatInfo,
+    WhyNote,
     bot_name,
     seat_number,
 )
@@ -369,6 +370,8 @@ class Room:
         self._timer: asyncio.Task[None] | None = None
         self._intermission: asyncio.Task[None] | None = None
         self._went_on: set[int] = set()  # between rounds: seats whose players pressed to go on
+        self._why: dict[int, list[WhyNote]] = {}  # per seat: why the room played for it (its screen alone)
+        self._why_next: dict[int, str] = {}  # the why-line of the action about to be played for a seat
         self._hold_from_start = True  # a break's first check may deal at once (not after a restart: nobody is back yet)
         self._bots: asyncio.Task[None] | None = None
         self._bot_wake = asyncio.Event()
@@ -508,6 +511,24 @@ class Room:
         except Exception:
             log.exception("room %s: round_view(%s, %s) failed", self.id, number, seat)
             return None
+
+    def why_notes(self, seat: int | None) -> Sequence[WhyNote]:
+        """``seat``'s why-lines this match (its own screen's only)."""
+        return self._why.get(seat, []) if seat is not None else []
+
+    def _note_why(self, seat: int, key: str) -> None:
+        """Tell ``seat``'s log why the action just played for it happened, where
+        its log shows that action."""
+        table = self.table
+        if table is None:
+            return
+        try:
+            number = table.round_number
+            after = len(table.round_log(number, seat))
+        except Exception:
+            log.exception("room %s: cannot place a why-line for seat %s", self.id, seat)
+            return
+        self._why.setdefault(seat, []).append(WhyNote(round=number, after=after, key=key))
 
     def holding(self) -> list[int]:
         """The seats a round's result waits for: humans at the table (connected,
@@ -1174,6 +1195,8 @@ class Room:
             self.id, self.spec.id, seed, options.model_dump(mode="json"), records
         )
         self.table, self.match_id, self.seed, self.seq, self._options = table, match_id, seed, 0, options
+        self._why.clear()
+        self._why_next.clear()
         self.state = "playing"
         self._pending = set()
         self._idle.clear()
@@ -1268,6 +1291,7 @@ class Room:
         if version > self.version or (version < self.version and self._legal_changed[seat] > version):
             raise ClientError("stale", "the table changed; look again")
         self._reclaim(self.seats[seat])  # acting is being back (a screen asks for the seat first)
+        self._why_next.pop(seat, None)  # its player's own action: nothing to explain
         self.apply(seat, text[:ACTION_MAX].strip())
         self._idle.discard(seat)  # its player is back: a next timeout is said again
         self.seats[seat].missed = 0  # acted in time: the count of timeouts in a row starts again
@@ -1332,6 +1356,9 @@ class Room:
             self._storage_failed()
             raise ClientError("storage", "the server could not record that action; try again") from err
         self.seq += 1
+        why = self._why_next.pop(seat, None)
+        if why is not None:
+            self._note_why(seat, why)
         self._publish(actor=seat)
 
     def _publish(self, actor: int | None) -> None:
@@ -1523,7 +1550,8 @@ class Room:
                 if said:
                     self._idle.add(seat)
                     self._unsaid.append(seat)
-                if not self._play_default(seat, "timed out"):
+                played = self._play_default(seat, "timed out", note=self.seats[seat].kind == "human")
+                if not played:
                     if said and seat in self._unsaid:
                         self._idle.discard(seat)
                         self._unsaid.remove(seat)
@@ -1558,11 +1586,12 @@ class Room:
         if seats:
             self.system("sys.timed_out", names=NAMES_SEP.join(self.seats[s].display() for s in seats))
 
-    def _play_default(self, seat: int, why: str) -> bool:
-        """Play the table's timeout action for ``seat`` (else its first legal one)."""
+    def _play_default(self, seat: int, why: str, *, note: bool = False) -> str | None:
+        """Play the table's timeout action for ``seat`` (else its first legal one);
+        the action played, or None. ``note``: its player's log says their time ran out."""
         table = self.table
         if table is None:
-            return False
+            return None
         tries: list[str] = []
         try:
             tries.append(table.timeout_action(seat))
@@ -1570,14 +1599,17 @@ class Room:
             log.exception("room %s: timeout_action(%s) failed", self.id, seat)
         tries += [a for a in table.legal(seat) if a not in tries]
         for text in tries:
+            if note:
+                self._why_next[seat] = "why.timeout_pass" if text == "pass" else "why.timeout"
             try:
                 self.apply(seat, text)
             except ClientError as err:
+                self._why_next.pop(seat, None)
                 log.warning("room %s: default %r for seat %s refused: %s %s", self.id, logged_action(text), seat, err.code, err.reason)
                 continue
             log.info("room %s: seat %s %s, played %r", self.id, seat, why, logged_action(text))
-            return True
-        return False
+            return text
+        return None
 
     def _break_seconds(self) -> float:
         """How long a round's result waits at most (in the room's own seconds)."""
@@ -1850,9 +1882,12 @@ class Room:
             if is_pending:
                 self._play_default(seat.index, "bot gave no answer")
             return True
+        if seat.kind == "human":  # a stand-in played it: its player's log says so
+            self._why_next[seat.index] = "why.standin"
         try:
             self.apply(seat.index, action)
         except ClientError as err:
+            self._why_next.pop(seat.index, None)
             log.warning(
                 "room %s: bot on seat %s played %r: %s %s", self.id, seat.index, logged_action(action), err.code, err.reason
             )
@@ -1978,6 +2013,9 @@ class RoomSession:
 
     def round_view(self, number: int) -> BaseModel | None:
         return self._room.round_view(None if self.role == "spectator" else self.my_seat, number)
+
+    def why_notes(self) -> Sequence[WhyNote]:
+        return self._room.why_notes(self.my_seat) if self.role == "player" else []
 
     def go_on(self) -> None:
         room = self._live()

@@ -90,6 +90,20 @@ BETWEEN_ROUNDS_MAX = 300
 """The longest "between rounds" a room may set (the settings dialog and the room read it)."""
 
 
+class WhyNote(BaseModel):
+    """Why something happened to a seat that its log would not say: the room
+    played for it (its time ran out; a stand-in bot while it was away). Only
+    that seat's screen gets it. ``round``/``after``: it goes after the first
+    ``after`` events of round ``round`` of that seat's log; ``key`` is a
+    catalogue key (``why.*``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    round: int
+    after: int
+    key: str
+
+
 class RoomSettings(BaseModel):
     """A room's settings. The bounds the host holds them to (``TIMER_MAX``,
     ``BOT_DELAY_MAX``, ``WINDOW_MIN``) are the ones the settings dialog checks."""
@@ -275,6 +289,10 @@ class RoomClient(Protocol):
     def nothing_to_answer(self) -> bool:
         """True while the room answers ``pass`` for ``my_seat`` in the open quick
         window (S-REACT-5, K-ORD-11): its screen shows no prompt for it."""
+        ...
+
+    def why_notes(self) -> Sequence[WhyNote]:
+        """Why-lines for ``my_seat``'s log this match (none for a spectator)."""
         ...
 
     def go_on(self) -> None:

@@ -29,7 +29,7 @@ from textual.cache import LRUCache
 from textual.widget import Widget
 from textual.widgets import Input
 
-from tui.client import ClientError, RoomClient
+from tui.client import ClientError, RoomClient, WhyNote
 from tui.i18n import Lang, error_text, t
 from tui.screens.base import ChatKeys
 from tui.screens.match_log import MatchLog
@@ -130,7 +130,7 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         Binding("pagedown", "scroll_pane(1)", show=False),
         Binding("home", "scroll_pane_to(0)", show=False),
         Binding("end", "scroll_pane_to(1)", show=False),
-        Binding("h", "results", show=False),
+        Binding("f4", "results", show=False),
         Binding("f3", "match_log", show=False),
         Binding("slash", "match_log(True)", show=False),
     ]
@@ -263,7 +263,7 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
             keys += [
                 ("p", "play_again", f"{pre}.key.again"),
                 ("o", "reopen", f"{pre}.key.reopen"),
-                ("h", "results", "table.key.results"),
+                ("F4", "results", "table.key.results"),
                 ("t", "chat", f"{pre}.key.chat"),
                 ("F3", "match_log", "table.key.log"),
             ]
@@ -571,6 +571,47 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         if log.scrolled_back:
             title.append("  " + self.tr("table.log_back"), style="reverse")
         return self._with_banner(title)
+
+    # ------------------------------------------------------------ why-lines
+    _why_written: set[int] | None = None  # the why-notes (by index) the log pane shows
+
+    def why_notes(self) -> Sequence[WhyNote]:
+        """This seat's why-lines (the room played for it); none when watching."""
+        if self.watching:
+            return []
+        try:
+            return self.room.why_notes()
+        except ClientError:
+            return []
+
+    def with_why(
+        self, number: int, events: Sequence[E], start: int, written: set[int], notes: Sequence[WhyNote] | None = None
+    ) -> list[E | WhyNote]:
+        """``events[start:]`` of round ``number`` with this seat's why-lines after
+        the event each follows (one that came late, first); ``written``: the notes
+        (by index) already shown, updated."""
+        notes = self.why_notes() if notes is None else notes
+        mine = [(i, n) for i, n in enumerate(notes) if n.round == number and i not in written]
+        out: list[E | WhyNote] = []
+
+        def place(upto: int) -> None:
+            for i, n in mine:
+                if i not in written and n.after <= upto:
+                    out.append(n)
+                    written.add(i)
+
+        place(start)
+        for k in range(start, len(events)):
+            out.append(events[k])
+            place(k + 1)
+        return out
+
+    def why_line(self, note: WhyNote, prefix: str = "") -> Text:
+        """A why-line as the log shows it (to this seat alone)."""
+        line = Text(prefix, style="dim", end="")
+        line.append(self.tr("table.log_private") + " ", style="bold magenta")
+        line.append(self.tr(note.key), style="italic bold")
+        return line
 
     # ------------------------------------------------------------- the banner
     _banner: tuple[Text, float] | None = None  # the line, and until when (monotonic)

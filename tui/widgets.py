@@ -43,7 +43,7 @@ KeySpec = tuple[str, str, str]
 
 SPARE_ACTIONS = {"online", "results", "match_log"}
 """Keys the key bar leaves out first when it is too narrow: the screen says
-them (the lobby's "+8 more (o)"; a table's help, its round-end line "h shows its result"). (The lobby's Settings, ``l``, was one, "F2
+them (the lobby's "+8 more (o)"; a table's help, its round-end line "F4 shows its result"). (The lobby's Settings, ``l``, was one, "F2
 does the same"; it holds the bell too, and a newcomer at 80 columns never
 found it: the chat's field and the leaderboard's title say their keys instead.)"""
 ACTION_KEYS = "key(…)"

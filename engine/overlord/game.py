@@ -285,6 +285,10 @@ class Game:
             raise OverlordIllegal(f"seat {seat} has nothing to answer now", code="not-pending", seat=seat)
         return opts[0]
 
+    @property
+    def round_number(self) -> int:
+        return self.round
+
     def round_view(self, number: int, seat: int | None) -> None:
         """No round of a game has a result of its own: the game's end is its
         result (K-END-1), and a round's executions and role exchange are in its log."""

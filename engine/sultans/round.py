@@ -992,6 +992,12 @@ class Round:
                 if not self.revealed[blocker]:
                     self._reveal(blocker, "block")
                 self._ev("block", blocker, target=a)
+                # S-GRD-2: one Guard blocks; each other who answered block is told why
+                # theirs was not used, and that their card stays as it was (to them alone)
+                for s in sorted(answers):
+                    if s != blocker and answers[s] == OP_BLOCK:
+                        cause = "revealed" if self.revealed[s] else "hidden"
+                        self._ev("block-unused", s, target=blocker, cause=cause, audience=(s,))
                 self._kill(a, "blocked")
             else:
                 self._kill(t, "assassinated")

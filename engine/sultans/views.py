@@ -52,6 +52,10 @@ kind               fields
                    ``cause`` (``"pass"``, ``"block"``, ``"join"``, ``"refuse"``;
                    ``"accept"``: passed on a detention of one's own)
 ``block``          ``seat`` (Guard) blocked the Assassin ``target``
+``block-unused``   private: ``seat`` (you) answered block, but ``target``
+                   blocked first (clockwise from the Assassin, S-GRD-2);
+                   ``cause`` = ``"hidden"`` (your card stays hidden) or
+                   ``"revealed"``
 ``revolt``         ``seat`` (Slave) called to revolt
 ``join``           ``seats`` joined the revolt (possibly none); public result
 ``capture``        ``seat`` (Slave Driver) tries to capture ``target``
@@ -105,6 +109,7 @@ EventKind = Literal[
     "window",
     "answer",
     "block",
+    "block-unused",
     "revolt",
     "join",
     "capture",

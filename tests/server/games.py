@@ -193,6 +193,10 @@ class CountTable:
     def round_log(self, number: int, seat: int | None) -> list[str]:
         return []  # the view's events are the whole game's
 
+    @property
+    def round_number(self) -> int:
+        return self._round + 1
+
     def round_view(self, number: int, seat: int | None) -> CountView | None:
         return None
 

@@ -269,6 +269,22 @@ def test_s_grd_2_block_adjacency_rules() -> None:
     assert [e.cause for e in v.log if e.kind == "death"] == ["blocked"]
 
 
+def test_s_grd_2_a_block_not_needed_is_said_to_its_guard_alone() -> None:
+    """S-GRD-2: when two Guards answer block, the first clockwise from the Assassin
+    blocks and reveals; the other is told, privately, that its block was not
+    needed and its card stays hidden (issue 43's "why" line); nobody else hears it."""
+    r = deal("guard assassin guard sultan slave slave", "slave", first=1)
+    run(r, "1: assassinate 3")
+    assert r.legal(0) == ["pass", "block"] and r.legal(2) == ["pass", "block"]
+    answer(r, {0: "block", 2: "block"})
+    v = r.view(None)
+    assert v.seats[2].revealed and not v.seats[0].revealed and not v.seats[1].alive  # seat 2 is first from the Assassin
+    mine = [e for e in r.view(0).log if e.kind == "block-unused"]
+    assert [(e.seat, e.target, e.cause, e.private) for e in mine] == [(0, 2, "hidden", True)]
+    for seat in (None, 1, 2, 3, 4, 5):
+        assert not [e for e in r.view(seat).log if e.kind == "block-unused"]
+
+
 def test_s_grd_2_revealed_guard_blocks_too() -> None:
     """S-GRD-2: a revealed Guard may block."""
     r = deal("guard assassin slave sultan slave slave", "slave")

@@ -334,6 +334,9 @@ class FakeRoomClient:
     def go_on(self) -> None:
         pass  # the tokens game has no pause between rounds
 
+    def why_notes(self) -> list[object]:
+        return []
+
     def legal(self) -> list[str]:
         seat = self.my_seat
         if self.room.game is None or seat is None or self.room.state != "playing":

@@ -33,6 +33,7 @@ from tui.client import (
     RoomSnapshot,
     RoomSummary,
     SeatInfo,
+    WhyNote,
 )
 from tui.tables import TableScreen
 
@@ -66,6 +67,7 @@ class FakeTableRoom(ABC):
         self.acts: list[tuple[int, str]] = []
         self.passed_for: set[int] = set()  # seats the room answers pass for in the open quick window (S-REACT-5)
         self.went_on: set[int] = set()
+        self.why: dict[int, list[WhyNote]] = {}  # per seat: why-lines (the room played for it)
 
     # ------------------------------------------- the engine (set it before __init__)
     @abstractmethod
@@ -179,6 +181,9 @@ class FakeTableClient(Generic[R]):
 
     def round_view(self, number: int) -> BaseModel | None:
         return self.room.round_view(self._seat, number)
+
+    def why_notes(self) -> list[WhyNote]:
+        return list(self.room.why.get(self._seat, [])) if self._seat is not None else []
 
     def go_on(self) -> None:
         self.gone_on += 1

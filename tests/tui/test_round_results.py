@@ -102,7 +102,7 @@ async def test_a_spectator_sees_the_result_but_does_not_hold_the_table(size: tup
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
-async def test_h_reopens_every_past_rounds_result(size: tuple[int, int], lang: Lang) -> None:
+async def test_f4_reopens_every_past_rounds_result(size: tuple[int, int], lang: Lang) -> None:
     room = sultans(rounds=3)
     kill_the_sultan(room)
     room.next_round()
@@ -110,7 +110,7 @@ async def test_h_reopens_every_past_rounds_result(size: tuple[int, int], lang: L
     room.next_round()
     async with at(None, size, 2, lang, room) as (app, pilot, _client):
         assert not isinstance(app.screen, RoundResults)  # round 3 is being played
-        await pilot.press("h")
+        await pilot.press("f4")
         await settle(pilot)
         assert isinstance(app.screen, RoundResults) and app.screen.number == 2
         assert t("table.results.round", lang, n=2) in screen_text(app)
@@ -266,3 +266,44 @@ async def close_results_only(app: Any, pilot: Any) -> None:
     from table_fakes import close_results
 
     await close_results(app, pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_why_lines_on_the_players_own_log(size: tuple[int, int], lang: Lang) -> None:
+    """S-GRD-2: alice's block was not needed (carol blocked first, clockwise from
+    the Assassin): her log says so and that her card stays hidden; the room's
+    why-line for a timed-out answer follows the answer; carol's and a
+    spectator's logs have neither."""
+    from tui.client import WhyNote
+
+    room = SultansRoom(5, deal=["guard", "assassin", "guard", "sultan", "slave"], first=1, humans=(0, 2), rounds=2)
+    room.play(1, "assassinate 3")
+    room.play(0, "block")
+    room.play(2, "block")
+    room.play(3, "pass")
+    answered = len(room.match.round_log(1, 4))
+    room.play(4, "pass")
+    room.why[4] = [WhyNote(round=1, after=answered + 1, key="why.timeout_pass")]
+    names = {0: "alice", 2: "carol", 4: "erin"}
+    unused = t("sk.ev.block-unused.hidden", lang, target=t("sk.seat", lang, name="carol", n=2))
+    for seat in (0, 2, None):
+        async with at(None, size, seat, lang, room) as (app, pilot, _client):
+            await close_results_only(app, pilot)
+            await pilot.press("f3")
+            await settle(pilot)
+            plain = [line.plain for line in app.screen.lines]
+            assert any(unused in line for line in plain) == (seat == 0), (seat, names.get(seat or 0))
+            assert not any(t("why.timeout_pass", lang) in line for line in plain)
+    room.seats[4].kind = "human"
+    async with at(None, size, 4, lang, room) as (app, pilot, _client):
+        await close_results_only(app, pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        plain = [line.plain for line in app.screen.lines]
+        at_line = next(i for i, line in enumerate(plain) if t("why.timeout_pass", lang) in line)
+        assert t("sk.ev.answer", lang, answer=t("sk.answer.pass", lang)) in plain[at_line - 1]  # right after the answer
+        await pilot.press("escape")
+        await settle(pilot)
+        rows = [strip.text for strip in app.screen.query_one("#sk-log", TailLog).lines]
+        assert any(t("why.timeout_pass", lang)[:8] in row for row in rows)  # the pane too

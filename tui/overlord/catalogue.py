@@ -188,7 +188,7 @@ OVERLORD_EN: dict[str, str] = {
         "or a gift the first card; the ruler's order the first seat clockwise; die only when nothing else "
         "is legal).\n"
         "t chat · Tab switches the log / the last role exchange / the result · PageUp/PageDown scroll it · "
-        "h each round's end and the game's result (← → another) · F3 the whole log (/ searches it) · "
+        "F4 each round's end and the game's result (← → another) · F3 the whole log (/ searches it) · "
         "F1 help · F2 English/中文 · p play again, o change the settings first (host, after the match) · {leave}"
     ),
     "ov.help.legend_title": "Signs",
@@ -535,7 +535,7 @@ OVERLORD_ZH: dict[str, str] = {
         "只有你確認的動作才會送出，除非房間的計時到了：這時系統代出預設動作（不回應；強迫的對象拿錢；"
         "棄牌或送牌時第一張；領主的指示物給順時針第一位；沒有其他合法動作時才死亡）。\n"
         "t 聊天 · Tab 切換紀錄／上次角色交換／結果 · PageUp/PageDown 捲動 · "
-        "h 每回合如何結束與遊戲結果（← → 換一個）· F3 整場紀錄（/ 搜尋）· F1 說明 · F2 English/中文 · "
+        "F4 每回合如何結束與遊戲結果（← → 換一個）· F3 整場紀錄（/ 搜尋）· F1 說明 · F2 English/中文 · "
         "p 再玩一局、o 先更改設定（房主，比賽結束後）· {leave}"
     ),
     "ov.help.legend_title": "符號",

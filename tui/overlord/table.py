@@ -20,6 +20,7 @@ Clicking a seat or a card starts or completes a choice. Only actions in
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -30,7 +31,7 @@ from textual.containers import Horizontal
 
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
-from tui.client import RoomClient, SeatInfo, seat_index, seat_number
+from tui.client import RoomClient, SeatInfo, WhyNote, seat_index, seat_number
 from tui.i18n import Lang, game_title, level_name
 from tui.overlord.help import OverlordHelp
 from tui.overlord.pick import KIND_KEYS, KIND_ORDER, Picker, Value, kind_for_key, parse_legal
@@ -745,7 +746,7 @@ class Table(GameTableScreen[Picker]):
     # ---------------------------------------------------- results, whole log
     # A game is one match: its end is the result that stays. Its rounds flow on
     # by rule (K-RND-6, K-RND-7) and score nothing; each one's executions and
-    # role exchange can be looked at again (h).
+    # role exchange can be looked at again (F4).
     def live_result(self) -> int | None:
         ov = self.ov
         return ov.round if ov is not None and ov.outcome is not None else None
@@ -787,12 +788,15 @@ class Table(GameTableScreen[Picker]):
         if ov is None:
             return []
         namer = self.namer()
+        make = self._log_item(namer)
+        notes = self.why_notes()
         lines: list[Text] = []
         for number in range(1, ov.round + 1):
             events = [ev for ev in self.room.round_log(number) if isinstance(ev, Event)]
             if not events or events[0].kind != "round":
                 lines.append(Text(self.tr("ov.log.round", n=number), style="bold"))
-            lines.extend(self._log_line(ev, namer) for ev in events if not restated(ev, namer.viewer))
+            items = self.with_why(number, events, 0, set(), notes)
+            lines.extend(make(item) for item in items if isinstance(item, WhyNote) or not restated(item, namer.viewer))
         return lines
 
     def _result_text(self, ov: OverlordView, namer: Namer) -> Text:
@@ -823,35 +827,58 @@ class Table(GameTableScreen[Picker]):
         return out
 
     def _render_log(self, ov: OverlordView, namer: Namer, log: TailLog) -> None:
-        if self._log_viewer != namer.viewer:
+        anew = self._log_viewer != namer.viewer
+        if anew:
             log.clear()
             self._log_viewer = namer.viewer
             self._log_last = -1
+            self._why_written = set()
+            self._round_counts = {}
             # drawn anew: the rounds before the view's (it holds the last two)
             first = ov.log[0].round if ov.log else ov.round
             earlier = [ev for number in range(1, first) for ev in self.room.round_log(number) if isinstance(ev, Event)]
             self._write_log(log, earlier, namer)
-        first = self._log_last == -1
         fresh = [ev for ev in ov.log if ev.n > self._log_last]
         self._write_log(log, fresh, namer)
-        if not first:
+        if not anew:
             self.note_events([self._log_line(ev, namer) for ev in fresh if ev.kind in KEY_EVENTS and not restated(ev, namer.viewer)])
+
+    _round_counts: dict[int, int]  # events of each round written to the log (before restated ones are left out)
+
+    def _with_why(self, fresh: list[Event], counts: dict[int, int], written: set[int]) -> list[Event | WhyNote]:
+        """``fresh`` with this seat's why-lines after the events they follow
+        (``counts``: each round's events before ``fresh``, updated)."""
+        notes = self.why_notes()
+        out: list[Event | WhyNote] = []
+        by_round: dict[int, list[Event]] = {}
+        for ev in fresh:
+            by_round.setdefault(ev.round, []).append(ev)
+        for number, events in by_round.items():
+            start = counts.get(number, 0)
+            out.extend(self.with_why(number, [*([events[0]] * start), *events], start, written, notes))
+            counts[number] = start + len(events)
+        return out
 
     def _write_log(self, log: TailLog, fresh: list[Event], namer: Namer) -> None:
         if fresh and self._log_last == -1 and fresh[0].kind != "round":
             log.write(Text(self.tr("ov.log.round", n=fresh[0].round), style="bold"))
-        shown = [ev for ev in fresh if not restated(ev, namer.viewer)]
-        self.write_events(log, shown, namer.viewer, lambda ev: self._log_line(ev, namer))
+        if self._why_written is None:
+            self._why_written, self._round_counts = set(), {}
+        items = self._with_why(fresh, self._round_counts, self._why_written)
+        shown = [item for item in items if isinstance(item, WhyNote) or not restated(item, namer.viewer)]
+        self.write_events(log, shown, namer.viewer, self._log_item(namer))
         if fresh:
             self._log_last = fresh[-1].n
+
+    def _log_item(self, namer: Namer) -> Callable[[Event | WhyNote], Text]:
+        return lambda item: self.why_line(item) if isinstance(item, WhyNote) else self._log_line(item, namer)
 
     def _log_line(self, ev: Event, namer: Namer) -> Text:
         line = event_text(ev, namer, self.lang)
         if ev.kind in ("draw", "reshuffle", "deck-refilled"):
             line.stylize("dim")
-        if ev.kind in KEY_EVENTS:  # it changed the game: it stands out
+        if ev.kind in KEY_EVENTS:  # it changed the game: it stands out (the log's lines keep their width)
             line.stylize("bold")
-            line = Text.assemble(("▶ ", "bold"), line, end="")
         return line
 
     # ------------------------------------------------------------------- keys

@@ -1,10 +1,10 @@
-"""A round's result over the table, and every earlier one of the match (key ``h``).
+"""A round's result over the table, and every earlier one of the match (F4).
 
 When a round ends (Sultans) or the match does, the table opens this dialog on
 every screen, players' and spectators' alike: the result stays until the
 table deals the next round, which the room does once every human at the table
 has pressed Enter to go on, or its "between rounds" time has passed (the
-countdown shows). Escape looks at the table meanwhile; ``h`` opens it again,
+countdown shows). Escape looks at the table meanwhile; F4 opens it again,
 for any finished round (← →).
 
 The table owns what is shown (:class:`ResultSource`); this dialog only pages
@@ -55,7 +55,7 @@ class RoundResults(HostModal[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
-        Binding("h", "close", show=False),
+        Binding("f4", "close", show=False),
         Binding("q", "close", show=False),
         Binding("enter", "go_on", show=False),
         Binding("space", "go_on", show=False),

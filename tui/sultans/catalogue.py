@@ -75,7 +75,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.status.turn_of": "{who} is playing.",
     "sk.status.forced_of": "{who} was manipulated and must use an action.",
     "sk.status.predict_of": "{who} is predicting the winners.",
-    "sk.status.between": "Round {n} is over: h shows its result again.",
+    "sk.status.between": "Round {n} is over: F4 shows its result again.",
     "sk.status.match_over": "The host may play again or change the settings.",
     "sk.status.match_over_you": "Stay for the next match, or Esc: back to the lobby.",
     "sk.status.match_over_host": "The match is over. Press p to play again, or o to change the settings.",
@@ -239,6 +239,8 @@ SULTANS_EN: dict[str, str] = {
     "sk.ev.window.detention": "{target} is asked to refuse or accept.",
     "sk.ev.answer": "You answered: {answer}.",
     "sk.ev.block": "{who} blocks the attack by {target}!",
+    "sk.ev.block-unused.hidden": "Your block was not needed: {target} blocked first; your card stays hidden.",
+    "sk.ev.block-unused.revealed": "Your block was not needed: {target} blocked first.",
     "sk.ev.revolt": "{who} calls to revolt!",
     "sk.ev.join": "Joined the revolt: {seats}.",
     "sk.ev.join_none": "Nobody joined the revolt.",
@@ -325,7 +327,7 @@ SULTANS_EN: dict[str, str] = {
         "seat, else a swap with the spare or a hide; a forced seat its first action; a Fortune "
         "Teller's prediction Loyalists.\n"
         "t chat · Tab switches log / notebook / last result, PageUp/PageDown scroll it · "
-        "h every finished round's result (← → another round) · F3 the whole log (/ searches it) · "
+        "F4 every finished round's result (← → another round) · F3 the whole log (/ searches it) · "
         "Enter after a round: go on (the next round is dealt once every player at the table did, "
         "or when the room's time between rounds has passed) · F1 help · F2 English/中文 · "
         "p play again, o change the settings first (host, after the match) · "
@@ -450,7 +452,7 @@ SULTANS_ZH: dict[str, str] = {
     "sk.status.turn_of": "輪到 {who}。",
     "sk.status.forced_of": "{who} 被操弄，必須使用行動。",
     "sk.status.predict_of": "{who} 正在預言勝方。",
-    "sk.status.between": "第 {n} 局結束：按 h 再看本局結果。",
+    "sk.status.between": "第 {n} 局結束：按 F4 再看本局結果。",
     "sk.status.match_over": "房主可以再來一場或更改設定。",
     "sk.status.match_over_you": "留下等下一場，或按 Esc 回到大廳。",
     "sk.status.match_over_host": "整場比賽結束。按 p 再來一場，或按 o 更改設定。",
@@ -606,6 +608,8 @@ SULTANS_ZH: dict[str, str] = {
     "sk.ev.window.detention": "詢問 {target} 是否禁止拘留。",
     "sk.ev.answer": "你回應：{answer}。",
     "sk.ev.block": "{who} 阻止了 {target} 的行刺！",
+    "sk.ev.block-unused.hidden": "不需要你阻止：{target} 先阻止了；你的角色牌仍然隱藏。",
+    "sk.ev.block-unused.revealed": "不需要你阻止：{target} 先阻止了。",
     "sk.ev.revolt": "{who} 登高一呼！",
     "sk.ev.join": "投身革命：{seats}。",
     "sk.ev.join_none": "沒有人投身革命。",
@@ -687,7 +691,7 @@ SULTANS_ZH: dict[str, str] = {
         "Enter 確定，Esc 返回。也可以用滑鼠點座位。除非房間的計時到了（這時系統代出預設動作："
         "回應時不回應；輪到你時調查下一位隱藏玩家，沒有則與中央牌交換或隱藏；被操控時第一個可用行動；占卜師預言保皇黨），系統不會替你出手。\n"
         "t 聊天 · Tab 切換紀錄/筆記/上局結果，PageUp/PageDown 捲動 · "
-        "h 每一局的結果（← → 換一局）· F3 整場紀錄（/ 搜尋）· "
+        "F4 每一局的結果（← → 換一局）· F3 整場紀錄（/ 搜尋）· "
         "一局結束後按 Enter 繼續（牌桌上每位玩家都繼續，或房間的局間時間到了，就發下一局）· F1 說明 · F2 English/中文 · "
         "p 再來一場、o 先更改設定（房主，比賽結束後）· {leave}"
     ),

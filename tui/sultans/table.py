@@ -28,7 +28,7 @@ from textual.widgets import Static
 
 from engine.sultans.actions import Action
 from engine.sultans.views import Event, MatchView, RoundView
-from tui.client import RoomClient, seat_number
+from tui.client import RoomClient, WhyNote, seat_number
 from tui.i18n import game_title
 from tui.sultans.help import SultansHelp
 from tui.sultans.pick import KIND_KEYS, KIND_ORDER, Cand, Picker, kinds_for_key, parse_legal
@@ -454,25 +454,35 @@ class Table(GameTableScreen[Picker]):
         rv = mv.round
         key = (namer.viewer, mv.round_number)
         events = rv.log
+        notes = self.why_notes()
+
+        def line(item: Event | WhyNote) -> Text:
+            return self.why_line(item, "   ") if isinstance(item, WhyNote) else self._log_line(item, namer)
+
+        def write(number: int, round_events: Sequence[Event], start: int) -> None:
+            assert self._why_written is not None
+            self.write_events(log, self.with_why(number, round_events, start, self._why_written, notes), namer.viewer, line)
+
         if self._log_key is None or self._log_key[0] != key[0] or (self._log_count > len(events) and self._log_key == key):
             log.clear()
+            self._why_written = set()
             self._log_count = 0
             self._log_key = key
             for number in range(1, mv.round_number):  # drawn anew: the earlier rounds too
                 log.write(self._round_rule(mv, number))
-                self.write_events(log, self._round_log(number), namer.viewer, lambda ev: self._log_line(ev, namer))
+                write(number, self._round_log(number), 0)
         if self._log_key != key:  # a new round: keep the old one above a rule
             shown = self._log_key[1]  # with the lines of its end this screen did not get to see
-            self.write_events(log, self._round_log(shown)[self._log_count :], namer.viewer, lambda ev: self._log_line(ev, namer))
+            write(shown, self._round_log(shown), self._log_count)
             for number in range(shown + 1, mv.round_number):
                 log.write(self._round_rule(mv, number))
-                self.write_events(log, self._round_log(number), namer.viewer, lambda ev: self._log_line(ev, namer))
+                write(number, self._round_log(number), 0)
             self._log_key = key
             self._log_count = 0
         if self._log_count == 0:
             log.write(self._round_rule(mv, mv.round_number))
         fresh = events[self._log_count :]
-        self.write_events(log, fresh, namer.viewer, lambda ev: self._log_line(ev, namer))
+        write(mv.round_number, events, self._log_count)
         if self._log_count or mv.round_number > 1 or len(fresh) < len(events):  # not the screen's first draw
             self.note_events([self._log_line(ev, namer) for ev in fresh if ev.kind in KEY_EVENTS])
         self._log_count = len(events)
@@ -538,11 +548,13 @@ class Table(GameTableScreen[Picker]):
         if mv is None:
             return []
         namer = self.namer()
+        notes = self.why_notes()
         lines: list[Text] = []
         for number in range(1, mv.round_number + 1):
             lines.append(self._round_rule(mv, number))
             events = mv.round.log if number == mv.round_number else self._round_log(number)
-            lines.extend(self._log_line(ev, namer) for ev in events)
+            for item in self.with_why(number, events, 0, set(), notes):
+                lines.append(self.why_line(item, "   ") if isinstance(item, WhyNote) else self._log_line(item, namer))
         return lines
 
     def _round_log(self, number: int) -> list[Event]:

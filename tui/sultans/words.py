@@ -145,6 +145,8 @@ def event_text(ev: Event, namer: Namer, lang: Lang) -> Text:
         key = f"sk.ev.window.{ev.cause or 'block'}"
     elif k == "answer":
         p["answer"] = t(f"sk.answer.{ev.cause or 'pass'}", lang)
+    elif k == "block-unused":
+        key = f"sk.ev.block-unused.{ev.cause or 'hidden'}"
     elif k == "join" and not ev.seats:
         key = "sk.ev.join_none"
     elif k == "foresee-result":
