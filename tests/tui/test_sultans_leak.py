@@ -23,10 +23,12 @@ from sultans_fakes import SultansClient, SultansLobby, SultansRoom
 
 from engine.sultans.views import MatchView
 from tui.app import ThroneApp
+from tui.screens.round_results import RoundResults
 from tui.sultans.render import known_cards_of_view
 from tui.sultans.ring import TableRing
 from tui.sultans.table import Table
 from tui.sultans.words import all_card_strings
+from tui.widgets import TailLog
 
 CARDS = ["sultan", "guard", "assassin", "slave", "slave-driver", "belly-dancer", "vizier", "fortune-teller"]
 FORMS = {card: all_card_strings(card) for card in CARDS}
@@ -62,7 +64,11 @@ def check(app: ThroneApp, room: SultansRoom, seat: int | None) -> None:
     text = screen_text(app)
     leaked = shown(text) - known
     assert not leaked, f"seat {seat} sees {leaked} at turn {view.round.turns_played}:\n{text}"
-    ring = app.screen.query_one(TableRing)
+    if isinstance(app.screen, RoundResults):  # a round's result over the table: all of it, not just what shows
+        sheet = app.screen.query_one(TailLog).sheet
+        assert sheet is not None and not shown(sheet.plain) - known, f"seat {seat}'s round result: {sheet.plain}"
+    table = next(s for s in app.screen_stack if isinstance(s, Table))
+    ring = table.query_one(TableRing)
     rv = view.round
     notes = {n.seat: n.card for n in rv.notes}
     for sv, box in zip(rv.seats, ring.boxes, strict=True):
