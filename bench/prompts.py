@@ -10,7 +10,8 @@ minimum time, the time between rounds) takes simulated time only. Seat 0 is
 played as a human would play it: whenever the room says the seat is pending
 (a prompt is on its screen) it answers, after ``THINK_PASS`` seconds when
 ``pass`` is all it may answer and ``THINK`` seconds otherwise, with what the
-engine's heuristic bot picks from the seat's own view. Every other seat is a
+engine's heuristic bot picks from the seat's own view; a round's result it
+reads for ``READ`` seconds, then goes on (Enter). Every other seat is a
 bot. The rooms' defaults: ``RoomSettings()`` timers and minimum window time,
 the server's default bot delay and time between rounds (``server.config``).
 
@@ -40,6 +41,7 @@ from tui.client import Identity, RoomSettings
 
 THINK = 5.0  # seconds the human takes for a real decision
 THINK_PASS = 2.0  # ...and to answer a prompt where pass is all it may do ("n", Enter)
+READ = 8.0  # ...and to read a round's result before pressing Enter to go on
 GAME_CAP = 6 * 3600.0  # simulated seconds: a game still going then is reported as cut
 
 
@@ -122,8 +124,18 @@ async def play(game: str, seats: int, seed: int, strict: bool) -> Result:
         start = clock.now
         due: float | None = None  # when the human answers the prompt on its screen
         passed = False
+        read_until: float | None = None  # when the human has read the round's result on its screen
         while room.state == "playing" and clock.now - start < GAME_CAP:
             await settle()
+            snap = rc.snapshot()
+            if room.table is not None and room.table.between_rounds() and 0 in snap.holding and 0 not in snap.went_on:
+                if read_until is None:
+                    read_until = clock.now + READ
+                elif clock.now >= read_until:
+                    rc.go_on()
+                    continue
+            else:
+                read_until = None
             if due is None and rc.pending():
                 assert room.table is not None
                 only_pass = room.table.answers(0) == ["pass"]
@@ -143,7 +155,8 @@ async def play(game: str, seats: int, seed: int, strict: bool) -> Result:
                     rc.act(action, rc.snapshot().version)
                 continue
             wake = clock.next_wake()
-            target = min(t for t in (wake, due) if t is not None) if (wake is not None or due is not None) else None
+            times = [t for t in (wake, due, read_until) if t is not None]
+            target = min(times) if times else None
             if target is None:
                 raise RuntimeError(f"{game} seed {seed}: the room waits for nothing and nobody")
             await clock.run_to(target)
