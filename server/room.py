@@ -1649,7 +1649,8 @@ class Room:
         log.info("room %s: trying the match's writes again", self.id)
         if table.between_rounds() and not table.is_over():
             if self._intermission is None:
-                self._intermission = self.env.task(self._intermit(), f"room{self.id}-intermission")
+                # the break was over (its deal's write failed): deal now
+                self._intermission = self.env.task(self._intermit(0), f"room{self.id}-intermission")
         elif self._timer is None and self._deadline is None and table.pending():
             # its time ran out and the default was refused: the default again, now
             self._timer = self.env.task(self._time_out(self._decision, 0), f"room{self.id}-timer")
