@@ -286,7 +286,7 @@ async def test_why_lines_on_the_players_own_log(size: tuple[int, int], lang: Lan
     room.play(4, "pass")
     room.why[4] = [WhyNote(round=1, after=answered + 1, key="why.timeout_pass")]
     names = {0: "alice", 2: "carol", 4: "erin"}
-    unused = t("sk.ev.block-unused.hidden", lang, target=t("sk.seat", lang, name="carol", n=2))
+    unused = t("sk.ev.block-unused.hidden", lang, target=t("sk.seat", lang, name="carol", n=3))  # seat 2, shown as 3
     for seat in (0, 2, None):
         async with at(None, size, seat, lang, room) as (app, pilot, _client):
             await close_results_only(app, pilot)
