@@ -591,12 +591,12 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         the event each follows (one that came late, first); ``written``: the notes
         (by index) already shown, updated."""
         notes = self.why_notes() if notes is None else notes
-        mine = [(i, n) for i, n in enumerate(notes) if n.round == number and i not in written]
+        mine = [(i, n, self._why_at(n.after, events)) for i, n in enumerate(notes) if n.round == number and i not in written]
         out: list[E | WhyNote] = []
 
         def place(upto: int) -> None:
-            for i, n in mine:
-                if i not in written and n.after <= upto:
+            for i, n, at in mine:
+                if i not in written and at <= upto:
                     out.append(n)
                     written.add(i)
 
@@ -605,6 +605,19 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
             out.append(events[k])
             place(k + 1)
         return out
+
+    def _why_at(self, after: int, events: Sequence[E]) -> int:
+        """Where a why-line goes: after the action's own lines, before the next
+        turn's first line that the same change brought (:meth:`starts_next`)."""
+        at = after
+        while 0 < at <= len(events) and self.starts_next(events[at - 1]):
+            at -= 1
+        return at
+
+    def starts_next(self, event: object) -> bool:
+        """A log event that begins the next step ("bob's turn."), not part of the
+        action before it (override this)."""
+        return False
 
     def why_line(self, note: WhyNote, prefix: str = "") -> Text:
         """A why-line as the log shows it (to this seat alone)."""

@@ -307,3 +307,22 @@ async def test_why_lines_on_the_players_own_log(size: tuple[int, int], lang: Lan
         await settle(pilot)
         rows = [strip.text for strip in app.screen.query_one("#sk-log", TailLog).lines]
         assert any(t("why.timeout_pass", lang)[:8] in row for row in rows)  # the pane too
+
+
+async def test_a_why_line_follows_the_action_not_the_next_turns_first_line() -> None:
+    """S-TIME-1's default (a peek) played for alice: her log's why-line comes
+    after the peek and what she saw, before "bob's turn." that the same action
+    brought."""
+    from tui.client import WhyNote
+
+    room = SultansRoom(5, deal=DEAL, first=0, humans=(0,), rounds=2)
+    room.play(0, room.match.timeout_action(0))
+    after = len(room.match.round_log(1, 0))
+    assert room.match.round_log(1, 0)[-1].kind == "turn"
+    room.why[0] = [WhyNote(round=1, after=after, key="why.timeout")]
+    async with at(None, (80, 24), 0, "en", room) as (app, pilot, _client):
+        await pilot.press("f3")
+        await settle(pilot)
+        plain = [line.plain for line in app.screen.lines]
+        k = next(i for i, line in enumerate(plain) if t("why.timeout", "en") in line)
+        assert "turn" in plain[k + 1] and "turn" not in plain[k - 1], plain[k - 1 : k + 2]

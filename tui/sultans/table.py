@@ -557,6 +557,9 @@ class Table(GameTableScreen[Picker]):
                 lines.append(self.why_line(item, "   ") if isinstance(item, WhyNote) else self._log_line(item, namer))
         return lines
 
+    def starts_next(self, event: object) -> bool:
+        return isinstance(event, Event) and event.kind in ("turn", "skip")
+
     def _round_log(self, number: int) -> list[Event]:
         return [ev for ev in self.room.round_log(number) if isinstance(ev, Event)]
 
