@@ -233,7 +233,7 @@ async def test_a_death_stands_out_and_shows_above_the_log_for_a_few_seconds(
     title row, then goes; a turn line is not marked."""
     import tui.table_common
 
-    monkeypatch.setattr(tui.table_common, "BANNER_SECONDS", 0.5)
+    monkeypatch.setattr(tui.table_common, "BANNER_SECONDS", 2.0)
     room = sultans(rounds=2, humans=(2,))
     async with at(None, size, 2, lang, room) as (app, pilot, _client):
         title = app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
@@ -242,7 +242,7 @@ async def test_a_death_stands_out_and_shows_above_the_log_for_a_few_seconds(
         await settle(pilot)
         title = app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
         assert "▶" in title and "bob" in title
-        await pilot.pause(1.6)  # the banner's time, and a tick of the clock
+        await pilot.pause(3.2)  # the banner's time, and a tick of the clock
         await settle(pilot)
         assert "▶" not in app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
         for s in (0, 3, 4):
@@ -256,7 +256,7 @@ async def test_a_death_stands_out_and_shows_above_the_log_for_a_few_seconds(
         assert dies and all(row.split()[1] == "▶" for row in rows if "▶" in row)
         turn = t("sk.log.turn", lang, n=1)
         assert not any(row.startswith(turn) and "▶" in row and row.split()[-1].endswith("turn.") for row in rows)
-        await pilot.pause(1.6)  # the banner's time, and a tick of the clock
+        await pilot.pause(3.2)  # the banner's time, and a tick of the clock
         await settle(pilot)
         title = app.screen.query_one("#sk-pane-title").render().plain  # type: ignore[attr-defined]
         assert "▶" not in title
