@@ -110,3 +110,29 @@ async def test_a_newcomer_to_a_members_only_club_sees_nothing_before_the_code(la
             assert hub.club.is_member("SHA256:new") and hub.storage.key_owner("newbie") == "SHA256:new"
     finally:
         await hub.stop()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_invite_screen_centres_its_dialog_and_keeps_its_keys_at_the_bottom(size: tuple[int, int]) -> None:
+    """The invite screen's dialog sat on the top rows with its key bar right under
+    it (the rest of the terminal blank), and the bar named no F2: a newcomer did
+    not learn they could read it in the other language."""
+    hub = new_hub(members_only=True)
+    await hub.start()
+    try:
+        lobby = hub.connect(Identity(name="newbie", key_fingerprint="SHA256:new", invite_needed=True))
+        app = ThroneApp(lobby)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, InviteScreen)
+            lines = screen_text(app).splitlines()
+            assert len(lines) == size[1]
+            assert "Enter" in lines[-1] and "F2" in lines[-1] and "中文" in lines[-1], lines[-1]
+            top = next(i for i, line in enumerate(lines) if "newbie" in line)
+            assert top > 2, "the dialog is centred, not on the top rows"
+            await pilot.press("f2")
+            await settle(pilot)
+            lines = screen_text(app).splitlines()
+            assert "English" in lines[-1] and "邀請碼" in screen_text(app), lines[-1]
+    finally:
+        await hub.stop()

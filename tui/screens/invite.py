@@ -20,8 +20,18 @@ class InviteScreen(HostScreen):
     """Asks once for the code an admin gave; the lobby follows. Nothing of the club
     (rooms, chat, who is online) is shown before the code is accepted."""
 
+    # centred as every dialog is, its keys on the terminal's last line (not right under it)
+    DEFAULT_CSS = """
+    InviteScreen { align: center middle; }
+    InviteScreen > KeyBar { dock: bottom; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit_app", show=False)]
-    KEYS: ClassVar[list[KeySpec]] = [("Enter", "submit", "button.ok"), ("Esc", "app.quit_app", "key.quit")]
+    KEYS: ClassVar[list[KeySpec]] = [
+        ("Enter", "submit", "button.ok"),
+        ("F2", "app.toggle_lang", "key.lang"),  # a newcomer reads the club in either language from the start
+        ("Esc", "app.quit_app", "key.quit"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="invite"):
