@@ -8,7 +8,7 @@ from hubs import new_hub, settle
 from textual.widgets import Input
 
 from tui.app import ThroneApp
-from tui.client import Identity
+from tui.client import Identity, RoomSettings
 from tui.screens.admin import AdminScreen, FormDialog
 from tui.screens.invite import InviteScreen
 from tui.screens.lobby import LobbyScreen
@@ -134,5 +134,37 @@ async def test_the_invite_screen_centres_its_dialog_and_keeps_its_keys_at_the_bo
             await settle(pilot)
             lines = screen_text(app).splitlines()
             assert "English" in lines[-1] and "邀請碼" in screen_text(app), lines[-1]
+    finally:
+        await hub.stop()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_closing_a_room_names_the_open_rooms_by_number(size: tuple[int, int], lang: str) -> None:
+    """The close-room form asks for a room number, and neither the lobby nor the
+    admin screen showed one: the form lists the open rooms with their numbers."""
+    hub = new_hub()
+    await hub.start()
+    try:
+        hub.club.config_admins = frozenset({ADMIN})
+        room = hub.connect(Identity(name="bob", key_fingerprint="SHA256:bob")).create_room(
+            RoomSettings(game="count", seats=2, name="late table"))
+        lobby = hub.connect(Identity(name="boss", key_fingerprint=ADMIN, admin=True, lang=lang))  # type: ignore[arg-type]
+        app = ThroneApp(lobby)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await pilot.press("f9", "tab", "tab", "tab")  # online, bans, members, the audit log
+            await settle(pilot)
+            await pilot.press("c")
+            await settle(pilot)
+            assert isinstance(app.screen, FormDialog)
+            shown = screen_text(app)
+            assert f"{room.room_id} late table" in shown, shown
+            fields = list(app.screen.query(Input))
+            fields[0].value = room.room_id
+            app.screen.action_submit()
+            await settle(pilot)
+            assert not isinstance(app.screen, FormDialog)
+            assert hub.chat[-1].key == "sys.room_closed_admin"
     finally:
         await hub.stop()

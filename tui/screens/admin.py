@@ -29,6 +29,10 @@ def _short(fp: str) -> str:
     return fp if len(fp) <= 18 else fp[:18] + "…"
 
 
+CLOSE_ROOMS_SHOWN = 6
+"""Rooms the close-room form names (number and name) above its fields."""
+
+
 class FormDialog(HostModal[dict[str, str] | None]):
     """A few labelled text fields; Enter on the last (or OK) answers, Escape cancels.
     ``check`` may refuse the answer (a ClientError), which stays in the dialog."""
@@ -37,17 +41,21 @@ class FormDialog(HostModal[dict[str, str] | None]):
     KEYS: ClassVar[list[KeySpec]] = [("Enter", "submit", "button.ok"), ("Esc", "cancel", "button.cancel")]
 
     def __init__(
-        self, title: str, fields: list[tuple[str, str, str]], check: Any = None
+        self, title: str, fields: list[tuple[str, str, str]], check: Any = None, note: str = ""
     ) -> None:
-        """``fields``: (id, catalogue key of its label, value to start with)."""
+        """``fields``: (id, catalogue key of its label, value to start with);
+        ``note``: a line under the title (what the fields need to be answered)."""
         super().__init__(classes="dialog-screen")
         self._title = title
+        self._note = note
         self._fields = fields
         self._check = check
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(literal(self._title), classes="dialog-title")
+            if self._note:
+                yield Static(literal(self._note), classes="dialog-text")
             for field_id, _label, value in self._fields:
                 yield Static("", id=f"label-{field_id}", classes="dialog-text", markup=False)
                 yield SteadyInput(value=value, id=f"field-{field_id}", max_length=200)
@@ -217,7 +225,9 @@ class AdminScreen(HostScreen):
         return None if row is None else self._keys[row]
 
     # ------------------------------------------------------------------ acting
-    def _ask(self, title_key: str, fields: list[tuple[str, str, str]], act: Any, done_key: str, **params: str) -> None:
+    def _ask(
+        self, title_key: str, fields: list[tuple[str, str, str]], act: Any, done_key: str, note: str = "", **params: str
+    ) -> None:
         """A form whose answer the host is asked with (a refusal stays in the form)."""
 
         def done(values: dict[str, str] | None) -> None:
@@ -225,7 +235,7 @@ class AdminScreen(HostScreen):
                 self.throne.notify(self.tr(done_key, **params), markup=False)
                 self.refresh_data()
 
-        self.app.push_screen(FormDialog(self.tr(title_key, **params), fields, act), done)
+        self.app.push_screen(FormDialog(self.tr(title_key, **params), fields, act, note), done)
 
     def action_next_view(self) -> None:
         self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
@@ -284,9 +294,13 @@ class AdminScreen(HostScreen):
                   lambda v: self._confirmed(v, lambda: self.admin.free_name(v["name"])), "admin.done.free")
 
     def action_close_room(self) -> None:
-        room = ""
-        self._ask("admin.ask.close", [("room", "admin.field.room", room), ("reason", "admin.field.reason", "")],
-                  lambda v: self.admin.close_room(v["room"], v["reason"]), "admin.done.close", room=room)
+        # the form asks for a room's number, which only the admin screen's online list showed
+        rooms = self.throne.lobby.rooms()
+        named = " · ".join(f"{r.id} {r.name}" for r in rooms[:CLOSE_ROOMS_SHOWN])
+        more = " · …" if len(rooms) > CLOSE_ROOMS_SHOWN else ""  # the fields stay on a 20-row screen
+        note = self.tr("admin.close.rooms", rooms=named + more) if rooms else self.tr("admin.close.no_rooms")
+        self._ask("admin.ask.close", [("room", "admin.field.room", ""), ("reason", "admin.field.reason", "")],
+                  lambda v: self.admin.close_room(v["room"], v["reason"]), "admin.done.close", note=note)
 
     def action_announce(self) -> None:
         self._ask("admin.ask.announce", [("text", "admin.field.text", "")],
