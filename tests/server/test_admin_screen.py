@@ -9,6 +9,7 @@ from textual.widgets import Input
 
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
+from tui.i18n import room_title
 from tui.screens.admin import AdminScreen, FormDialog
 from tui.screens.invite import InviteScreen
 from tui.screens.lobby import LobbyScreen
@@ -149,6 +150,8 @@ async def test_closing_a_room_names_the_open_rooms_by_number(size: tuple[int, in
         hub.club.config_admins = frozenset({ADMIN})
         room = hub.connect(Identity(name="bob", key_fingerprint="SHA256:bob")).create_room(
             RoomSettings(game="count", seats=2, name="late table"))
+        unnamed = hub.connect(Identity(name="carol", key_fingerprint="SHA256:carol")).create_room(
+            RoomSettings(game="count", seats=2))  # shown as the lobby shows it: carol's table
         lobby = hub.connect(Identity(name="boss", key_fingerprint=ADMIN, admin=True, lang=lang))  # type: ignore[arg-type]
         app = ThroneApp(lobby)
         async with app.run_test(size=size) as pilot:
@@ -160,6 +163,7 @@ async def test_closing_a_room_names_the_open_rooms_by_number(size: tuple[int, in
             assert isinstance(app.screen, FormDialog)
             shown = screen_text(app)
             assert f"{room.room_id} late table" in shown, shown
+            assert f"{unnamed.room_id} {room_title('', 'carol', lang)}" in shown, shown  # type: ignore[arg-type]
             fields = list(app.screen.query(Input))
             fields[0].value = room.room_id
             app.screen.action_submit()

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from tui.client import AdminClient, ClientError
-from tui.i18n import error_text
+from tui.i18n import error_text, room_title
 from tui.screens.base import HostModal, HostScreen
 from tui.text import literal
 from tui.widgets import KeyBar, KeySpec, LineStatic, RowList, SteadyInput
@@ -296,7 +296,7 @@ class AdminScreen(HostScreen):
     def action_close_room(self) -> None:
         # the form asks for a room's number, which only the admin screen's online list showed
         rooms = self.throne.lobby.rooms()
-        named = " · ".join(f"{r.id} {r.name}" for r in rooms[:CLOSE_ROOMS_SHOWN])
+        named = " · ".join(f"{r.id} {room_title(r.name, r.host, self.lang)}" for r in rooms[:CLOSE_ROOMS_SHOWN])
         more = " · …" if len(rooms) > CLOSE_ROOMS_SHOWN else ""  # the fields stay on a 20-row screen
         note = self.tr("admin.close.rooms", rooms=named + more) if rooms else self.tr("admin.close.no_rooms")
         self._ask("admin.ask.close", [("room", "admin.field.room", ""), ("reason", "admin.field.reason", "")],
