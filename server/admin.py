@@ -18,6 +18,7 @@ from tui.client import (
     MemberInfo,
     OnlinePlayer,
 )
+from tui.i18n import room_title
 
 if TYPE_CHECKING:
     from server.hub import Hub
@@ -146,7 +147,11 @@ class AdminSession(AdminClient):
         reason = clean_text(reason, 200) or "-"
         self._club.note(self.actor, "close-room", room.id, reason)
         room.close_by_admin(reason)
-        self._hub.system("sys.room_closed_admin", room=room.id, reason=reason)
+        # the lobby shows no room numbers: the line names the room as the lobby does
+        self._hub.system(
+            "sys.room_closed_admin_named", room=room.id, reason=reason,
+            title=room_title(room.settings.name, room.host, "en"), room_name=room.settings.name, host=room.host,
+        )
 
     def announce(self, text: str) -> None:
         try:

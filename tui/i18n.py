@@ -206,7 +206,8 @@ EN: dict[str, str] = {
     "sys.new_host": "{name} is now the host",
     "sys.kicked": "{name} was removed by the host",
     "sys.announce": "Announcement: {text}",
-    "sys.room_closed_admin": "An admin closed room {room}: {reason}",
+    "sys.room_closed_admin": "An admin closed room {room}: {reason}",  # (lines kept from before rooms were named)
+    "sys.room_closed_admin_named": "An admin closed room {room} ({title}): {reason}",
     "sys.settings_changed": "the host changed the settings",  # (lines kept from before the changes were named)
     "sys.settings_changed_what": "the host changed the settings: {changes}",
     "changed.name": "room name",
@@ -836,6 +837,7 @@ ZH: dict[str, str] = {
     "sys.kicked": "{name} 被房主請出房間",
     "sys.announce": "公告：{text}",
     "sys.room_closed_admin": "管理員關閉了 {room} 號房：{reason}",
+    "sys.room_closed_admin_named": "管理員關閉了 {room} 號房（{title}）：{reason}",
     "sys.settings_changed": "房主更改了設定",
     "sys.settings_changed_what": "房主更改了設定：{changes}",
     "changed.name": "房間名稱",
@@ -1390,7 +1392,8 @@ def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
     when the catalogue cannot say it (an unknown key, a missing param, a game it
     does not know): the screen then shows the line's English ``text``.
 
-    A ``game`` param is a game id and shows as the game's title; every other
+    A ``game`` param is a game id and shows as the game's title; a ``title``
+    with ``room_name`` and ``host`` is a room's title in ``lang``; every other
     param is put in literally (names are never markup: screens render the
     result as plain text)."""
     if not key.startswith("sys.") or not has_key(key):
@@ -1402,6 +1405,8 @@ def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
         if not all(has_key(f"changed.{c}") for c in params["changes"].split(NAMES_SEP)):
             return None
         values["changes"] = said_changes(params["changes"], lang)
+    if "title" in params and "room_name" in params and "host" in params:  # an unnamed room is "bob's table" / "bob 的牌桌"
+        values["title"] = room_title(params["room_name"], params["host"], lang)
     game = params.get("game")
     if game is not None:
         if not has_key(f"game.{game}"):

@@ -169,6 +169,6 @@ async def test_closing_a_room_names_the_open_rooms_by_number(size: tuple[int, in
             app.screen.action_submit()
             await settle(pilot)
             assert not isinstance(app.screen, FormDialog)
-            assert hub.chat[-1].key == "sys.room_closed_admin"
+            assert hub.chat[-1].key == "sys.room_closed_admin_named"
     finally:
         await hub.stop()

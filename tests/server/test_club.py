@@ -18,6 +18,7 @@ from server.config import Config, PlayersSection, ServerSection
 from server.hub import Hub
 from server.storage import SCHEMA_VERSION, Storage
 from tui.client import ClientError, Identity, RoomSettings
+from tui.i18n import system_line
 
 ALICE = "SHA256:alicekey"
 MALLORY = "SHA256:mallorykey"
@@ -169,8 +170,26 @@ async def test_closing_a_room_abandons_its_match_and_tells_its_players_why() -> 
         with pytest.raises(ClientError) as err:
             room.snapshot()
         assert err.value.code == "closed-admin" and err.value.params["reason"] == "too late tonight"
-        assert hub.chat[-1].key == "sys.room_closed_admin"
+        assert hub.chat[-1].key == "sys.room_closed_admin_named"
         assert hub.storage.unfinished_matches() == []
+    finally:
+        await hub.stop()
+
+
+async def test_the_lobby_is_told_which_room_an_admin_closed_by_its_name() -> None:
+    """The lobby does not show room numbers: "An admin closed room 3" left
+    everyone else guessing which table it was."""
+    hub = new_hub()
+    await hub.start()
+    try:
+        hub.club.config_admins = frozenset({ALICE})
+        admin = hub.connect(Identity(name="alice", key_fingerprint=ALICE, admin=True)).admin()
+        assert admin is not None
+        room = hub.connect(Identity(name="bob")).create_room(RoomSettings(game="count", seats=2))
+        admin.close_room(room.room_id, "too late tonight")
+        line = hub.chat[-1]
+        assert line.text == f"An admin closed room {room.room_id} (bob's table): too late tonight"
+        assert system_line(line.key, line.params, "zh") == f"管理員關閉了 {room.room_id} 號房（bob 的牌桌）：too late tonight"
     finally:
         await hub.stop()
 
