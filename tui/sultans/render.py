@@ -267,11 +267,13 @@ def _seat_key(seat: int | None) -> int:
     return 999 if seat is None else seat
 
 
-def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang) -> Text:
-    """Round end: every card, who won and why, points per seat, where the cards went."""
+def round_result(rv: RoundView, number: int, namer: Namer, lang: Lang, *, heading: bool = True) -> Text:
+    """Round end: every card, who won and why, points per seat, where the cards went.
+    ``heading=False`` where a title above already names the round (the results dialog)."""
     out = Text(end="")
     o = rv.outcome
-    out.append(t("sk.end.title", lang, n=number) + "\n", style="bold underline")
+    if heading:
+        out.append(t("sk.end.title", lang, n=number) + "\n", style="bold underline")
     if o is None:
         return out
     reason = t(f"sk.reason.{o.reason}", lang)

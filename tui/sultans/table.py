@@ -534,7 +534,8 @@ class Table(GameTableScreen[Picker]):
             body.append(self.tr("sk.match.again_host" if self.is_host else "sk.match.again_wait") + "\n\n", style="bold")
         rv = self._round_view(number)
         if rv is not None:
-            body.append_text(round_result(rv, number, namer, self.lang))
+            # the dialog's title names a round already; at the match's end it names the match
+            body.append_text(round_result(rv, number, namer, self.lang, heading=final))
         if not final:
             played = mv.history[:number]
             totals = tuple(sum(r.points[s] for r in played) for s in range(mv.players))
