@@ -102,10 +102,17 @@ class Truth:
         return None if card is None else str(card)
 
     def asks_only(self, seat: int) -> bool:
-        """Only ``seat`` is asked, and it may pass: a reaction (window, detention...)
+        """Only ``seat`` decides, and it may pass: a reaction (window, detention...)
         that runs on the room's reaction timer -- with that timer off the whole
-        table rests until the seat answers."""
-        return self.pending() == {seat} and "pass" in self.table.legal(seat)
+        table rests until the seat answers. The other seats still asked may only
+        pass: in quick windows (S-REACT-5) the room passes for them when the window
+        closes, so the log has their passes only then."""
+        pending = self.pending()
+        return (
+            seat in pending
+            and "pass" in self.table.legal(seat)
+            and all(self.table.answers(other) == ["pass"] for other in pending - {seat})
+        )
 
     def window_on(self, seat: int) -> bool:
         """A reaction window is open and waits for ``seat``."""
