@@ -172,3 +172,28 @@ async def test_closing_a_room_names_the_open_rooms_by_number(size: tuple[int, in
             assert hub.chat[-1].key == "sys.room_closed_admin_named"
     finally:
         await hub.stop()
+
+
+async def test_a_refused_invite_code_is_typed_over_not_added_to() -> None:
+    """After "That invite code is not valid", typing the code again appended it
+    to the refused one ("4a599ca7bc34a599ca7bc32"): the refused code is selected."""
+    hub = new_hub(members_only=True)
+    await hub.start()
+    try:
+        code = hub.club.invite("admin").code
+        lobby = hub.connect(Identity(name="newbie", key_fingerprint="SHA256:new", invite_needed=True))
+        app = ThroneApp(lobby)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press(*"wrong", "enter")
+            await settle(pilot)
+            assert isinstance(app.screen, InviteScreen)
+            assert app.screen.query_one(Input).value == "wrong"
+            await pilot.press(*code)
+            await settle(pilot)
+            assert app.screen.query_one(Input).value == code
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, LobbyScreen)
+    finally:
+        await hub.stop()

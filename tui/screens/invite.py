@@ -60,5 +60,6 @@ class InviteScreen(HostScreen):
             self.throne.lobby.redeem_invite(code)
         except ClientError as err:
             self.query_one("#invite-error", Static).update(literal(error_text(err, self.lang), "bold"))
+            self.query_one("#invite-code", Input).select_all()  # the next code typed replaces it (an arrow key edits it)
             return
         self.throne.welcome_member()
