@@ -220,7 +220,7 @@ async def test_a_room_and_its_table_are_each_drawn_whole_once_with_everything_in
     try:
         await until(lambda: any(b"SHA256:test" in w for w in writes))
         await _quiet(writes)
-        room = app.lobby.create_room(RoomSettings(game=game, seats=seats))
+        room = app.lobby.create_room(RoomSettings(game=game, seats=seats, turn_timer=0))  # no countdown ticking between frames
         seen = len(writes)
         app.call_later(app.enter_room, room, watching=False)
         await until(lambda: isinstance(app.screen, RoomScreen))
