@@ -532,8 +532,9 @@ class Room:
 
     def holding(self) -> list[int]:
         """The seats a round's result waits for: humans at the table (connected,
-        no bot playing for them). Bots, spectators and absent players hold nothing."""
-        return [s.index for s in self.seats if s.kind == "human" and s.sessions > 0 and not s.autoplay]
+        no bot playing for them: nor a stand-in, while they are away). Bots,
+        spectators and absent players hold nothing."""
+        return [s.index for s in self.seats if s.kind == "human" and s.sessions > 0 and not s.bot_plays()]
 
     def go_on(self, seat: int | None) -> None:
         """``seat``'s player has seen the round's result; the last of the table's
@@ -786,6 +787,7 @@ class Room:
         seat.away = True
         self.system("sys.handed_standin", name=seat.name, host=who.name)
         self._wake_bots()
+        self._check_break()  # a round's result no longer waits for them
 
     def leave_match(self, who: Identity) -> None:
         """``who`` leaves the match being played for good: a bot plays the seat
@@ -823,6 +825,7 @@ class Room:
             self._pass_host()
         self._wake_bots()
         self._changed(lobby=True)
+        self._check_break()  # a round's result no longer waits for them
 
     def _free_seat(self, seat: Seat, why: str) -> None:
         """Empty ``seat``; ``why`` is the chat line's key (its param: the name)."""

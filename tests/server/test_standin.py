@@ -362,3 +362,26 @@ async def test_a_finished_match_s_left_seat_is_still_marked_after_a_restart(tmp_
     finally:
         await h2.stop()
         st2.close()
+
+
+async def test_a_round_s_result_waits_for_no_seat_a_stand_in_plays_nor_one_left() -> None:
+    """Between rounds the table waits for its humans to go on (issue 43): not for one
+    away (a stand-in plays the seat) nor for one who left the match."""
+    from test_between_rounds import round_of, to_round_end
+
+    for how in ("standin", "left"):
+        hub = new_hub(time_scale=0.01, intermission=None)  # the room's own between-rounds time: 0.3 s here
+        await hub.start()
+        try:
+            _, (a, b, _c), room = await to_round_end(hub, seats=3)
+            assert a.snapshot().holding == [0, 1, 2]
+            a.go_on()
+            b.go_on()
+            assert round_of(room) == 1 and a.snapshot().went_on == [0, 1]  # carol still reads it
+            if how == "standin":
+                a.hand_to_standin(2)
+            else:
+                _c.leave_match()
+            assert round_of(room) == 2, how  # carol holds nothing any more: dealt at once
+        finally:
+            await hub.stop()
