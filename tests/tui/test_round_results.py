@@ -328,3 +328,23 @@ async def test_a_why_line_follows_the_action_not_the_next_turns_first_line() -> 
         plain = [line.plain for line in app.screen.lines]
         k = next(i for i, line in enumerate(plain) if t("why.timeout", "en") in line)
         assert "turn" in plain[k + 1] and "turn" not in plain[k - 1], plain[k - 1 : k + 2]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_hosts_p_and_o_work_in_the_game_result_as_it_says(size: tuple[int, int], lang: Lang) -> None:
+    """The game's result tells the host "Press p to play again, o to change the
+    settings": both keys do that from the result (they did nothing there)."""
+    g = exchange_game(round_limit=2)
+    while not g.is_over():
+        seat = sorted(g.pending())[0]
+        g.play(seat, g.timeout_action(seat))
+    room = OverlordRoom(g, humans=(0, 1))
+    async with open_table(room, 0, OverlordClient, OverlordLobby, OverlordTable, size=size, lang=lang, results=True) as (
+        app, pilot, client,
+    ):
+        assert isinstance(app.screen, RoundResults)
+        assert t("ov.result.again_host", lang) in body(app)
+        await pilot.press("p")
+        await settle(pilot)
+        assert client.again == 1 and not isinstance(app.screen, RoundResults)

@@ -63,6 +63,8 @@ class RoundResults(HostModal[None]):
         Binding("right", "other(1)", show=False),
         Binding("pageup", "scroll(-1)", show=False),
         Binding("pagedown", "scroll(1)", show=False),
+        Binding("p", "host('play_again')", show=False),
+        Binding("o", "host('reopen')", show=False),
     ]
     KEYS: ClassVar[list[KeySpec]] = [
         ("⏎", "go_on", "results.key.go_on"),
@@ -98,6 +100,9 @@ class RoundResults(HostModal[None]):
             return self.source.can_go_on() and self.number == self.source.live_result()
         if action == "other":
             return len(self.source.result_numbers()) > 1
+        if action == "host":  # the host's p and o after the match, as on the table beneath
+            check = getattr(self.source, "check_action", None)
+            return bool(parameters) and check is not None and check(str(parameters[0]), ()) is True
         return True
 
     def show(self) -> None:
@@ -128,6 +133,15 @@ class RoundResults(HostModal[None]):
         if self.source.can_go_on():
             self.source.action_go_on()
             self.show()
+
+    def action_host(self, name: str) -> None:
+        """p or o as the result says ("Press p to play again, o to change the settings"):
+        done by the table beneath, with this result closed."""
+        act = getattr(self.source, f"action_{name}", None)
+        if act is None or self.check_action("host", (name,)) is not True:
+            return
+        self.dismiss(None)
+        act()
 
     def action_other(self, step: int) -> None:
         numbers = self.source.result_numbers()
