@@ -201,6 +201,30 @@ async def test_the_whole_log_is_searchable(size: tuple[int, int], lang: Lang) ->
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
+async def test_a_spectator_at_the_match_end_is_not_told_to_keep_a_seat(size: tuple[int, int], lang: Lang) -> None:
+    """Issue 44 item 6 for a watcher (seen over ssh: carol, watching, read "Stay
+    to keep your seat"): what comes next, in words for someone without a seat."""
+    room = sultans(rounds=1)
+    kill_the_sultan(room)
+    async with at(None, size, None, lang, room) as (app, _pilot, _client):
+        assert isinstance(app.screen, RoundResults)
+        sheet = body(app)
+        assert t("sk.match.again_watch", lang) in sheet and t("sk.match.again_wait", lang) not in sheet
+    g = exchange_game(round_limit=2)
+    while not g.is_over():
+        seat = sorted(g.pending())[0]
+        g.play(seat, g.timeout_action(seat))
+    oroom = OverlordRoom(g, humans=(0, 1))
+    async with open_table(oroom, None, OverlordClient, OverlordLobby, OverlordTable, size=size, lang=lang, results=True) as (
+        app, _pilot, _client,
+    ):
+        assert isinstance(app.screen, RoundResults)
+        sheet = body(app)
+        assert t("ov.result.again_watch", lang) in sheet and t("ov.result.again_wait", lang) not in sheet
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
 async def test_overlord_the_game_end_is_the_result_and_each_rounds_end_reopens(size: tuple[int, int], lang: Lang) -> None:
     """Kill the Overlord: a game is the match; its end (K-END-1, K-END-2) is the
     result that stays, and each round's executions and role exchange (K-RND-6)

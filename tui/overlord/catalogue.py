@@ -431,6 +431,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.result.row": "{mark} {who}  {role}  {gold} gold",
     "ov.result.again_host": "Press p to play again, o to change the settings, Esc to leave.",
     "ov.result.again_wait": "The host may play again with the same seats or change the settings. Stay to keep your seat, or press Esc to go back to the lobby.",
+    "ov.result.again_watch": "The host may play again with the same seats or change the settings. Stay to watch it, or press Esc to go back to the lobby.",
     # the log
     "ov.log.round": "── Round {n} ──",
     "ov.log.gain": "{who} takes {gold} gold ({why}).",
@@ -763,6 +764,7 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.result.row": "{mark} {who}  {role}  {gold} 元",
     "ov.result.again_host": "按 p 再玩一局，o 更改設定，Esc 離開。",
     "ov.result.again_wait": "房主可以用相同座位再玩一局，或更改設定。留下就保留你的座位，或按 Esc 回到大廳。",
+    "ov.result.again_watch": "房主可以用相同座位再玩一局，或更改設定。留下就能繼續觀戰，或按 Esc 回到大廳。",
     "ov.log.round": "── 第 {n} 局 ──",
     "ov.log.gain": "{who} 拿 {gold} 元（{why}）。",
     "ov.log.gold": "{src} 付給 {dst} {gold} 元（{why}）。",

@@ -823,7 +823,9 @@ class Table(GameTableScreen[Picker]):
         if left is not None:
             out.append_text(left)
             out.append("\n")
-        out.append(self.tr("ov.result.again_host" if self.is_host else "ov.result.again_wait"), style="bold")
+        out.append(self.tr(
+            "ov.result.again_host" if self.is_host else "ov.result.again_watch" if self.watching else "ov.result.again_wait"
+        ), style="bold")
         return out
 
     def _render_log(self, ov: OverlordView, namer: Namer, log: TailLog) -> None:

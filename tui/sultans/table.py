@@ -434,7 +434,7 @@ class Table(GameTableScreen[Picker]):
             if mv.over:
                 body.append_text(match_table(mv, namer, self.lang))
                 body.append("\n")
-                body.append(self.tr("sk.match.again_host" if self.is_host else "sk.match.again_wait") + "\n\n", style="bold")
+                body.append(self.tr(self._again_key()) + "\n\n", style="bold")
             left = self.left_line(namer.seat)
             if mv.over and left is not None:
                 body.append_text(left)
@@ -488,6 +488,10 @@ class Table(GameTableScreen[Picker]):
         self._log_count = len(events)
 
     # ---------------------------------------------------- results, whole log
+    def _again_key(self) -> str:
+        """What comes after the match, for this screen: a spectator has no seat to keep."""
+        return "sk.match.again_host" if self.is_host else "sk.match.again_watch" if self.watching else "sk.match.again_wait"
+
     def live_result(self) -> int | None:
         mv = self.mv
         if mv is None or not (mv.over or mv.round.phase == "over"):
@@ -531,7 +535,7 @@ class Table(GameTableScreen[Picker]):
             body.append("\n\n")
             body.append_text(match_table(mv, namer, self.lang))
             body.append("\n")
-            body.append(self.tr("sk.match.again_host" if self.is_host else "sk.match.again_wait") + "\n\n", style="bold")
+            body.append(self.tr(self._again_key()) + "\n\n", style="bold")
         rv = self._round_view(number)
         if rv is not None:
             # the dialog's title names a round already; at the match's end it names the match
