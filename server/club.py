@@ -35,8 +35,12 @@ BAN_KINDS: tuple[BanKind, ...] = ("key", "name", "address")
 REASON_MAX = 200
 COMMAND_POLL = 2.0  # seconds between the running server's looks at the commands table
 INVITE_CODE_BYTES = 6
-_DURATION = re.compile(r"^(\d+)([smhdw])$")
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_DURATION = re.compile(r"^(\d+)\s*(s|m|h|d|w|秒|分鐘|分|小時|時|天|日|週|周)$")
+_UNITS = {
+    "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400,
+    "秒": 1, "分鐘": 60, "分": 60, "小時": 3600, "時": 3600, "天": 86400, "日": 86400, "週": 7 * 86400, "周": 7 * 86400,
+}
+FOREVER = ("", "forever", "0", "永久")
 
 
 class ClubError(ValueError):
@@ -48,9 +52,10 @@ class ClubError(ValueError):
 
 
 def parse_duration(text: str) -> float | None:
-    """``30m``, ``2h``, ``7d``, ``1w`` in seconds; ``forever`` (or empty) is None."""
+    """``30m``, ``2h``, ``7d``, ``1w`` (or 30分, 2小時, 7天, 1週) in seconds; ``forever``
+    (永久, or empty) is None."""
     text = text.strip().lower()
-    if text in ("", "forever", "0"):
+    if text in FOREVER:
         return None
     match = _DURATION.match(text)
     if match is None:

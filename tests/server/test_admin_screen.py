@@ -9,7 +9,7 @@ from textual.widgets import Input
 
 from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
-from tui.i18n import room_title
+from tui.i18n import room_title, t
 from tui.screens.admin import AdminScreen, FormDialog
 from tui.screens.invite import InviteScreen
 from tui.screens.lobby import LobbyScreen
@@ -53,7 +53,7 @@ async def test_an_admin_bans_a_troublemaker_from_the_admin_screen(size: tuple[in
             await settle(pilot)
             assert isinstance(app.screen, FormDialog)
             fields = list(app.screen.query(Input))
-            assert [f.value for f in fields[:2]] == ["key", "SHA256:trollkey"]
+            assert [f.value for f in fields[:2]] == [t("admin.kind.key", lang), "SHA256:trollkey"]  # type: ignore[arg-type]
             fields[2].value = "spamming"
             app.screen.action_submit()
             await settle(pilot)

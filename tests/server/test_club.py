@@ -51,6 +51,15 @@ def test_a_key_ban_covers_every_name_of_the_key_and_a_name_ban_its_owner() -> No
     assert c2.ban_for(key=ALICE, name="troll") is not None  # nobody else takes the name
 
 
+def test_durations_read_in_either_language() -> None:
+    assert parse_duration("30m") == parse_duration("30 分") == 1800
+    assert parse_duration("2h") == parse_duration("2 小時") == 7200
+    assert parse_duration("1w") == parse_duration("1 週") == 7 * 86400
+    assert parse_duration("forever") is parse_duration("永久") is None
+    with pytest.raises(ClubError):
+        parse_duration("3 days")
+
+
 def test_an_address_ban_covers_its_network_and_a_timed_ban_ends() -> None:
     clock = Clock()
     c, _ = club(clock)

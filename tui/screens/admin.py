@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from tui.client import AdminClient, ClientError
-from tui.i18n import error_text, room_title
+from tui.i18n import error_text, room_title, t
 from tui.screens.base import HostModal, HostScreen
 from tui.text import literal
 from tui.widgets import KeyBar, KeySpec, LineStatic, RowList, SteadyInput
@@ -261,7 +261,7 @@ class AdminScreen(HostScreen):
     def action_mute(self) -> None:
         name = self._selected()
         if name is not None:
-            self._ask("admin.ask.mute", [("reason", "admin.field.reason", ""), ("duration", "admin.field.duration", "1h")],
+            self._ask("admin.ask.mute", [("reason", "admin.field.reason", ""), ("duration", "admin.field.duration", self.tr("admin.default.mute"))],
                       lambda v: self.admin.mute(name, v["reason"], v["duration"]), "admin.done.mute", name=name)
 
     def action_ban(self) -> None:
@@ -275,12 +275,19 @@ class AdminScreen(HostScreen):
         kind, value = ("name", player.name) if player.guest else ("key", player.key_fingerprint)
         self._ask(
             "admin.ask.ban",
-            [("kind", "admin.field.kind", kind), ("value", "admin.field.value", value),
-             ("reason", "admin.field.reason", ""), ("duration", "admin.field.duration", "forever")],
-            lambda v: self.admin.ban(v["kind"] if v["kind"] in ("key", "name", "address") else "?",  # type: ignore[arg-type]
-                                     v["value"], v["reason"], v["duration"]),
+            [("kind", "admin.field.kind", self.tr(f"admin.kind.{kind}")), ("value", "admin.field.value", value),
+             ("reason", "admin.field.reason", ""), ("duration", "admin.field.duration", self.tr("admin.forever"))],
+            lambda v: self.admin.ban(self._kind(v["kind"]), v["value"], v["reason"], v["duration"]),
             "admin.done.ban", name=player.name,
         )
+
+    def _kind(self, word: str) -> Literal["key", "name", "address"]:
+        """A ban's kind as typed in either language ("key" or 金鑰...)."""
+        word = word.strip().lower()
+        for kind in ("key", "name", "address"):
+            if word in (kind, t(f"admin.kind.{kind}", "en"), t(f"admin.kind.{kind}", "zh")):
+                return kind
+        raise ClientError("admin", word, reason="bad-kind", params={"detail": word})
 
     def action_lift(self) -> None:
         ban = self._selected()
@@ -325,7 +332,7 @@ class AdminScreen(HostScreen):
                 self.throne.notify(self.tr("admin.done.invite", code=made[-1]), markup=False, timeout=60)
                 self.refresh_data()
 
-        fields = [("uses", "admin.field.uses", "1"), ("expires", "admin.field.expires", "7d"), ("name", "admin.field.only_name", "")]
+        fields = [("uses", "admin.field.uses", "1"), ("expires", "admin.field.expires", self.tr("admin.default.invite")), ("name", "admin.field.only_name", "")]
         self.app.push_screen(FormDialog(self.tr("admin.ask.invite"), fields, act), done)
 
     def action_revoke(self) -> None:
