@@ -1510,7 +1510,10 @@ class Room:
                 if self._decision != decision or self.table is not table or table is None or seat not in table.pending():
                     continue
                 self._held.pop(seat, None)
-                self._auto.discard(seat)
+                if seat in self._auto:  # its log says the room passed (it pressed nothing)
+                    self._auto.discard(seat)
+                    if self.seats[seat].kind == "human":
+                        self._why_next[seat] = "why.quick_pass"
                 self._closing = table.pending() == {seat}  # the window's last answer: what follows is a new decision
                 try:
                     self._apply_now(seat, text)

@@ -83,7 +83,26 @@ async def test_a_stand_in_bots_move_is_explained(hub: Hub) -> None:
             if room.state != "playing":
                 break
         keys = {n.key for n in room.why_notes(seat)}
-        assert keys == {"why.standin"}
-        assert not a.why_notes()  # alice played her own turns
+        assert "why.standin" in keys and keys <= {"why.standin", "why.quick_pass"}
+        assert {n.key for n in a.why_notes()} <= {"why.quick_pass"}  # alice played her own turns (a window may pass for her)
     finally:
         await h.stop()
+
+
+async def test_a_quick_windows_pass_says_the_room_passed_on_that_seats_log_alone(hub: Hub) -> None:
+    """S-REACT-5 as the count game's C-WINDOW: a seat that may only pass is passed for by
+    the room when the window closes; its log says so (it pressed nothing), no one else's."""
+    a, b, watcher = await two(hub, window_timer=0)
+    room = a.room
+    table = room.table
+    assert table is not None
+    for seat in range(2):
+        table._secrets[seat] = 2  # even: nothing to answer but pass (C-WINDOW)
+    mover = a if a.pending() else b
+    mover.act("add 3", mover.snapshot().version)
+    mover2 = a if a.pending() else b
+    mover2.act("add 1", mover2.snapshot().version)  # total 4: a window
+    owed = a if mover2 is b else b
+    await until(lambda: bool(owed.why_notes()), timeout=30)
+    assert [n.key for n in owed.why_notes()] == ["why.quick_pass"]
+    assert [n.key for n in mover2.why_notes()] == [] and list(watcher.why_notes()) == []
