@@ -24,7 +24,7 @@ from textual.widgets import Static
 from tui.app import ThroneApp
 from tui.i18n import t
 from tui.sultans.help import SultansHelp
-from tui.sultans.ring import TableRing, ring_layout
+from tui.sultans.ring import TableRing, ring_layout, wrap_lines
 from tui.sultans.table import Table
 from tui.sultans.words import Namer, card_str, describe, event_text
 from tui.widgets import TailLog
@@ -1187,11 +1187,11 @@ async def test_a_narrow_header_drops_whole_parts_and_grows_back() -> None:
 @pytest.mark.parametrize("players", [5, 15])
 async def test_a_tall_terminal_gives_its_rows_to_the_log(players: int) -> None:
     """At 100x60 the ring took three fifths of the rows and spread its seats
-    apart over blank lines, leaving the log 20 lines; the ring now stops at 24
-    rows (every seat box and the centre still whole) and the log gets the rest."""
+    apart over blank lines, leaving the log 20 lines; the ring now takes at most
+    24 rows (every seat box and the centre still whole) and the log gets the rest."""
     room = SultansRoom(players, first=0, humans=(0,))
     async with table(room, 0, size=(100, 60)) as (app, _pilot, _client):
-        assert app.query_one("#sk-ring").size.height == 24
+        assert app.query_one("#sk-ring").size.height <= 24
         assert app.query_one("#sk-log").size.height >= 25  # it had 19
         text = screen_text(app)
         for seat in range(players):
@@ -1524,3 +1524,42 @@ async def test_help_says_what_tired_stops_and_which_guard_blocks(size: tuple[int
         }[lang]
         assert all(s in text for s in said), text
         assert t("sk.tok.exhausted", lang) in text  # the sign the seat box shows, by the same word
+
+
+def _check_ring_fits(app: ThroneApp, seats: int, *, watching: bool) -> None:
+    """The ring shows every seat, keeps no blank centre rows beyond a round end's
+    line (a spectator's) and every row the others leave is the log pane's."""
+    screen = app.screen
+    ring = screen.query_one(TableRing)
+    lay = ring.current_layout()
+    size = app.size
+    for seat in range(seats):
+        x, y = lay.boxes[seat]
+        assert x + lay.cell_w <= size.width and y + lay.cell_h <= ring.size.height
+        assert NAMES[seat] in box(app, seat)
+    used = len(wrap_lines(ring.centre, lay.centre[2] - 2))
+    assert lay.centre[3] - used <= (1 if watching else 0), (lay.centre, used)
+    others = sum(screen.query_one(w).size.height for w in ("#sk-top", "#sk-ring", "#sk-prompt", "KeyBar"))
+    bottom = screen.query_one("#sk-bottom")
+    assert bottom.size.height == size.height - others
+    pane = screen.query_one("#sk-pane-box")
+    assert screen.query_one("#sk-log").size.height == pane.content_size.height - screen.query_one("#sk-pane-title").size.height
+
+
+@pytest.mark.parametrize("size", [(120, 40), (100, 30), (80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("seat", [0, None])
+async def test_the_ring_is_as_tall_as_its_seats_need_and_the_log_gets_the_rest(
+    size: tuple[int, int], lang: Lang, seat: int | None
+) -> None:
+    """At 120x40 the ring took a fixed share of the rows and its centre kept 4
+    blank rows while the log showed 13 lines: the ring is now as tall as its
+    seats and centre need at the screen's width (set before the first frame,
+    again on a resize) and the log pane gets every other row."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,), deadline_in=20)
+    async with table(room, seat, size=size, lang=lang) as (app, pilot, _client):
+        _check_ring_fits(app, 5, watching=seat is None)
+        if size == (80, 24):
+            await pilot.resize_terminal(120, 40)
+            await settle(pilot)
+            _check_ring_fits(app, 5, watching=seat is None)

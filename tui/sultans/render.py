@@ -15,6 +15,7 @@ from textual.cache import LRUCache
 from engine.sultans.views import MatchView, Note, RoundView, SeatView
 from tui.client import SeatInfo, seat_number
 from tui.i18n import Lang, level_name, t
+from tui.sultans.catalogue import SULTANS_EN
 from tui.sultans.ring import wrap_lines
 from tui.sultans.words import Namer, card_str, card_text, current_side, side_name, side_text
 from tui.text import fit
@@ -186,6 +187,20 @@ def _rows(plain: str, width: int) -> int:
     """How many rows the ring's centre wraps ``plain`` to (the style does not
     change where it breaks): made once per text and width for the process."""
     return len(wrap_lines([Text(plain)], width))
+
+
+@lru_cache(maxsize=256)
+def centre_rows(lang: Lang, width: int, *, watching: bool) -> int:
+    """The rows a centre wraps to at ``width`` (the ring is made this tall:
+    tui/sultans/table.py): the spare and crown, a round's end, the legend, and a
+    player's card, its longest brief and its keys (a round's end has none) or a
+    spectator's line. A seat's state is one more: then the brief gives way
+    (:func:`centre_lines`), the seat's own box says the state too."""
+    legend = sum(_rows(line.plain, width) for line in legend_lines(lang, watching=watching))
+    if watching:
+        return 2 + _rows(t("sk.own.spectator", lang), width) + legend
+    brief = max(_rows(t(k, lang), width) for k in SULTANS_EN if k.startswith("sk.brief."))
+    return 3 + brief + legend
 
 
 def _you_line(rv: RoundView, lang: Lang, *, short: bool = False) -> Text:

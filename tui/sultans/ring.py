@@ -11,7 +11,7 @@ the boxes the size allows (:func:`ring_layout`). Clicking a seat box posts
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -96,6 +96,24 @@ def ring_layout(seats: int, width: int, height: int) -> Layout:
             best = (score, Layout(cell_w, cell_h, _spread(seats, places), centre))
     assert best is not None
     return best[1]
+
+
+def ring_height(seats: int, width: int, most: int, centre_need: Callable[[int], int]) -> int:
+    """The fewest rows (at most ``most``) in which :func:`ring_layout` shows every
+    seat's box as tall as it would in ``most`` rows and a centre of
+    ``centre_need(its width)`` rows: the rows below the ring are the log's."""
+    most = max(3, most)
+    full = ring_layout(seats, width, most).cell_h
+    for height in range(3, most):
+        lay = ring_layout(seats, width, height)
+        if (
+            lay.cell_h >= full
+            and all(y + lay.cell_h <= height for _x, y in lay.boxes)
+            and lay.has_centre
+            and lay.centre[3] >= centre_need(lay.centre[2] - 2)
+        ):
+            return height
+    return most
 
 
 @dataclass

@@ -34,6 +34,7 @@ from tui.sultans.help import SultansHelp
 from tui.sultans.pick import KIND_KEYS, KIND_ORDER, Cand, Picker, kinds_for_key, parse_legal
 from tui.sultans.render import (
     centre_lines,
+    centre_rows,
     legend_lines,
     match_table,
     match_winner_line,
@@ -42,7 +43,7 @@ from tui.sultans.render import (
     seat_box_lines,
     standings_line,
 )
-from tui.sultans.ring import SeatBox, TableRing
+from tui.sultans.ring import SeatBox, TableRing, ring_height
 from tui.sultans.words import Namer, describe, event_text, note_text
 from tui.table_common import CHOICE_GAP, GameTableScreen, picker_head
 from tui.text import fit_head
@@ -50,6 +51,8 @@ from tui.widgets import ChatPanel, KeyBar, LineStatic, PaneBox, TailLog
 
 _RING_CONTENT: LRUCache[tuple[object, ...], tuple[MatchView, list[SeatBox], list[Text]]] = LRUCache(256)
 """Seat boxes and centre lines by the view object they were made from (see Table._render_ring)."""
+_RING_MOST = 24
+"""The ring's most rows: a taller ring would only add blank rows around its seats."""
 
 LETTERS = "psxdargnmflbjuco"
 KEY_EVENTS = frozenset({"death", "reveal", "claim", "crown", "execute", "win", "turn-limit"})
@@ -85,7 +88,8 @@ class Table(GameTableScreen[Picker]):
         self._last_result: tuple[int, RoundView] | None = None
         self._shown_result_for: int | None = None
         self._notebook = True
-        self._round_views: dict[int, RoundView] = {}  # finished rounds' ends, as this seat saw them
+        self._round_views: dict[int, RoundView] = {}
+        self._ring_key: tuple[object, ...] | None = None  # what the ring's height was made for (see _size_ring)  # finished rounds' ends, as this seat saw them
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -104,6 +108,8 @@ class Table(GameTableScreen[Picker]):
     # --------------------------------------------------------------- refresh
     def apply_lang(self) -> None:
         self._log_key = None  # re-phrase the log
+        if self.mv is not None:  # its centre's lines wrap anew
+            self._size_ring(len(self.mv.round.seats))
         super().apply_lang()
 
     def update_table(self) -> None:
@@ -117,6 +123,7 @@ class Table(GameTableScreen[Picker]):
             self.query_one("#sk-head", Static).update(Text(self.tr("sk.no_view")), layout=False)
             return
         self.mv = view
+        self._size_ring(len(view.round.seats))
         self._notebook = view.round.notebook  # the match's own option (S-VIEW-2), even if the settings changed since
         legal = [] if self.watching or snap.state != "playing" else self.room.legal()
         self.legal = legal
@@ -172,6 +179,27 @@ class Table(GameTableScreen[Picker]):
             parts.append(self.tr("sk.head.score", points=mv.totals[namer.viewer]))
         head = Text(fit_head(parts, self.query_one("#sk-head").size.width), no_wrap=True, overflow="ellipsis", end="")
         self._update("#sk-head", head)
+
+    def _size_ring(self, seats: int) -> None:
+        """The ring as tall as its seats and a full centre need at this width (at
+        most its old share, 3 of the 5 parts the bars and prompt leave); the log
+        gets every other row. Set before the first layout, so the first frame is
+        final, and again only when the size, the seat count or the language changes."""
+        size = self.app.size
+        key = (seats, size.width, size.height, self.lang, self.watching)
+        if key == self._ring_key:
+            return
+        self._ring_key = key
+        fixed = 0
+        for node in (self.query_one("#sk-top"), self.query_one("#sk-prompt"), self.query_one(KeyBar)):
+            h = node.styles.height
+            fixed += int(h.value) if h is not None and h.is_cells else 1
+        most = min(_RING_MOST, (size.height - fixed) * 3 // 5)
+        lang, watching = self.lang, self.watching
+        want = ring_height(seats, size.width, most, lambda width: centre_rows(lang, width, watching=watching))
+        ring = self.query_one(TableRing)
+        if ring.styles.height is None or ring.styles.height.value != want:
+            ring.styles.height = want
 
     def _render_ring(self, mv: MatchView) -> None:
         namer = self.namer()
@@ -676,6 +704,8 @@ class Table(GameTableScreen[Picker]):
             self._render_head(self.mv)  # fitted to the width it has now
 
     def on_resize(self) -> None:
+        if self.mv is not None:
+            self._size_ring(len(self.mv.round.seats))
         self.call_after_refresh(self._refit_head)
 
     def _refit_head(self) -> None:
