@@ -740,7 +740,8 @@ class Table(GameTableScreen[Picker]):
         if o is None:
             return Text("", end="")
         order = sorted(range(len(o.gold)), key=lambda s: (s != o.winner, -o.gold[s], -ov.seats[s].rank))
-        items = [f"{i}. {namer.name(s)} {o.gold[s]}" for i, s in enumerate(order, 1)]
+        colon = self.tr("punct.colon").strip()  # "Bot 4: 6", not "Bot 4 6"
+        items = [f"{i}. {namer.name(s)}{colon}{o.gold[s]}" for i, s in enumerate(order, 1)]
         return Text(self.tr("ov.status.standings", list=" · ".join(items)), style="bold", end="")
 
     # ---------------------------------------------------- results, whole log

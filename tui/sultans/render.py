@@ -345,7 +345,7 @@ def standings_line(mv: MatchView, namer: Namer, lang: Lang) -> Text:
         earlier = order[i - 1] if i else None
         if earlier is None or mv.totals[earlier] != mv.totals[s] or (earlier in winners) != (s in winners):
             place = i + 1
-        items.append(f"{place}. {namer.name(s)} {mv.totals[s]}")
+        items.append(f"{place}. {namer.name(s)}{t('punct.colon', lang).strip()}{mv.totals[s]}")  # "Bot 4: 6"
     return Text(t("sk.match.standings", lang, list=" · ".join(items)), style="bold", end="")
 
 
