@@ -74,7 +74,7 @@ class RoundResults(HostModal[None]):
     ]
 
     def __init__(self, source: ResultSource, number: int) -> None:
-        super().__init__(classes="dialog-screen", id="round-results")
+        super().__init__(classes="dialog-screen")
         self.source = source
         self.number = number
         self.opened_live = source.live_result() == number  # opened by the round's end: goes with it
