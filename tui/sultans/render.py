@@ -60,7 +60,7 @@ def seat_box_lines(
     i = seat.index
     key = (
         id(seat), rv.playing is None, rv.phase,
-        None if info is None else (info.kind, info.autoplay, info.connected, info.away, info.left),
+        None if info is None else (info.kind, info.autoplay, info.connected, info.away, info.left, info.level),
         namer.name(i), i == namer.viewer, lang, note, width, height, points,
     )
     hit = _BOX_LINES.get(key)
