@@ -104,27 +104,28 @@ def run(args: argparse.Namespace, config: Config, out: TextIO = sys.stdout) -> i
         storage.close()
 
 
+def _until(at: float | None) -> str:
+    return "forever" if at is None else f"until {when(at)}"
+
+
 def admin(args: argparse.Namespace, club: Club, storage: Storage, out: TextIO) -> int:
     actor = f"cli:{getpass.getuser()}"
     action = args.action
     if action == "ban":
         ban = club.ban(actor, args.kind, args.value, args.reason, parse_duration(args.duration))
-        until = "forever" if ban.until is None else f"until {when(ban.until)}"
-        print(f"ban {ban.id}: {ban.kind} {ban.value} {until} ({ban.reason})", file=out)
+        print(f"ban {ban.id}: {ban.kind} {ban.value} {_until(ban.until)} ({ban.reason})", file=out)
     elif action == "unban":
         ban = club.unban(actor, args.id)
         print(f"lifted ban {ban.id}: {ban.kind} {ban.value}", file=out)
     elif action == "bans":
         bans = club.bans()
         for b in bans:
-            until = "forever" if b.until is None else f"until {when(b.until)}"
-            print(f"{b.id:>4}  {b.kind:<7} {b.value:<45} {until:<27} by {b.by}: {b.reason}", file=out)
+            print(f"{b.id:>4}  {b.kind:<7} {b.value:<45} {_until(b.until):<27} by {b.by}: {b.reason}", file=out)
         if not bans:
             print("no bans in force", file=out)
     elif action == "mute":
         mute = club.mute(actor, args.name, args.reason, parse_duration(args.duration))
-        until = "forever" if mute.until is None else f"until {when(mute.until)}"
-        print(f"muted {args.name} {until}", file=out)
+        print(f"muted {args.name} {_until(mute.until)}", file=out)
     elif action == "unmute":
         club.unmute(actor, args.name)
         print(f"{args.name} may chat again", file=out)

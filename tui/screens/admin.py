@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Static
 from tui.client import AdminClient, ClientError
 from tui.i18n import error_text, room_title, t
 from tui.screens.base import HostModal, HostScreen
+from tui.screens.dialogs import OkCancel
 from tui.text import literal
 from tui.widgets import KeyBar, KeySpec, LineStatic, RowList, SteadyInput
 
@@ -33,7 +34,7 @@ CLOSE_ROOMS_SHOWN = 6
 """Rooms the close-room form names (number and name) above its fields."""
 
 
-class FormDialog(HostModal[dict[str, str] | None]):
+class FormDialog(OkCancel, HostModal[dict[str, str] | None]):
     """A few labelled text fields; Enter on the last (or OK) answers, Escape cancels.
     ``check`` may refuse the answer (a ClientError), which stays in the dialog."""
 
@@ -83,13 +84,6 @@ class FormDialog(HostModal[dict[str, str] | None]):
             self.query_one(f"#{ids[at + 1]}", Input).focus()
         else:
             self.action_submit()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "ok":
-            self.action_submit()
-        else:
-            self.dismiss(None)
 
     def action_submit(self) -> None:
         if self._dismissed:

@@ -156,7 +156,22 @@ class _ErrorLine:
         self.clear_error()
 
 
-class CodeDialog(_ErrorLine, HostModal[str | None]):
+class OkCancel:
+    """A dialog's OK and Cancel buttons (ids ``ok`` and ``cancel``): OK submits,
+    Cancel answers None."""
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self.action_submit()
+        else:
+            cast(HostModal[Any], self).dismiss(None)
+
+    def action_submit(self) -> None:
+        raise NotImplementedError
+
+
+class CodeDialog(OkCancel, _ErrorLine, HostModal[str | None]):
     """Ask for a private room's code; Escape cancels."""
 
     ERROR_ID = "code-error"
@@ -196,13 +211,6 @@ class CodeDialog(_ErrorLine, HostModal[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_submit()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "ok":
-            self.action_submit()
-        else:
-            self.dismiss(None)
 
     def action_submit(self) -> None:
         if self._dismissed:
