@@ -8,6 +8,7 @@ import asyncio
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hubs import new_hub, settle
@@ -182,6 +183,17 @@ async def play_first_choices(app: ThroneApp, room: Room) -> None:
         await asyncio.sleep(0.001)
 
 
+async def close_results(app: ThroneApp, pilot: Any) -> None:
+    """Escape the round's or match's result a table opened over itself, if any."""
+    from tui.screens.round_results import RoundResults
+
+    for _ in range(3):
+        await settle(pilot)
+        if not isinstance(app.screen, RoundResults):
+            return
+        await pilot.press("escape")
+
+
 @pytest.mark.parametrize("game", ["overlord", "sultans"])
 async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> None:
     """The host's p after a finished match starts another one (S-MATCH-1, K-END-1):
@@ -200,6 +212,7 @@ async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> Non
             assert old is not None and isinstance(table, TableScreen) and table.match_id == old
             await play_first_choices(app, room)
             await settle(pilot)
+            await close_results(app, pilot)  # the match's result opens over the table
             assert room.state == "finished" and app.screen is table
             assert "Press p to play again" in screen_text(app)
             await pilot.press("p")
@@ -235,6 +248,8 @@ async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_set
             await play_first_choices(app, room)
             await settle(pilot)
             await settle(bob_pilot)
+            await close_results(app, pilot)  # the match's result opens over the table
+            await close_results(bob, bob_pilot)
             assert room.state == "finished" and app.screen is table
             assert "o to change the settings" in screen_text(app)
             assert re.search(r" o +Change settings ", screen_text(app).splitlines()[-1])
