@@ -27,7 +27,7 @@ def test_the_host_sets_bot_levels_and_the_seats_show_them(
     for value in ("5", "1", "0", "0", "0"):
         keys(alice, "tab", *CLEAR_FIELD)
         alice.type_text(value)
-    keys(alice, *["tab"] * 7, *CLEAR_FIELD)
+    keys(alice, *["tab"] * 8, *CLEAR_FIELD)  # between rounds, match, turn limit, notebook, strict, minimum, level: then by seat
     alice.type_text("2:easy 4:e")
     alice.settle(quiet=0.2, timeout=2.0)
     alice.press("enter")

@@ -30,7 +30,7 @@ def test_a_purist_room_first_to_three_without_notebook(
         keys(alice, "tab", *CLEAR_FIELD)
         alice.type_text(value)
         alice.settle(quiet=0.1, timeout=2.0)
-    keys(alice, "tab", "enter")  # the match mode select, opened
+    keys(alice, "tab", "tab", "enter")  # past the time between rounds: the match mode select, opened
     alice.wait_for("first to N points")
     keys(alice, "down", "enter")  # first to N points
     alice.wait_for("Points to win (15 rounds max)")
