@@ -19,6 +19,7 @@ from tui.app import ThroneApp
 from tui.client import Identity, RoomSettings
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
+from tui.screens.round_results import RoundResults
 from tui.tables import TableScreen
 
 
@@ -52,6 +53,9 @@ async def _visit(hub: Hub, name: str) -> ThroneApp:
         assert isinstance(app.screen, RoomScreen)
         room.start()
         await settle(pilot, 6)
+        if isinstance(app.screen, RoundResults):  # the bots ended the round already: its result over the table
+            app.pop_screen()
+            await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         app.leave_room()
         await settle(pilot)
