@@ -186,8 +186,10 @@ def test_two_players_see_only_their_own_card_and_a_spectator_no_hidden_card(
             for c in (a, b, w):
                 c.settle(0.3)
             ta, tb, tw = a.text(), b.text(), w.text()
-            if "Match result" in ta:
+            if "Match result" in ta or "Match result" in tb:  # the end opens over either table first
                 break
+            if "result" in ta.splitlines()[1] or "result" in tb.splitlines()[1]:
+                continue  # a round's result over a table (its first lines): the cards are under it
             assert own_card(ta) is not None and own_card(tb) is not None, ta + "\n" + tb
             own_a = box_card_line(ta, "alice")
             assert hidden_card_shown(own_a) or not own_a.startswith("▒")  # one's own card, hidden or face up...
