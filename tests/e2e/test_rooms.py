@@ -192,11 +192,11 @@ def test_a_player_who_vanishes_mid_window_does_not_stop_the_room(
     start_match(alice, server)
     # a reaction window opened by someone else is waiting for alice's answer
     # (whether one comes depends on the deal: a match without one is followed by another)
-    # (one where she has a real choice: in quick windows the room passes at once for a seat
-    # that may only pass, S-REACT-5, and neither her timer nor a bot has anything to do)
+    # (for the timeout, one where she has a real choice: in quick windows the room passes at
+    # once for a seat that may only pass, S-REACT-5, and her timer has nothing to answer)
     window = wait_truth(
-        server, lambda t: t.window_on(0) and t.table.answers(0) != ["pass"], 120, "a window asking alice",
-        alice, play_again=True,
+        server, lambda t: t.window_on(0) and (how != "timeout" or t.table.answers(0) != ["pass"]), 120,
+        "a window asking alice", alice, play_again=True,
     )
     alice.kill()
     server.wait_for_log(r"session end: alice")

@@ -184,14 +184,21 @@ async def play_first_choices(app: ThroneApp, room: Room) -> None:
 
 
 async def close_results(app: ThroneApp, pilot: Any) -> None:
-    """Escape the round's or match's result a table opened over itself, if any."""
+    """Escape the round's and the match's results a table opens over itself (the
+    match's may come a moment after the round's): until none has come for a while."""
     from tui.screens.round_results import RoundResults
 
-    for _ in range(3):
+    quiet = 0
+    for _ in range(40):
         await settle(pilot)
-        if not isinstance(app.screen, RoundResults):
-            return
-        await pilot.press("escape")
+        if isinstance(app.screen, RoundResults):
+            await pilot.press("escape")
+            quiet = 0
+        else:
+            quiet += 1
+            if quiet >= 4:
+                return
+            await asyncio.sleep(0.02)
 
 
 @pytest.mark.parametrize("game", ["overlord", "sultans"])
@@ -208,6 +215,7 @@ async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> Non
         app = ThroneApp(hub.connect(Identity(name="alice")))
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
+            await close_results(app, pilot)  # (quick bots may end a round before the first look)
             table = app.screen
             assert old is not None and isinstance(table, TableScreen) and table.match_id == old
             await play_first_choices(app, room)
@@ -215,14 +223,18 @@ async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> Non
             await close_results(app, pilot)  # the match's result opens over the table
             assert room.state == "finished" and app.screen is table
             assert "Press p to play again" in screen_text(app)
-            await pilot.press("p")
-            await settle(pilot, 6)
+            for _ in range(5):  # (a late result over the table may take a key: it closes, p again)
+                await pilot.press("p")
+                await settle(pilot, 6)
+                if room.state == "playing":
+                    break
+                await close_results(app, pilot)
             assert room.state == "playing" and room.match_id != old
             fresh = app.screen
             assert isinstance(fresh, TableScreen) and fresh is not table and fresh.match_id == room.match_id
             text = screen_text(app)
             assert "Game over" not in text and "The match is over" not in text and "play again" not in text
-            assert ("Round 1/1" if game == "sultans" else "Round 1/2") in text.splitlines()[0]
+            assert re.search(r"Round 1/1" if game == "sultans" else r"Round [12]/2", text.splitlines()[0])  # (bots are quick)
     finally:
         await hub.stop()
 
@@ -243,6 +255,7 @@ async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_set
             bob.enter_room(bob.lobby.watch(room.id), watching=True)
             await settle(bob_pilot)
             await settle(pilot)
+            await close_results(app, pilot)  # (quick bots may end a round before the first look)
             table = app.screen
             assert isinstance(table, TableScreen)
             await play_first_choices(app, room)
