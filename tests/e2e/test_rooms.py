@@ -195,7 +195,7 @@ def test_a_player_who_vanishes_mid_window_does_not_stop_the_room(
     # (for the timeout, one where she has a real choice: in quick windows the room passes at
     # once for a seat that may only pass, S-REACT-5, and her timer has nothing to answer)
     window = wait_truth(
-        server, lambda t: t.window_on(0) and (how != "timeout" or t.table.answers(0) != ["pass"]), 120,
+        server, lambda t: t.window_on(0) and (how != "timeout" or t.table.answers(0) != ["pass"]), 240,
         "a window asking alice", alice, play_again=True,
     )
     alice.kill()
