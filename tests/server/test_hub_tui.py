@@ -292,8 +292,10 @@ async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_set
             old = room.match_id
             await pilot.press("s")
             await settle(pilot, 6)
-            assert room.state == "playing" and room.match_id != old
-            assert isinstance(app.screen, TableScreen) and app.screen is not table
+            # (an Overlord game may end without asking alice: quick bots can finish it in the wait)
+            assert room.match_id != old and room.state in ("playing", "finished")
+            tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+            assert tables and tables[-1] is not table and tables[-1].match_id == room.match_id
     finally:
         await hub.stop()
 
