@@ -309,6 +309,7 @@ class Seat:
     bot: Bot | None = None
     bot_kind: str = ""  # the kind ``bot`` was made as (a level change makes a new one)
     grace: asyncio.Task[None] | None = None
+    gone_at: float | None = None  # unix time the grace period of its absent player began (kept: see _mark_gone)
 
     def display(self) -> str:
         if self.kind == "bot":
@@ -328,6 +329,7 @@ class Seat:
         self.sessions = 0
         self.bot = None
         self.grace = None
+        self.gone_at = None
 
 
 class Room:
@@ -599,6 +601,7 @@ class Room:
                 if seat.grace is not None:
                     seat.grace.cancel()
                     seat.grace = None
+                self._mark_gone(seat, None)
                 if seat.autoplay:
                     seat.autoplay = False
                     self._keep_autoplay(seat)
@@ -699,23 +702,28 @@ class Room:
                         self._set_autoplay(seat, "sys.left_autoplay")
                         if seat.guest:  # a guest's name is theirs for the grace period, not the whole match
                             self._start_grace(seat)
+                            self._mark_gone(seat, self.env.clock())
                     elif leaving:
                         self._free_seat(seat, "sys.left")
                     else:
                         self._start_grace(seat)
+                        if not self.env.stopping:  # (the server stopping: a restart gives the grace period from then)
+                            self._mark_gone(seat, self.env.clock())
                         if self.state == "playing" and not seat.autoplay and not self.env.stopping:  # the table waits on them: say so now
                             self.system("sys.dropped", name=seat.name, secs=str(round(self.env.grace_period)))
         self._changed(lobby=True)
         self._check_break()  # a player gone does not hold the table
         self._maybe_close()
 
-    def _start_grace(self, seat: Seat) -> None:
+    def _start_grace(self, seat: Seat, left: float | None = None) -> None:
+        """Wait ``left`` (room time; the whole grace period if None) for the absent player of ``seat``."""
         if seat.grace is not None:
             seat.grace.cancel()
-        seat.grace = self.env.task(self._grace(seat), f"room{self.id}-grace{seat.index}")
+        wait = self.env.grace_period if left is None else left
+        seat.grace = self.env.task(self._grace(seat, wait), f"room{self.id}-grace{seat.index}")
 
-    async def _grace(self, seat: Seat) -> None:
-        await self.env.sleep(self.env.grace_period)
+    async def _grace(self, seat: Seat, wait: float) -> None:
+        await self.env.sleep(wait)
         seat.grace = None
         if self.closed or seat.kind != "human" or seat.sessions > 0:
             return
@@ -729,6 +737,34 @@ class Room:
             self._free_seat(seat, "sys.left")
             self._maybe_close()
         self._changed(lobby=True)
+
+    def _mark_gone(self, seat: Seat, at: float | None) -> None:
+        """Keep when the grace period of ``seat``'s absent player began (None: they
+        are back), so a restart does not give a player who dropped a new one:
+        in the match's seats while one is played, else in the lineup (saved by
+        the next :meth:`_changed` with ``lobby``)."""
+        if seat.gone_at == at:
+            return
+        seat.gone_at = at
+        if self.state != "playing" or self.match_id is None:
+            return
+        try:
+            self.env.storage.mark_gone(self.match_id, seat.index, at)
+        except Exception:
+            log.exception("room %s: cannot record when the player of seat %s went", self.id, seat.index)
+
+    def _restart_grace(self, seat: Seat, gone: float | None) -> None:
+        """After a restart: the grace period of ``seat``'s player counts from when
+        they went (``gone``), or from now if they were here when the server
+        stopped (kept too: another restart does not start it again)."""
+        now = self.env.clock()
+        if gone is None:
+            self._mark_gone(seat, now)
+            self._start_grace(seat)
+            return
+        seat.gone_at = gone
+        spent = max(0.0, now - gone) / self.env.time_scale if self.env.time_scale > 0 else 0.0
+        self._start_grace(seat, max(0.0, self.env.grace_period - spent))
 
     def _set_autoplay(self, seat: Seat, why: str) -> None:
         """A bot plays ``seat`` while its owner is away; ``why`` is the chat line's key."""
@@ -913,7 +949,10 @@ class Room:
             "state": self.state,
             "match": self.match_id if self.state == "finished" else None,
             "seats": [
-                SeatRecord(kind=s.kind, name=s.name if s.kind == "human" else "", guest=s.guest).to_json()
+                SeatRecord(
+                    kind=s.kind, name=s.name if s.kind == "human" else "", guest=s.guest,
+                    gone=s.gone_at if s.kind == "human" else None,
+                ).to_json()
                 for s in self.seats
             ],
             "ready": [s.index for s in self.seats if s.kind == "human" and s.ready],
@@ -1021,6 +1060,7 @@ class Room:
         src = self.seats[old]
         target.kind, target.name, target.guest = "human", src.name, src.guest
         target.sessions, target.grace, target.ask_every = src.sessions, src.grace, src.ask_every
+        target.gone_at = src.gone_at
         target.ready = target.autoplay = False
         src.grace = None
         src.clear()
@@ -1192,7 +1232,7 @@ class Room:
         except Exception as err:
             log.exception("room %s: cannot create a %s table", self.id, self.spec.id)
             raise ClientError("engine", f"cannot start {self.spec.title}: {err}") from err
-        records = [SeatRecord(kind=s.kind, name=s.display(), guest=s.guest) for s in self.seats]
+        records = [SeatRecord(kind=s.kind, name=s.display(), guest=s.guest, gone=s.gone_at) for s in self.seats]
         self._played_by = [s.display() for s in self.seats]
         match_id = self.env.storage.start_match(
             self.id, self.spec.id, seed, options.model_dump(mode="json"), records
@@ -1231,8 +1271,9 @@ class Room:
         self.state = "playing"
         self._legal = [[] for _ in self.seats]
         self._legal_changed = [0 for _ in self.seats]
-        for seat in self.humans():
-            self._start_grace(seat)
+        for seat, rec in zip(self.seats, match.seats, strict=True):
+            if seat.kind == "human":
+                self._restart_grace(seat, rec.gone)
         self.chat.extend(self.env.storage.chat_lines(room_scope(self.id)))
         self._restore_watchers()
         self._hold_from_start = False  # a round's result waits for its players to come back (or its time)
@@ -1269,9 +1310,10 @@ class Room:
             self._legal_changed = [0 for _ in self.seats]
             self.state = "finished"
         self.version = self.seq + 1
-        self._saved_lineup = self.lineup()
-        for seat in self.humans():
-            self._start_grace(seat)
+        for seat, rec in zip(self.seats, seats, strict=True):
+            if seat.kind == "human":
+                self._restart_grace(seat, rec.gone)
+        self._save_lineup()  # (with when each grace period began)
         self.chat.extend(self.env.storage.chat_lines(room_scope(self.id)))
         self._restore_watchers()
         self.system("sys.restarted_room")
@@ -1697,6 +1739,8 @@ class Room:
             seat.missed = 0
             if seat.sessions == 0 and seat.grace is None:
                 self._start_grace(seat)
+                if not self.env.stopping:
+                    seat.gone_at = self.env.clock()  # (kept by the lineup saved below)
         host = next((seat for seat in self.humans() if name_key(seat.name) == name_key(self.host)), None)
         if host is not None and host.index in away and any(seat.sessions > 0 for seat in self.humans()):
             # a host gone past the grace period would hold the next match back for another one

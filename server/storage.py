@@ -218,6 +218,7 @@ class SeatRecord:
     guest: bool = False
     left: bool = False  # the player left the match before its end (:meth:`Storage.mark_left`)
     autoplay: bool = False  # the player left the table: a bot plays for them until they are back (mark_autoplay)
+    gone: float | None = None  # unix time the absent player's grace period began (mark_gone); None: here
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name, "guest": self.guest}
@@ -225,6 +226,8 @@ class SeatRecord:
             out["left"] = True
         if self.autoplay:
             out["autoplay"] = True
+        if self.gone is not None:
+            out["gone"] = self.gone
         return out
 
     @staticmethod
@@ -235,6 +238,7 @@ class SeatRecord:
         return SeatRecord(
             kind=kind, name=str(data.get("name", "")), guest=bool(data.get("guest", False)),
             left=bool(data.get("left", False)), autoplay=bool(data.get("autoplay", False)),
+            gone=float(gone) if isinstance(gone := data.get("gone"), (int, float)) else None,
         )
 
 
@@ -735,7 +739,13 @@ class Storage:
         wait a grace period again for a player who had left it."""
         self._mark_seat(match_id, seat, "autoplay", on)
 
-    def _mark_seat(self, match_id: int, seat: int, key: str, on: bool) -> None:
+    def mark_gone(self, match_id: int, seat: int, at: float | None) -> None:
+        """The player of ``seat`` in match ``match_id`` went at ``at`` (unix time;
+        None: came back); kept, so a restart counts their grace period from then
+        rather than giving them a new one."""
+        self._mark_seat(match_id, seat, "gone", at)
+
+    def _mark_seat(self, match_id: int, seat: int, key: str, on: bool | float | None) -> None:
         with self._tx():
             row = self._db.execute("SELECT seats FROM matches WHERE id=?", (match_id,)).fetchone()
             if row is None:
@@ -743,10 +753,10 @@ class Storage:
             seats = json.loads(row["seats"])
             if not 0 <= seat < len(seats):
                 raise StorageError(f"match {match_id} has no seat {seat}")
-            if on:
-                seats[seat][key] = True
-            else:
+            if on is None or on is False:
                 seats[seat].pop(key, None)
+            else:
+                seats[seat][key] = on
             self._db.execute("UPDATE matches SET seats=? WHERE id=?", (json.dumps(seats), match_id))
 
     def abandon_match(self, match_id: int, reason: str) -> None:

@@ -641,3 +641,63 @@ async def test_after_a_kill_watchers_get_the_grace_period_from_the_restart(tmp_p
     finally:
         await h2.stop()
         st2.close()
+
+
+async def _sigterm(hub: Hub, storage: Storage) -> None:
+    """Stop ``hub`` as SIGTERM does: every session ends, then the hub stops."""
+    hub.begin_stop()
+    for session in list(hub.sessions):
+        hub.disconnect(session)
+    await hub.stop()
+    storage.close()
+
+
+async def test_a_restart_does_not_give_a_player_who_dropped_a_new_grace_period(tmp_path: Path) -> None:
+    """Issue 45 item 9: the grace period of a player whose connection dropped
+    counts from the drop, over any number of restarts, in a waiting room and
+    in a match (a bot plays for them at its end); one who was here when the
+    server stopped has it from the first restart, not from each."""
+    db = tmp_path / "db.sqlite"
+    now = [1000.0]
+    opts: dict[str, Any] = {"time_scale": 1.0, "grace_period": 60.0, "clock": lambda: now[0], "bot_delay": 3600.0}
+    st = Storage(db)
+    hub = new_hub(st, **opts)
+    await hub.start()
+    la, lb = hub.connect(Identity(name="alice")), hub.connect(Identity(name="bob"))
+    waiting = la.create_room(settings(seats=3))
+    lb.join(waiting.room_id)
+    lc, ld = hub.connect(Identity(name="carol")), hub.connect(Identity(name="dave"))
+    playing = lc.create_room(settings(seats=3, options={"rounds": 2, "target": 40}, bot_delay=3600.0))
+    ld.join(playing.room_id).set_ready(True)
+    playing.start()
+    assert playing.room.state == "playing"
+    hub.disconnect(lb)  # bob's and dave's connections drop at 1000
+    hub.disconnect(ld)
+    now[0] += 30
+    await _sigterm(hub, st)  # alice and carol are here when the server stops at 1030
+
+    for step in (20.0, 15.0):  # restarts at 1050 and 1065: bob and dave are gone past 60 s at the second
+        now[0] += step
+        st = Storage(db)
+        hub = new_hub(st, **opts)
+        await hub.start()
+        room, match = hub.rooms[waiting.room_id], hub.rooms[playing.room_id]
+        if now[0] < 1060:
+            await ticks(3)
+            assert [s.name for s in room.humans()] == ["alice", "bob"]
+            assert not any(s.autoplay for s in match.humans())
+            await _sigterm(hub, st)
+    try:
+        await until(lambda: [s.name for s in room.humans()] == ["alice"], timeout=5.0)
+        await until(lambda: [s.name for s in match.humans() if s.autoplay] == ["dave"], timeout=5.0)
+        assert not match.seats[0].autoplay  # carol, here when the server stopped, has until 1050 + 60
+        now[0] += 46  # 1111: a third restart does not give alice and carol another 60 s
+        await _sigterm(hub, st)
+        st = Storage(db)
+        hub = new_hub(st, **opts)
+        await hub.start()
+        await until(lambda: hub.rooms[playing.room_id].seats[0].autoplay, timeout=5.0)
+        await until(lambda: waiting.room_id not in hub.rooms, timeout=5.0)  # its last player's seat went
+    finally:
+        await hub.stop()
+        st.close()
