@@ -1,6 +1,6 @@
 """Benchmark: one Sultans bot seat (the hero) among seats of another kind.
 
-    ./manage bench sultans_bots [--rounds N] [--seed S] [--levels HERO:FIELD] [--budget SECONDS]
+    ./manage bench sultans_bots [--rounds N] [--seed S] [--levels HERO:FIELD] [--budget SECONDS] [--samples K]
 
 Plays N rounds (default 2,200: 200 per player count 5-15). In each round one
 seat (rotating) is played by the hero bot from its own view; every other seat
@@ -14,6 +14,8 @@ the rounds ended.
 ``strong:normal`` target >= 1.3x; ``random:random`` is a control, about 1.0).
 ``--budget`` is the strong bot's thinking time per decision (its default is
 the room's default bot delay); the strong bot's decision times are printed.
+``--samples`` searches exactly K sampled deals a decision instead (the same
+play on a busy or an idle machine, for comparing versions of the search).
 """
 
 from __future__ import annotations
@@ -39,13 +41,13 @@ BotMaker = Callable[[int, str, int], Bot]
 TARGETS = {("normal", "random"): 1.5, ("normal", "easy"): 1.3, ("strong", "normal"): 1.3}
 
 
-def bot_maker(budget: float | None) -> tuple[BotMaker, list[float]]:
+def bot_maker(budget: float | None, samples: int = 0) -> tuple[BotMaker, list[float]]:
     """Makes the bots; the strong bot's decision times (seconds) go to the list."""
     times: list[float] = []
 
     def make(seat: int, kind: str, seed: int) -> Bot:
         if kind == "strong":
-            return TimedStrong(seat, seed, budget if budget is not None else RoomSettings().bot_delay, times)
+            return TimedStrong(seat, seed, budget if budget is not None else RoomSettings().bot_delay, times, samples)
         return make_bot(seat, kind, seed)
 
     return make, times
@@ -55,8 +57,8 @@ class TimedStrong:
     """The strong bot as a room runs it: a search for ``budget`` seconds a decision
     (here in this process, timed), the normal bot for the rest."""
 
-    def __init__(self, seat: int, seed: int, budget: float, times: list[float]) -> None:
-        self.seat, self.seed, self.budget, self.times = seat, seed, budget, times
+    def __init__(self, seat: int, seed: int, budget: float, times: list[float], samples: int = 0) -> None:
+        self.seat, self.seed, self.budget, self.times, self.samples = seat, seed, budget, times, samples
         self.normal = make_bot(seat, "normal", seed)
         self.decisions = 0
 
@@ -65,7 +67,7 @@ class TimedStrong:
             return self.normal.act(view, legal, pending)
         self.decisions += 1
         t0 = time.perf_counter()
-        answer = think("sultans", view.model_dump_json(), legal, f"{self.seed}:{self.seat}:{self.decisions}", self.budget)
+        answer = think("sultans", view.model_dump_json(), legal, f"{self.seed}:{self.seat}:{self.decisions}", self.budget, self.samples)
         self.times.append(time.perf_counter() - t0)
         return answer
 
@@ -123,9 +125,10 @@ def main() -> None:
     ap.add_argument("--levels", default="normal:random", help="HERO:FIELD bot kinds (easy, normal, strong, random)")
     ap.add_argument("--players", type=int, nargs="*", default=list(range(5, 16)), help="player counts (5-15)")
     ap.add_argument("--budget", type=float, default=None, help="the strong bot's thinking seconds per decision")
+    ap.add_argument("--samples", type=int, default=0, help="search exactly this many samples a decision (not a time budget)")
     args = ap.parse_args()
     levels = parse_levels(args.levels)
-    make, times = bot_maker(args.budget)
+    make, times = bot_maker(args.budget, args.samples)
     counts = list(args.players)
     per = max(1, args.rounds // len(counts))
     print(f"Sultans of Karaya: one {levels[0]} seat among {levels[1]} seats, {per} rounds per player count")

@@ -34,6 +34,7 @@ __all__ = ["Search", "StrongBot", "searchable"]
 ROLLOUT_STEPS = 400  # a rollout longer than this scores what the heuristic expects (rounds end far sooner)
 MARGIN = 0.2  # points a round another move must gain over the normal bot's choice to be played instead
 CANDIDATES = 6  # the normal bot's best few moves are searched; the rest are not worth the samples
+PRUNE_AT = (6, 12, 24)  # after this many samples the worse half of the moves still searched is dropped
 
 
 def searchable(view: BaseModel, pending: bool) -> bool:
@@ -62,7 +63,12 @@ class Search:
         acts = [a for a in legal if a != "claim"]
         self.default = self.normal.act(v, legal, True) or acts[0]
         ranked = sorted(acts, key=lambda a: -self.normal._score(self.board, a))
-        self.moves = list(dict.fromkeys([self.default, *ranked[:candidates]]))
+        # the best move of each kind first (a peek, a swap or hide, each Action), so the
+        # search weighs different plans rather than six targets of one
+        kinds: dict[str, str] = {}
+        for a in ranked:
+            kinds.setdefault(_kind(a), a)
+        self.moves = list(dict.fromkeys([self.default, *kinds.values(), *ranked]))[: max(candidates, 1)]
         self.total = dict.fromkeys(self.moves, 0.0)
         self.samples = 0
         self._deck = self._unseen_pool()
@@ -70,6 +76,8 @@ class Search:
         self._cards: list[int] = []
         self._seed = 0
         self._pending: dict[str, float] = {}
+        self._mine = self._own_notes()
+        self._theirs = self._their_knowledge()
 
     # ----------------------------------------------------------- sampling
 
@@ -117,6 +125,81 @@ class Search:
                     out[s], out[t] = out[t], out[s]
         return out
 
+    # ---------------------------------------------------------- knowledge
+
+    def _own_notes(self) -> dict[int, list[object]]:
+        """This seat's notebook as the engine keeps it (its view shows every note), so
+        that in a rollout it still knows what it learned (S-VIEW-2)."""
+        n = self.v.players
+        return {
+            n if note.seat is None else note.seat: [
+                card_id(note.card), note.negated, note.turn, note.how, note.stale, note.stale_turn,
+            ]
+            for note in self.v.notes
+        }
+
+    def _their_knowledge(self) -> list[set[int]]:
+        """Where each other seat still knows the card (``n`` = the spare), from the public
+        log only: its peeks and foresees, and the open swaps it made or suffered, followed
+        as the cards move in the open and forgotten where a hide may have moved them
+        (S-SWAP-2, S-VIEW-2). What they saw is then read from each sampled deal, so a
+        rollout's other seats act on what they know, as they do at the table."""
+        v, n = self.v, self.v.players
+        fresh: list[set[int]] = [set() for _ in range(n)]
+        alive = [True] * n
+        for ev in v.log:
+            x = ev.seat
+            if x is None or not 0 <= x < n:
+                continue
+            if ev.kind == "peek" and ev.target is not None:
+                fresh[x].add(ev.target)
+            elif ev.kind == "foresee":
+                fresh[x].update(ev.seats)
+            elif ev.kind == "swap":
+                loc = n if ev.spare or ev.target is None else ev.target
+                for known in fresh:  # the notes move with the cards
+                    a, b = x in known, loc in known
+                    known.discard(x)
+                    known.discard(loc)
+                    if a:
+                        known.add(loc)
+                    if b:
+                        known.add(x)
+                fresh[x].add(loc)
+                fresh[x].discard(x)
+                if loc < n:
+                    fresh[loc].add(x)
+                    fresh[loc].discard(loc)
+            elif ev.kind == "hide":
+                # the hider may have swapped with any hidden seat or the spare: nobody
+                # else can follow those cards any more
+                moved = {x, n, *(t for t in range(n) if alive[t])}
+                for w in range(n):
+                    if w != x:
+                        fresh[w] -= moved
+            elif ev.kind == "death":
+                alive[x] = False
+        return fresh
+
+    def _tell(self, r: Round) -> None:
+        """Give the rollout's seats their notebooks: this seat's own as its view shows it,
+        the others' fresh knowledge read from the sampled deal (their public "not a Slave"
+        notes too, S-DRV-2)."""
+        n, me = r.n, self.me
+        r.notes[me] = {loc: list(note) for loc, note in self._mine.items()}
+        public = {loc: note for loc, note in self._mine.items() if note[1] and not note[4]}
+        turn = self.v.turns_played
+        for w in range(n):
+            if w == me:
+                continue
+            notes = r.notes[w]
+            for loc, note in public.items():
+                if loc != w:
+                    notes[loc] = list(note)
+            for loc in self._theirs[w]:
+                if loc != w and (loc == n or (r.alive[loc] and not r.revealed[loc])):
+                    notes[loc] = [r.card[loc], False, turn, "peek", False, None]
+
     # ------------------------------------------------------------ rollouts
 
     def step(self) -> None:
@@ -135,9 +218,14 @@ class Search:
             self._pending.clear()
             self._next = 0
             self.samples += 1
+            if self.samples in PRUNE_AT and len(self.moves) > 2:
+                # successive halving: the samples go to the moves still in the running
+                keep = sorted(self.moves, key=lambda m: -self.total[m])[: (len(self.moves) + 1) // 2]
+                self.moves = [m for m in self.moves if m in keep or m == self.default]
 
     def _rollout(self, cards: list[int], move: str, seed: int) -> float:
         r = Round.from_view(self.v, cards)
+        self._tell(r)
         r.play(self.me, move)
         n = r.n
         bots = [HeuristicBot(s, seed) for s in range(n)]
@@ -166,11 +254,17 @@ class Search:
         """The move with the best mean so far (the normal bot's choice when none is better)."""
         if self.samples == 0:
             return self.default
-        top = max(self.total.values())
+        top = max(self.total[m] for m in self.moves)
         # another move must beat the normal bot's by a margin: the samples are few and noisy
         if self.total[self.default] >= top - MARGIN * self.samples:
             return self.default
         return next(m for m in self.moves if self.total[m] >= top)
+
+
+def _kind(action: str) -> str:
+    """The kind of a turn's move: a peek, a swap or hide, or the Action's word."""
+    word = action.split(" ", 1)[0]
+    return "swap" if word == "hide" else word
 
 
 class StrongBot:

@@ -175,3 +175,83 @@ def test_think_searches_within_its_budget_and_from_json() -> None:
     while search.samples < 3:
         search.step()
     assert think("sultans", text, r.legal(0), "s", 0.0, samples=3) == search.best()
+
+
+def test_the_rollout_keeps_the_seats_own_notebook() -> None:
+    """S-VIEW-2: what the seat learned (a peek, a stale note) is still known in every
+    rollout, so a move that uses it later is valued as the seat would play it."""
+    r = deal("assassin slave slave guard sultan slave slave", "slave", first=0)
+    r.play(0, "peek 4")  # seat 0 learns the Sultan
+    for s, a in [(1, "peek 0"), (2, "swap 3"), (3, "peek 1"), (4, "peek 5"), (5, "peek 6"), (6, "peek 0")]:
+        r.play(s, a)
+    assert r.pending() == {0}
+    v = json_view(r, 0)
+    search = Search(v, r.legal(0), 1)
+    rollout = Round.from_view(v, search.sample())
+    search._tell(rollout)
+    assert rollout.view(0).notes == v.notes
+    assert any(n.seat == 4 and n.card == "sultan" and not n.stale for n in rollout.view(0).notes)
+
+
+def test_the_other_seats_know_in_a_rollout_what_they_saw_in_public() -> None:
+    """S-VIEW-2: a seat that peeked (a public fact) knows the card it saw in each
+    sample, the notes follow an open swap (S-SWAP-1), and a hide that may have
+    swapped makes them stale (S-SWAP-2); nothing else is known to it."""
+    r = deal("sultan slave slave guard assassin slave slave", "slave", first=0)
+    r.play(0, "peek 6")
+    r.play(1, "peek 0")  # seat 1 knows seat 0's card
+    r.play(2, "peek 5")  # seat 2 knows seat 5's card...
+    r.play(3, "peek 1")
+    r.play(4, "peek 2")
+    r.play(5, "swap spare")  # ...which went to the spare, openly
+    r.play(6, "peek 3")
+    assert r.pending() == {0}
+    v = json_view(r, 0)
+    search = Search(v, r.legal(0), 1)
+    for _ in range(5):
+        cards = search.sample()
+        rollout = Round.from_view(v, cards)
+        search._tell(rollout)
+        notes1 = {n.seat: n.card for n in rollout.view(1).notes if not n.stale}
+        notes2 = {n.seat: n.card for n in rollout.view(2).notes if not n.stale}
+        assert notes1 == {0: "sultan"}
+        assert notes2 == {None: CARD_NAMES[cards[7]]}
+        assert {n.seat for n in rollout.view(6).notes if not n.stale} == {3}
+
+
+def test_a_hide_makes_the_other_seats_forget_in_a_rollout() -> None:
+    """S-SWAP-2: a revealed seat that hides may have swapped with any hidden seat, so
+    what the others peeked at is no longer known to them in a rollout."""
+    r = deal("sultan slave slave guard assassin slave slave", "slave", first=0)
+    r.play(0, "peek 6")
+    r.play(1, "peek 4")  # seat 1 knows the Assassin
+    r.play(2, "peek 0")
+    r.play(3, "detain 5")  # the Guard reveals
+    r.play(5, "pass")
+    for s, a in [(4, "peek 2"), (6, "peek 1"), (0, "peek 5"), (1, "peek 2"), (2, "peek 6"), (3, "hide")]:
+        assert r.pending() == {s}, (s, r.pending())
+        r.play(s, a)
+    r.play(4, "peek 3")
+    r.play(5, "peek 1")
+    r.play(6, "peek 0")
+    assert r.pending() == {0}
+    v = json_view(r, 0)
+    search = Search(v, r.legal(0), 1)
+    rollout = Round.from_view(v, search.sample())
+    search._tell(rollout)
+    assert {n.seat for n in rollout.view(1).notes if not n.stale} == set()
+    assert {n.seat for n in rollout.view(6).notes if not n.stale} == {0}  # peeked after the hide
+
+
+def test_the_search_weighs_each_kind_of_move() -> None:
+    """The candidates are the normal bot's choice and its best move of each kind (a peek,
+    a swap, the card's Action), not six targets of one Action; successive halving then
+    keeps searching the normal bot's choice to the end."""
+    r = deal("guard slave slave sultan slave assassin slave assassin guard", "slave", first=0)
+    search = Search(json_view(r, 0), r.legal(0), 1)
+    kinds = {m.split(" ")[0] for m in search.moves}
+    assert {"peek", "swap", "detain"} <= kinds
+    default = search.default
+    while search.samples < 12:
+        search.step()
+    assert default in search.moves and len(search.moves) < 6
