@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from unittest import mock
 
 from engine.registry import games
+from protocol.contract import Identity, RoomSettings
 from server.config import RoomsSection
 from server.hub import Hub
 from server.room import RoomSession
 from server.storage import Storage
-from tui.client import Identity, RoomSettings
 
 THINK = 5.0  # seconds the human takes for a real decision
 THINK_PASS = 2.0  # ...and to answer a prompt where pass is all it may do ("n", Enter)

@@ -40,13 +40,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from protocol.contract import ClientError, Identity, RoomSettings
+from server.cli import app_host
 from server.heap import HeapKeeper
 from server.hub import Hub
-from server.ssh import _prepare_app
+from server.ssh import prepare_app
 from server.sshdriver import SessionTerminal
 from server.storage import Storage
 from tui.app import ThroneApp
-from tui.client import ClientError, Identity, RoomSettings
 from tui.turns import TURNS
 
 
@@ -69,7 +70,7 @@ class Session:
         self.terminal = SessionTerminal(self._write, size)
         self.lobby = hub.connect(Identity(name=name))
         self.app = ThroneApp(self.lobby, driver_class=self.terminal.driver_class, turns=TURNS)
-        _prepare_app(self.app)
+        prepare_app(self.app, app_host())
         self.task: asyncio.Task[Any] | None = None
         SESSIONS[0] += 1
 

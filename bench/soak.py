@@ -38,10 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from screens import SESSIONS, Session, _print, play_a_peek_or_pass, rss_mib
 
+from protocol.contract import RoomClient, RoomSettings
 from server.heap import HeapKeeper
 from server.hub import Hub
 from server.storage import Storage
-from tui.client import RoomClient, RoomSettings
 
 
 def census() -> Counter[str]:

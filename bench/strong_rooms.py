@@ -23,10 +23,10 @@ from dataclasses import replace
 
 from engine.api import BOT_LEVELS
 from engine.registry import games
+from protocol.contract import Identity, RoomSettings
 from server.hub import Hub
 from server.storage import Storage
 from server.thinking import Thinker
-from tui.client import Identity, RoomSettings
 
 
 def pct(xs: list[float], q: float) -> float:

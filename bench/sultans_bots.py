@@ -33,8 +33,8 @@ from engine.api import Bot
 from engine.sultans import Round
 from engine.sultans.bots import make_bot
 from engine.sultans.search import searchable
+from protocol.contract import RoomSettings
 from server.thinking import think
-from tui.client import RoomSettings
 
 KINDS = ("easy", "normal", "strong", "random")
 BotMaker = Callable[[int, str, int], Bot]

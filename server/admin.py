@@ -1,4 +1,4 @@
-"""The admin screen's client (``tui.client.AdminClient``): a club admin's powers
+"""The admin screen's client (``protocol.contract.AdminClient``): a club admin's powers
 over the running server, each written to the audit log (:mod:`server.club`)."""
 
 from __future__ import annotations
@@ -6,10 +6,7 @@ from __future__ import annotations
 import ipaddress
 from typing import TYPE_CHECKING, Literal
 
-from server.club import ClubError, parse_duration
-from server.sanitize import clean_text
-from server.storage import name_key
-from tui.client import (
+from protocol.contract import (
     AdminClient,
     AuditInfo,
     BanInfo,
@@ -18,7 +15,10 @@ from tui.client import (
     MemberInfo,
     OnlinePlayer,
 )
-from tui.i18n import room_title
+from protocol.i18n import room_title
+from protocol.names import name_key
+from server.club import ClubError, parse_duration
+from server.sanitize import clean_text
 
 if TYPE_CHECKING:
     from server.hub import Hub

@@ -20,10 +20,17 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from server import ops
 from server.config import Config, ConfigError, load_config, with_overrides
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.driver import Driver
+
+    from protocol.contract import LobbyClient
+    from server.ssh import AppHost
 
 log = logging.getLogger("throneroom")
 
@@ -80,6 +87,21 @@ def _say(text: str) -> None:
     if out is not None:
         out.write(text + "\n")
         out.flush()
+
+
+def app_host() -> AppHost:
+    """The screens the SSH server runs: the one place ``server`` imports ``tui``
+    (``tests/test_layers.py`` keeps it so)."""
+    from server.ssh import AppHost
+    from tui import retire
+    from tui.app import ThroneApp
+    from tui.sharedcss import share_styles
+    from tui.turns import TURNS
+
+    def new_app(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
+        return ThroneApp(lobby, driver_class=driver_class, turns=TURNS)
+
+    return AppHost(new_app=new_app, share_styles=share_styles, take_apart=retire.take_apart, retire_after=retire.RETIRE_AFTER)
 
 
 async def serve(config: Config) -> int:
@@ -148,7 +170,7 @@ async def serve(config: Config) -> int:
         netblock=config.limits.netblock,
     )
     heap = HeapKeeper(retired=lambda: server.retired, opened=lambda: server.opened)
-    server = ThroneServer(config, hub=hub, storage=storage, host_key=key, heap=heap)
+    server = ThroneServer(config, hub=hub, storage=storage, host_key=key, apps=app_host(), heap=heap)
     hub.drawing = lambda: server.drawing > 0  # who came and went waits for the first screens (Hub.drawing)
     health = HealthMonitor()
     stop_metrics: Callable[[], None] | None = None

@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from server.storage import Storage, name_key
+from protocol.names import name_key
+from server.storage import Storage
 
 log = logging.getLogger("throneroom.club")
 

@@ -20,7 +20,7 @@ from asyncssh.encryption import get_encryption_algs
 from asyncssh.mac import get_mac_algs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from tui.client import AWAY_AFTER
+from protocol.contract import AWAY_AFTER
 
 CIPHERS = (
     "aes128-gcm@openssh.com",

@@ -2,7 +2,7 @@
 
 One :class:`Hub` per server process. The SSH layer calls :meth:`Hub.connect`
 once per session (after authentication) and gets a :class:`LobbySession`, the
-``tui.client.LobbyClient`` the screens use; :meth:`Hub.disconnect` when the
+``protocol.contract.LobbyClient`` the screens use; :meth:`Hub.disconnect` when the
 session ends.
 
 Decisions:
@@ -44,6 +44,18 @@ from collections.abc import Callable, Mapping
 from typing import Literal
 
 from engine.api import GameSpec
+from protocol.contract import (
+    AWAY_AFTER,
+    ChatLine,
+    ClientError,
+    Identity,
+    LeaderRow,
+    Listener,
+    RoomSettings,
+    RoomSummary,
+)
+from protocol.i18n import t
+from protocol.names import name_key
 from server.admin import AdminSession
 from server.club import COMMAND_POLL, Club, ClubError, when
 from server.config import DEFAULT_STORAGE_RETRY, SpamSection
@@ -58,20 +70,9 @@ from server.room import (
     require_unmuted,
     validate_settings,
 )
-from server.storage import LOBBY_CHAT, SeatRecord, Storage, StoredRoom, name_key
+from server.storage import LOBBY_CHAT, SeatRecord, Storage, StoredRoom
 from server.thinking import Thinker
 from server.throttle import Throttle
-from tui.client import (
-    AWAY_AFTER,
-    ChatLine,
-    ClientError,
-    Identity,
-    LeaderRow,
-    Listener,
-    RoomSettings,
-    RoomSummary,
-)
-from tui.i18n import t
 
 log = logging.getLogger("throneroom.hub")
 
@@ -496,7 +497,7 @@ class Hub:
 
 
 class LobbySession:
-    """``tui.client.LobbyClient`` for one SSH session."""
+    """``protocol.contract.LobbyClient`` for one SSH session."""
 
     def __init__(self, hub: Hub, identity: Identity) -> None:
         self._hub = hub

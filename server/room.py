@@ -1,7 +1,7 @@
 """The room runtime: one game table, its seats, spectators, chat, clock and bots.
 
 A :class:`Room` is created and owned by :class:`server.hub.Hub`; screens reach it
-only through :class:`RoomSession` objects (the ``tui.client.RoomClient``
+only through :class:`RoomSession` objects (the ``protocol.contract.RoomClient``
 implementation, one per SSH session per room).
 
 How a change flows (``act`` from a screen, a bot, a timeout or an intermission):
@@ -55,25 +55,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from engine.api import Bot, BotLevel, GameSpec, GameTable, IllegalAction
-from server.club import Club, when
-from server.config import DEFAULT_STORAGE_RETRY, SpamSection
-from server.gate import source_of
-from server.sanitize import clean_text
-from server.storage import (
-    CHAT_HISTORY,
-    LogEntry,
-    SeatRecord,
-    SeatResult,
-    Storage,
-    StorageError,
-    StoredMatch,
-    StoredWatcher,
-    name_key,
-    room_scope,
-)
-from server.thinking import Thinker
-from server.throttle import Throttle
-from tui.client import (
+from protocol.contract import (
     AWAY_AFTER,
     BETWEEN_ROUNDS_MAX,
     BOT_DELAY_MAX,
@@ -92,7 +74,25 @@ from tui.client import (
     bot_name,
     seat_number,
 )
-from tui.i18n import NAMES_SEP, has_key, said_changes, said_names, t
+from protocol.i18n import NAMES_SEP, has_key, said_changes, said_names, t
+from protocol.names import name_key
+from server.club import Club, when
+from server.config import DEFAULT_STORAGE_RETRY, SpamSection
+from server.gate import source_of
+from server.sanitize import clean_text
+from server.storage import (
+    CHAT_HISTORY,
+    LogEntry,
+    SeatRecord,
+    SeatResult,
+    Storage,
+    StorageError,
+    StoredMatch,
+    StoredWatcher,
+    room_scope,
+)
+from server.thinking import Thinker
+from server.throttle import Throttle
 
 log = logging.getLogger("throneroom.room")
 
@@ -975,7 +975,7 @@ class Room:
         self._saved_lineup = lineup
 
     def system(self, key: str, /, **params: str) -> None:
-        """A system line in the room's chat: a catalogue key (``tui.i18n``,
+        """A system line in the room's chat: a catalogue key (``protocol.catalogue``,
         ``"sys.*"``) and its params, which screens show in each player's
         language; ``text`` is its English rendering. A ``game`` param is a game id."""
         if self._unsaid and key != "sys.timed_out":
@@ -1997,7 +1997,7 @@ def _replay(table: GameTable, entries: list[LogEntry]) -> None:
 
 
 class RoomSession:
-    """``tui.client.RoomClient`` for one SSH session in one room.
+    """``protocol.contract.RoomClient`` for one SSH session in one room.
 
     ``role`` is ``"player"`` (the identity holds a seat) or ``"spectator"``.
     Besides the protocol, ``closed`` says the session was detached by the host

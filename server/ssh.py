@@ -32,6 +32,7 @@ import time
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, TypeVar, cast
 
 import asyncssh
@@ -40,6 +41,8 @@ import rich.traceback
 from asyncssh.saslprep import SASLPrepError, saslprep
 from rich.console import Console
 
+from protocol.contract import Identity, LobbyClient
+from protocol.i18n import Lang, t
 from server.club import Club, when
 from server.config import Config
 from server.gate import Gate, GateListener, Ticket
@@ -47,9 +50,6 @@ from server.metrics import refused
 from server.ratelog import WARNINGS
 from server.sanitize import clean_name, clean_text, lookalike_name
 from server.sshdriver import SessionTerminal
-from tui import retire
-from tui.client import Identity, LobbyClient
-from tui.sharedcss import share_styles
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -100,11 +100,15 @@ class HubLike(Protocol[_Client]):
 AppFactory = Callable[[LobbyClient, "type[Driver]"], "App[Any]"]
 
 
-def default_app_factory(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
-    from tui.app import ThroneApp
-    from tui.turns import TURNS
+@dataclass(frozen=True)
+class AppHost:
+    """What the SSH server needs of the screens, given by the composition root
+    (:func:`server.cli.app_host`) so that ``server`` imports no screen module."""
 
-    return ThroneApp(lobby, driver_class=driver_class, turns=TURNS)
+    new_app: AppFactory  # the App one session runs, for its lobby client and terminal driver
+    share_styles: Callable[[App[Any]], None]  # one parsed stylesheet for every session's App
+    take_apart: Callable[[App[Any]], object]  # frees an ended session's App (its reference cycles)
+    retire_after: float  # seconds from a session's end to taking its App apart
 
 
 # -- process-wide output capture ----------------------------------------------
@@ -165,7 +169,7 @@ def capture_process_output() -> None:
 
     Textual swaps ``sys.stdout``/``sys.stderr`` around each App's message
     loop; overlapping Apps would leave them pointing at a dead App's capture.
-    Every App is given the same two streams instead (see ``_prepare_app``),
+    Every App is given the same two streams instead (see :func:`prepare_app`),
     and the process starts with them installed, so every swap is a no-op.
     Logging handlers must write to ``sys.__stderr__``.
     """
@@ -175,148 +179,12 @@ def capture_process_output() -> None:
 
 # -- messages shown outside the App (refusals, farewells) ----------------------
 
-Lang = Literal["en", "zh"]
 
-MESSAGES: dict[str, dict[Lang, str]] = {
-    "no-pty": {
-        "en": "throneroom is a full-screen game and needs a terminal: {hint}",
-        "zh": "throneroom 是全螢幕遊戲，需要終端機：{hint}",
-    },
-    "bad-name": {
-        "en": "'{raw}' cannot be used as a player name: use letters and digits.\r\nConnect as: {hint}",
-        "zh": "「{raw}」不能當玩家名稱：請用字母或數字。\r\n請這樣連線：{hint}",
-    },
-    "lookalike": {
-        "en": (
-            "'{name}' cannot be used as a player name: it mixes alphabets, or its letters only look Latin,\r\n"
-            "so it could pass for another player's name. Use one alphabet.\r\nConnect as: {hint}"
-        ),
-        "zh": (
-            "「{name}」不能當玩家名稱：它混用了不同的字母，或只是長得像拉丁字母，\r\n"
-            "可能被誤認成別的玩家。請只用一種文字。\r\n請這樣連線：{hint}"
-        ),
-    },
-    "owned": {
-        "en": (
-            "The name '{name}' belongs to another player's SSH key, and this client did not offer that key.\r\n"
-            "Pick another name: {other}\r\n"
-            "(If it is yours, connect with the key you first used: ssh -i ~/.ssh/KEY ...)"
-        ),
-        "zh": (
-            "名稱「{name}」已屬於另一位玩家的 SSH 金鑰，而這個連線沒有提供那把金鑰。\r\n"
-            "請換個名稱：{other}\r\n"
-            "（如果這是你的名稱，請用你第一次使用的金鑰連線：ssh -i ~/.ssh/KEY ...）"
-        ),
-    },
-    "lookalike-owned": {
-        "en": (
-            "The name '{name}' looks too much like '{owned}', a name that belongs to another player's SSH key.\r\n"
-            "Pick a name that cannot pass for another player's: {other}"
-        ),
-        "zh": (
-            "名稱「{name}」看起來跟「{owned}」太像了，而「{owned}」已屬於另一位玩家的 SSH 金鑰。\r\n"
-            "請換一個不會被誤認成別的玩家的名稱：{other}"
-        ),
-    },
-    "too-many-names": {
-        "en": (
-            "This SSH key owns {count} names already, as many as one key may own here: {names}.\r\n"
-            "Connect as one of them: {hint}"
-        ),
-        "zh": "這把 SSH 金鑰已經擁有 {count} 個名稱，是這裡一把金鑰能擁有的上限：{names}。\r\n請用其中一個連線：{hint}",
-    },
-    "name-claims-fast": {
-        "en": (
-            "This SSH key has taken {count} new names in the last hour, as many as one key may take here.\r\n"
-            "Connect as a name it owns ({names}), or take a new one later: {hint}"
-        ),
-        "zh": "這把 SSH 金鑰在過去一小時內已取了 {count} 個新名稱，是這裡的上限。\r\n"
-        "請用它擁有的名稱連線（{names}），或稍後再取新名稱：{hint}",
-    },
-    "owned-banner": {
-        "en": "throneroom: the name '{name}' belongs to another player's SSH key.\r\nPick another name: {other}\r\n",
-        "zh": "throneroom：名稱「{name}」已屬於另一位玩家的 SSH 金鑰。\r\n請換個名稱：{other}\r\n",
-    },
-    "need-key": {
-        "en": (
-            "This server only admits players with an SSH key, and your client offered none.\r\n"
-            "Make one with: ssh-keygen -t ed25519   then connect again: {hint}"
-        ),
-        "zh": "這台伺服器只接受有 SSH 金鑰的玩家，而你的連線沒有提供金鑰。\r\n"
-        "建立金鑰：ssh-keygen -t ed25519，然後再連線：{hint}",
-    },
-    "in-use": {
-        "en": "Someone is already playing as '{name}' right now.\r\nPick another name: {other}",
-        "zh": "現在已經有人用「{name}」這個名稱在玩。\r\n請換個名稱：{other}",
-    },
-    "storage-error": {
-        "en": "The server could not check or save your name: its database refused (its disk may be full).\r\n"
-        "Nothing was taken from you. Please try again in a few minutes.",
-        "zh": "伺服器無法確認或儲存你的名稱：它的資料庫拒絕了寫入（磁碟可能已滿）。\r\n"
-        "你沒有失去任何東西。請過幾分鐘再試。",
-    },
-    "full": {
-        "en": "The server is full right now. Please try again in a few minutes.",
-        "zh": "伺服器目前已滿，請過幾分鐘再試。",
-    },
-    "crashed": {
-        "en": "Sorry, something went wrong in this session; it has been logged. Reconnect to continue.",
-        "zh": "抱歉，這個連線出了錯，已記錄下來。重新連線即可繼續。",
-    },
-    "idle": {
-        "en": "Closed after {minutes} min without a keypress. Reconnect any time.",
-        "zh": "{minutes} 分鐘沒有按鍵，連線已關閉。隨時可以再連線。",
-    },
-    "flood": {
-        "en": (
-            "Closed: this terminal kept sending input faster than the game can read it for {seconds} s\r\n"
-            "(a stuck key, or a file pasted or piped in). Reconnect any time."
-        ),
-        "zh": "連線已關閉：這個終端機連續 {seconds} 秒送出的輸入比遊戲能讀的還快\r\n（按鍵卡住，或貼上、導入了檔案）。隨時可以再連線。",
-    },
-    "shutdown": {
-        "en": "The server is shutting down. Come back soon!",
-        "zh": "伺服器正在關閉，待會兒見！",
-    },
-    "banned": {
-        "en": "You are banned from this club: {reason}",
-        "zh": "你已被這個俱樂部封鎖：{reason}",
-    },
-    "banned-until": {
-        "en": "You are banned from this club until {until}: {reason}",
-        "zh": "你已被這個俱樂部封鎖，直到 {until}：{reason}",
-    },
-    "not-member": {
-        "en": "This club is for members only, and this key is not (or no longer) a member. Ask an admin.",
-        "zh": "這個俱樂部只限會員，而這把金鑰不是（或已不再是）會員。請洽管理員。",
-    },
-    "members-need-key": {
-        "en": (
-            "This club is for members only: connect with an SSH key, then type your invite code.\r\n"
-            "Make a key with: ssh-keygen -t ed25519   then connect again: {hint}"
-        ),
-        "zh": "這個俱樂部只限會員：請用 SSH 金鑰連線，再輸入你的邀請碼。\r\n"
-        "建立金鑰：ssh-keygen -t ed25519，然後再連線：{hint}",
-    },
-    "kicked-admin": {
-        "en": "An admin closed your session: {reason}",
-        "zh": "管理員關閉了你的連線：{reason}",
-    },
-}
-
-
-# Said in the session when the auth banner has already told the rest. The
-# banner is English (the client's locale is not known before its session), so
-# a Chinese client still gets the whole message, in Chinese.
-MESSAGES["owned-after-banner"] = {
-    "en": "If the name '{name}' is yours, connect with the key you first used: ssh -i ~/.ssh/KEY ...",
-    "zh": MESSAGES["owned"]["zh"],
-}
 
 
 def message(key: str, lang: Lang = "en", **values: object) -> str:
-    """A message for a client outside the App, in ``lang``."""
-    return MESSAGES[key][lang].format(**values)
+    """A message for a client outside the App, in ``lang`` (the catalogue's ``ssh.<key>``)."""
+    return t(f"ssh.{key}", lang, **values)
 
 
 def _user_name(text: str) -> str:
@@ -358,7 +226,7 @@ class ThroneServer:
         hub: HubLike[Any],
         storage: StorageLike,
         host_key: asyncssh.SSHKey,
-        app_factory: AppFactory = default_app_factory,
+        apps: AppHost,
         heap: HeapKeeper | None = None,
     ) -> None:
         self.config = config
@@ -366,12 +234,12 @@ class ThroneServer:
         self.hub = hub
         self.storage = storage
         self.host_key = host_key
-        self.app_factory = app_factory
+        self.apps = apps
         self.sessions: set[Session] = set()
         self.opened = 0  # sessions opened since start (server.heap lets a burst of logins grow it)
         self.retired = 0  # of them, ended and their App taken apart (server.heap collects what is left)
         self.drawing = 0  # sessions opened whose first frame is not written yet (see drawing_starts)
-        self.retire_after = retire.RETIRE_AFTER  # seconds from a session's end to taking its App apart
+        self.retire_after = apps.retire_after  # seconds from a session's end to taking its App apart
         self.per_address: Counter[str] = Counter()  # logged-in connections per IP address
         self.gate = Gate(config.limits)
         self.gate_listener = GateListener(self.gate)
@@ -438,7 +306,7 @@ class ThroneServer:
             self.heap.release()
 
     def _take_apart(self, ended: weakref.ref[App[Any]], name: str, deadline: float) -> None:
-        """Take an ended session's App apart (:mod:`tui.retire`); while sessions
+        """Take an ended session's App apart (``AppHost.take_apart``); while sessions
         draw their first screen it waits (freeing an App costs CPU the logins
         need: 0.8 ms in the median, 1.7 ms at most, for 30 that sat at tables,
         in one process; ~10 ms each in py-spy's samples of a burst), until
@@ -451,7 +319,7 @@ class ThroneServer:
                 loop.call_later(RETIRE_RETRY, self._take_apart, ended, name, deadline)
                 return
             try:
-                retire.take_apart(app)
+                self.apps.take_apart(app)
             except Exception:
                 log.exception("taking apart the ended session of %s failed", name)
         self.retired += 1
@@ -474,8 +342,8 @@ class ThroneServer:
         task: asyncio.Task[Any] | None = None
         try:
             lobby = self.hub.connect(Identity(name="warm-up", guest=True))
-            app = self.app_factory(lobby, terminal.driver_class)
-            _prepare_app(app)
+            app = self.apps.new_app(lobby, terminal.driver_class)
+            prepare_app(app, self.apps)
             task = asyncio.create_task(app.run_async(size=terminal.size), name="warm-up")
             done, _ = await asyncio.wait((drawn, task), timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
             if drawn not in done:
@@ -498,7 +366,7 @@ class ThroneServer:
 
     async def stop(self, farewell: str = "shutdown") -> None:
         """Close every session (terminals restored, then the ``farewell``
-        message, a key of :data:`MESSAGES`) and the listener."""
+        message, a key of ``ssh.*`` key of the catalogue) and the listener."""
         if self._idle_task is not None:
             self._idle_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -904,7 +772,7 @@ class Connection(asyncssh.SSHServer):
         return self._refusal(key, lang, name=self.name, other=other)
 
     def _refusal(self, key: str, lang: Lang, **values: object) -> str:
-        """Why this client may not play (a message of :data:`MESSAGES`), counted by cause."""
+        """Why this client may not play (a message of ``ssh.*`` key of the catalogue), counted by cause."""
         refused(key)
         return message(key, lang, **values)
 
@@ -1036,7 +904,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
     # -- running the App -------------------------------------------------------
 
     def end(self, farewell: str = "", **values: object) -> None:
-        """Ask the App to exit; the ``farewell`` message (a key of :data:`MESSAGES`)
+        """Ask the App to exit; the ``farewell`` message (a key of ``ssh.*`` key of the catalogue)
         is printed after the terminal is restored."""
         if farewell and not self.farewell:
             self.farewell = message(farewell, self._current_lang(), **values)
@@ -1061,8 +929,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.lobby = self.server.hub.connect(identity)
             if hasattr(self.lobby, "ender"):  # the hub may end it: a ban, an admin's kick
                 self.lobby.ender = lambda key, values: self.end(key, **values)
-            app = self.app = self.server.app_factory(self.lobby, terminal.driver_class)
-            _prepare_app(app)
+            app = self.app = self.server.apps.new_app(self.lobby, terminal.driver_class)
+            prepare_app(app, self.server.apps)
             await app.run_async(size=terminal.size)
             error = getattr(app, "_exception", None)
             if error is not None or (app.return_code or 0) != 0:
@@ -1181,13 +1049,13 @@ def keep_tasks_lazy(loop: asyncio.AbstractEventLoop) -> None:
         setter(None)
 
 
-def _prepare_app(app: App[Any]) -> None:
+def prepare_app(app: App[Any], apps: AppHost) -> None:
     """Share the process-wide output streams, parsed CSS and style matches; error
     output to the log, a crash's traceback without locals (:func:`tracebacks_without_locals`);
     the running loop's tasks stay lazy (:func:`keep_tasks_lazy`)."""
     with contextlib.suppress(RuntimeError):  # no loop running yet: nothing to guard (the server calls this on its loop)
         keep_tasks_lazy(asyncio.get_running_loop())
-    share_styles(app)
+    apps.share_styles(app)
     app._capture_stdout = _shared_stdout  # type: ignore[assignment]
     app._capture_stderr = _shared_stderr  # type: ignore[assignment]
     app.error_console = Console(

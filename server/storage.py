@@ -23,12 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from protocol.contract import ChatLine, LeaderRow, leader_order
+from protocol.names import name_key
 from server.config import DEFAULT_SYNCHRONOUS
 from server.sanitize import name_skeleton
-from tui.client import ChatLine, LeaderRow, leader_order
-from tui.text import (
-    name_key as name_key,  # how names compare (re-exported: rooms and the hub use it from here)
-)
 
 SCHEMA_VERSION = 10
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
@@ -816,7 +814,7 @@ class Storage:
 
     def leaderboard(self, limit: int = 50, game: str | None = None) -> list[LeaderRow]:
         """Players (not bots, not guests) of one ``game``'s matches, or of every
-        game's (None), in the boards' order (``tui.client.leader_order``: by
+        game's (None), in the boards' order (``protocol.contract.leader_order``: by
         win rate, counting how many matches show it; one game's then by points
         per match. A Sultans point and an Overlord gold do not add up:
         ``points`` is their sum on every game's board, and screens do not show it).

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from server.storage import name_key
+from protocol.names import name_key
 
 
 class Throttle:

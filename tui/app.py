@@ -1,6 +1,6 @@
 """The throneroom Textual app: one per SSH session (or per local run).
 
-The app talks to the host only through :mod:`tui.client`. Change
+The app talks to the host only through :mod:`protocol.contract`. Change
 notifications from the host only mark the app dirty; a single flush, at most
 :data:`FLUSH_INTERVAL` apart, re-reads state into the screen in view, so a
 busy room costs each session at most ~8 screen updates per second.
@@ -29,9 +29,9 @@ from textual.widget import Widget
 from textual.widgets import Input
 from textual.widgets._toast import ToastRack
 
+from protocol.contract import ClientError, LobbyClient, RoomClient, RoomSnapshot
+from protocol.i18n import Lang, error_text, t
 from tui import patches
-from tui.client import ClientError, LobbyClient, RoomClient, RoomSnapshot
-from tui.i18n import Lang, error_text, t
 from tui.screens.admin import AdminScreen
 from tui.screens.base import HostScreen, Translatable
 from tui.screens.dialogs import ConfirmDialog

@@ -29,8 +29,8 @@ from textual.cache import LRUCache
 from textual.widget import Widget
 from textual.widgets import Input
 
-from tui.client import ClientError, RoomClient, WhyNote
-from tui.i18n import Lang, error_text, t
+from protocol.contract import ClientError, RoomClient, WhyNote
+from protocol.i18n import Lang, error_text, t
 from tui.screens.base import ChatKeys
 from tui.screens.match_log import MatchLog
 from tui.screens.round_results import RoundResults

@@ -45,8 +45,15 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
-from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo, seat_number
-from tui.i18n import seat_shown, shown_name
+from protocol.contract import (
+    ClientError,
+    RoomClient,
+    RoomSettings,
+    RoomSnapshot,
+    SeatInfo,
+    seat_number,
+)
+from protocol.i18n import seat_shown, shown_name
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, RoomSettingsDialog
 from tui.ticker import TICKER

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
 
 from rich.cells import cell_len, set_cell_size
@@ -20,13 +19,6 @@ from rich.text import Text
 MEASURE = Console(file=io.StringIO(), width=200, color_system=None)
 """A console that draws nothing, for wrapping and measuring text outside any
 app (ring boxes, card effects): one for the process."""
-
-
-def name_key(name: str) -> str:
-    """The identity a name stands for: NFKC-normalised and case-folded, so that
-    ``Alice``/``alice`` (and ``Émile``/``émile``, full-width letters...) are one
-    identity and can never belong to two keys. Rooms and screens compare names with it."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def literal(text: str, style: str = "") -> Text:

@@ -26,8 +26,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from tui.client import seat_number
-from tui.i18n import Lang, field_label, t
+from protocol.contract import seat_number
+from protocol.i18n import Lang, field_label, t
 
 LOG_FIELDS = {"log", "events", "notes", "notebook", "messages", "private_log", "public_log"}
 SEAT_FIELDS = {

@@ -33,8 +33,8 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.input import Selection
 
-from tui.client import CHAT_MAX, ChatLine
-from tui.i18n import LANGS, Lang, system_line, t
+from protocol.contract import CHAT_MAX, ChatLine
+from protocol.i18n import LANGS, Lang, system_line, t
 from tui.text import Packed, clip, clock, cut_lines, fit
 
 # (key as shown, action to run, catalogue key of its label)

@@ -22,8 +22,8 @@ from harness import Client, HarnessError, ServerProcess
 
 from engine.api import GameTable
 from engine.registry import games
+from protocol.i18n import t
 from server.storage import LogEntry, Storage
-from tui.i18n import t
 
 CLEAR_FIELD = ("\x01", "\x0b")
 """ctrl+a (start of the input) then ctrl+k (delete to the end): empties an Input."""

@@ -7,9 +7,9 @@ import pytest
 from hubs import new_hub, settle
 from textual.widgets import Input
 
+from protocol.contract import Identity, RoomSettings
+from protocol.i18n import room_title, t
 from tui.app import ThroneApp
-from tui.client import Identity, RoomSettings
-from tui.i18n import room_title, t
 from tui.screens.admin import AdminScreen, FormDialog
 from tui.screens.invite import InviteScreen
 from tui.screens.lobby import LobbyScreen

@@ -9,9 +9,9 @@ from typing import Any
 from games import ticks, until
 from hubs import new_hub
 
+from protocol.contract import BETWEEN_ROUNDS, BETWEEN_ROUNDS_MAX, Identity, RoomSettings
 from server.hub import Hub, LobbySession
 from server.room import Room, RoomSession, validate_settings
-from tui.client import BETWEEN_ROUNDS, BETWEEN_ROUNDS_MAX, Identity, RoomSettings
 
 
 def settings(**kw: Any) -> RoomSettings:

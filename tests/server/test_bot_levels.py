@@ -15,9 +15,9 @@ from pydantic import BaseModel
 
 from engine.api import BOT_LEVELS, Bot, GameSpec
 from engine.registry import games
+from protocol.contract import ClientError, Identity, RoomSettings
 from server.room import validate_settings
 from server.storage import Storage
-from tui.client import ClientError, Identity, RoomSettings
 
 
 def with_strong() -> dict[str, GameSpec]:

@@ -1,4 +1,4 @@
-"""The host's system chat lines carry a catalogue key and params (tui.client.ChatLine):
+"""The host's system chat lines carry a catalogue key and params (protocol.contract.ChatLine):
 every player reads them in their own language, names stay literal, ``text``
 stays the English rendering for logs and older screens."""
 
@@ -12,11 +12,12 @@ from games import COUNT_SPEC, until
 from hubs import settle
 
 from engine.registry import games
+from protocol.catalogue import EN, ZH
+from protocol.contract import ChatLine, Identity, RoomSettings
+from protocol.i18n import params_of, system_line, t
 from server.hub import Hub
 from server.storage import Storage
 from tui.app import ThroneApp
-from tui.client import ChatLine, Identity, RoomSettings
-from tui.i18n import EN, ZH, params_of, system_line, t
 from tui.widgets import ChatPanel, chat_text
 
 ROOT = Path(__file__).resolve().parents[2]

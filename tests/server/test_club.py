@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from hubs import new_hub
 
+from protocol.contract import ClientError, Identity, RoomSettings
+from protocol.i18n import system_line
 from server import ops
 from server.club import Club, ClubError, parse_duration
 from server.config import Config, PlayersSection, ServerSection
 from server.hub import Hub
 from server.storage import SCHEMA_VERSION, Storage
-from tui.client import ClientError, Identity, RoomSettings
-from tui.i18n import system_line
 
 ALICE = "SHA256:alicekey"
 MALLORY = "SHA256:mallorykey"

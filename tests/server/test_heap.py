@@ -166,12 +166,13 @@ def test_logins_hold_the_automatic_collections_until_the_last_one_drew() -> None
     none is left drawing (two sessions here: ThroneServer.drawing_starts/ends)."""
     import asyncssh
 
+    from server.cli import app_host
     from server.config import Config
     from server.ssh import ThroneServer
 
     keeper = HeapKeeper()
     key = asyncssh.generate_private_key("ssh-ed25519")
-    server = ThroneServer(Config(), hub=cast(Any, None), storage=cast(Any, None), host_key=key, heap=keeper)
+    server = ThroneServer(Config(), hub=cast(Any, None), storage=cast(Any, None), host_key=key, apps=app_host(), heap=keeper)
     assert gc.isenabled()
     server.drawing_starts()
     server.drawing_starts()  # two sessions drawing their first screen

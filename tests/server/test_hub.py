@@ -10,11 +10,11 @@ import pytest
 from games import CountView, ticks, until
 from hubs import new_hub
 
+from protocol.contract import ClientError, Identity, RoomSettings
 from server import hub as hub_module
 from server.hub import Hub, LobbySession
 from server.room import RoomSession
 from server.storage import Storage, room_scope
-from tui.client import ClientError, Identity, RoomSettings
 
 
 def settings(**kw: Any) -> RoomSettings:
@@ -488,7 +488,7 @@ async def test_unreplayable_match_is_abandoned_not_fatal(tmp_path: Path) -> None
 
 
 async def test_lobby_session_is_a_lobby_client(hub: Hub) -> None:
-    from tui.client import LobbyClient, RoomClient
+    from protocol.contract import LobbyClient, RoomClient
 
     la: LobbyClient = hub.connect(Identity(name="alice"))
     rc: RoomClient = la.create_room(settings())

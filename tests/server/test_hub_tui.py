@@ -15,12 +15,12 @@ from hubs import new_hub, settle
 from textual.widgets import Input, Select, Static
 
 import tui.app
+from protocol.contract import Identity, RoomSettings
+from protocol.i18n import Lang, game_title, t
 from server.hub import Hub
 from server.room import Room
 from server.storage import Storage
 from tui.app import ThroneApp
-from tui.client import Identity, RoomSettings
-from tui.i18n import Lang, game_title, t
 from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen
@@ -443,7 +443,7 @@ async def test_a_chat_line_that_is_full_says_so_to_its_sender(size: tuple[int, i
     shows, all of it."""
     from textual import events
 
-    from tui.client import CHAT_MAX
+    from protocol.contract import CHAT_MAX
     from tui.widgets import ChatInput
 
     hub = new_hub()

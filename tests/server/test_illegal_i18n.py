@@ -11,12 +11,12 @@ from games import COUNT_SPEC, until
 from hubs import settle
 
 from engine.registry import games
+from protocol.contract import ClientError, Identity, RoomSettings
+from protocol.i18n import error_text
 from server.hub import Hub
 from server.room import RoomSession
 from server.storage import Storage
 from tui.app import ThroneApp
-from tui.client import ClientError, Identity, RoomSettings
-from tui.i18n import error_text
 from tui.sultans.table import Table as SultansTable
 
 

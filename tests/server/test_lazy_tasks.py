@@ -18,11 +18,12 @@ import pytest
 from hubs import new_hub
 from test_ssh_driver import until
 
+from protocol.contract import Identity, RoomSettings
+from server.cli import app_host
 from server.hub import Hub
-from server.ssh import _prepare_app
+from server.ssh import prepare_app
 from server.sshdriver import SessionTerminal
 from tui.app import ThroneApp
-from tui.client import Identity, RoomSettings
 
 
 async def _session(hub: Hub, name: str) -> tuple[ThroneApp, asyncio.Task[Any], list[bytes]]:
@@ -30,7 +31,7 @@ async def _session(hub: Hub, name: str) -> tuple[ThroneApp, asyncio.Task[Any], l
     writes: list[bytes] = []
     term = SessionTerminal(writes.append, (100, 30))
     app = ThroneApp(hub.connect(Identity(name=name)), driver_class=term.driver_class)
-    _prepare_app(app)
+    prepare_app(app, app_host())
     task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
     await until(lambda: any(b"SHA256:test" in w for w in writes))
     return app, task, writes

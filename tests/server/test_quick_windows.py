@@ -23,9 +23,9 @@ from pydantic import BaseModel
 from engine.api import Bot, GameTable
 from engine.sultans import Match, Round, SultansOptions
 from engine.sultans.bots import make_bot as sultans_bot
+from protocol.contract import Identity, RoomSettings
 from server.hub import Hub
 from server.room import Room, RoomSession
-from tui.client import Identity, RoomSettings
 
 
 def secrets_spec(secrets: Sequence[int]) -> Any:
@@ -458,7 +458,7 @@ async def test_who_is_asked_never_depends_on_the_cards() -> None:
 async def test_the_window_settings_are_held_to_their_bounds_and_their_change_is_said() -> None:
     """S-REACT-5: a window's minimum time is at least 1 s (and at most WINDOW_MIN's
     most); switching to strict windows is named in the room's chat."""
-    from tui.client import WINDOW_MIN
+    from protocol.contract import WINDOW_MIN
 
     hub = new_hub()
     await hub.start()

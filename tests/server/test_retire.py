@@ -12,11 +12,12 @@ from collections.abc import Iterator
 import pytest
 from hubs import new_hub, settle
 
+from protocol.contract import Identity, RoomSettings
+from server.cli import app_host
 from server.hub import Hub
-from server.ssh import _prepare_app
+from server.ssh import prepare_app
 from tui import retire
 from tui.app import ThroneApp
-from tui.client import Identity, RoomSettings
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.screens.round_results import RoundResults
@@ -43,7 +44,7 @@ async def visit_a_room_and_leave(hub: Hub, name: str) -> ThroneApp:
 
 async def _visit(hub: Hub, name: str) -> ThroneApp:
     app = ThroneApp(hub.connect(Identity(name=name)))
-    _prepare_app(app)  # shared styles, as the server's sessions
+    prepare_app(app, app_host())  # shared styles, as the server's sessions
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)

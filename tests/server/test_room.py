@@ -16,11 +16,11 @@ from hubs import new_hub
 from pydantic import BaseModel
 
 from engine.api import Bot
+from protocol.contract import ClientError, Identity, RoomSettings
+from protocol.i18n import system_line
 from server.hub import Hub, LobbySession
 from server.room import CHAT_BURST, CHAT_EVERY, CHAT_HISTORY, Room, RoomSession
 from server.storage import StorageError
-from tui.client import ClientError, Identity, RoomSettings
-from tui.i18n import system_line
 
 
 def settings(**kw: Any) -> RoomSettings:
@@ -473,8 +473,8 @@ async def test_a_chat_line_longer_than_chat_max_is_refused_not_cut_unsaid() -> N
     """Issue 44 item 9: a line over CHAT_MAX characters (the one bound the chat
     line's input reads too) is refused with a reason the screens translate,
     and not counted against the sender; one of CHAT_MAX is sent whole."""
+    from protocol.i18n import error_text
     from server.room import CHAT_MAX
-    from tui.i18n import error_text
 
     h = new_hub()
     await h.start()

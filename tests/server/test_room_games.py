@@ -14,11 +14,11 @@ from hubs import new_hub as count_hub
 
 from engine.api import GameSpec
 from engine.registry import games
+from protocol.contract import Identity, RoomSettings
 from server import room as room_module
 from server.hub import Hub
 from server.room import RoomSession
 from server.storage import Storage
-from tui.client import Identity, RoomSettings
 
 SPECS: dict[str, GameSpec] = games()
 GAMES = [g for g in ("sultans", "overlord") if g in SPECS]

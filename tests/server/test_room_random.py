@@ -9,9 +9,9 @@ import random
 import pytest
 from games import COUNT_SPEC, CountOptions, ticks
 
+from protocol.contract import ClientError, Identity, RoomSettings
 from server.hub import Hub
 from server.storage import Storage
-from tui.client import ClientError, Identity, RoomSettings
 
 
 @pytest.mark.parametrize("strict", [True, False])

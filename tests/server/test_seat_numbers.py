@@ -1,17 +1,17 @@
 """Seat numbers players see start at 1 (issue 43: "as at a real table"): the
 host's messages and the waiting room number seats 1..n, while the host's API,
 the views and the engines' notation keep indexing them from 0. The one
-conversion is ``tui.client.seat_number`` / ``seat_index``."""
+conversion is ``protocol.contract.seat_number`` / ``seat_index``."""
 
 from __future__ import annotations
 
 import pytest
 from games import COUNT_SPEC
 
+from protocol.contract import ClientError, Identity, RoomSettings, bot_name, seat_index, seat_number
+from protocol.i18n import error_text, shown_name, system_line
 from server.hub import Hub
 from server.storage import Storage
-from tui.client import ClientError, Identity, RoomSettings, bot_name, seat_index, seat_number
-from tui.i18n import error_text, shown_name, system_line
 
 
 def test_seat_number_and_index_are_inverse() -> None:

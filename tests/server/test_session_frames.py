@@ -22,11 +22,12 @@ from textual.geometry import Region, Size
 from textual.widget import Widget
 from textual.widgets import Select
 
+from protocol.contract import Identity, RoomSettings, bot_name
+from server.cli import app_host
 from server.hub import Hub
-from server.ssh import _prepare_app
+from server.ssh import prepare_app
 from server.sshdriver import SessionTerminal
 from tui.app import INPUT_ANSWER, ThroneApp
-from tui.client import Identity, RoomSettings, bot_name
 from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
@@ -41,7 +42,7 @@ def _alice(hub: Hub, writes: list[bytes]) -> tuple[SessionTerminal, ThroneApp, a
     """alice's session at 100x30, as the server starts it; its terminal appends to ``writes``."""
     term = SessionTerminal(writes.append, (100, 30))
     app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class)
-    _prepare_app(app)
+    prepare_app(app, app_host())
     return term, app, asyncio.create_task(app.run_async(size=term.size))
 
 
@@ -99,7 +100,7 @@ async def test_with_turns_host_refreshes_and_frames_queue_there_and_a_players_ke
     term = SessionTerminal(writes.append, (100, 30))
     turns = RecordingTurns()
     app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class, turns=turns)
-    _prepare_app(app)
+    prepare_app(app, app_host())
     task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
     try:
         await until(lambda: any(b"SHA256:test" in w for w in writes))
@@ -138,7 +139,7 @@ async def test_with_turns_a_refresh_that_fails_ends_its_own_session_only(hub: Hu
     for name in ("ann", "ben"):
         term = SessionTerminal(writes[name].append, (100, 30))
         apps[name] = app = ThroneApp(hub.connect(Identity(name=name)), driver_class=term.driver_class, turns=turns)
-        _prepare_app(app)
+        prepare_app(app, app_host())
         tasks[name] = asyncio.create_task(app.run_async(size=term.size))
     try:
         for name in ("ann", "ben"):
@@ -350,7 +351,7 @@ async def test_a_dialog_that_shrinks_leaves_the_wide_characters_it_uncovers_whol
     writes: list[bytes] = []
     term = SessionTerminal(writes.append, (cols, 30))
     app = ThroneApp(hub.connect(Identity(name="alice", lang="zh")), driver_class=term.driver_class)
-    _prepare_app(app)
+    prepare_app(app, app_host())
     task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
     terminal = pyte.Screen(cols, 30)
     try:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from hubs import new_hub
 
+from protocol.contract import ClientError, Identity, RoomSettings
+from protocol.i18n import t
 from server.config import SpamSection
 from server.hub import Hub
-from tui.client import ClientError, Identity, RoomSettings
-from tui.i18n import t
 
 
 def _guest(hub: Hub, i: int, address: str = "203.0.113.7") -> Identity:

@@ -5,23 +5,25 @@ match, across restarts."""
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 
 import asyncssh
 from games import until
 from hubs import new_hub
 from test_ssh_server import HelloApp, RecordingHub, connect, open_tty
 
+from protocol.contract import Identity, RoomSettings
+from server.cli import app_host
 from server.config import Config, PlayersSection, ServerSection
 from server.ssh import ThroneServer
 from server.storage import Storage
-from tui.client import Identity, RoomSettings
 
 
 async def _server(storage: Storage, players: PlayersSection) -> ThroneServer:
     server = ThroneServer(
         Config(server=ServerSection(host="127.0.0.1", port=0), players=players),
         hub=RecordingHub(), storage=storage, host_key=asyncssh.generate_private_key("ssh-ed25519"),
-        app_factory=HelloApp,
+        apps=replace(app_host(), new_app=HelloApp),
     )
     await server.start()
     return server

@@ -10,6 +10,7 @@ import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from typing import Any
 
 import asyncssh
@@ -21,12 +22,13 @@ from textual.app import App, ComposeResult
 from textual.driver import Driver
 from textual.widgets import Static
 
+from protocol.contract import Identity, LobbyClient
 from server import ssh as ssh_module
+from server.cli import app_host
 from server.config import Config, LimitsSection, PlayersSection, ServerSection
 from server.heap import HeapKeeper
 from server.ssh import ThroneServer
 from server.storage import Storage
-from tui.client import Identity, LobbyClient
 
 # -- fakes ----------------------------------------------------------------------
 
@@ -172,7 +174,7 @@ async def make_server() -> AsyncIterator[Callable[..., Any]]:
             hub=hub,
             storage=storage,
             host_key=asyncssh.generate_private_key("ssh-ed25519"),
-            app_factory=HelloApp,
+            apps=replace(app_host(), new_app=HelloApp),
             heap=heap,
         )
         await server.start()
@@ -791,21 +793,18 @@ async def test_refusals_speak_the_client_language(harness: Harness) -> None:
     assert "需要終端機" in (stdout.decode() if isinstance(stdout, bytes) else stdout)
 
 
-def test_every_message_has_both_languages_with_the_same_fields() -> None:
-    import string
+def test_every_ssh_message_has_both_languages_with_the_same_fields() -> None:
+    """The server's words outside the App are in the one catalogue (``ssh.*``)."""
+    from protocol.catalogue import EN, ZH
+    from protocol.i18n import params_of
 
-    from server.ssh import MESSAGES
-
-    for key, texts in MESSAGES.items():
-        assert set(texts) == {"en", "zh"}, key
-        fields = [
-            {name for _, name, _, _ in string.Formatter().parse(text) if name}
-            for text in texts.values()
-        ]
-        if key == "owned-after-banner":  # the English one leaves out what the English banner said
-            assert fields[0] < fields[1], key
+    keys = [k for k in EN if k.startswith("ssh.")]
+    assert {"ssh.no-pty", "ssh.owned", "ssh.owned-after-banner", "ssh.banned"} <= set(keys)
+    for key in keys:
+        if key == "ssh.owned-after-banner":  # the English one leaves out what the English banner said
+            assert params_of(EN[key]) < params_of(ZH[key]), key
         else:
-            assert fields[0] == fields[1], key
+            assert params_of(EN[key]) == params_of(ZH[key]), key
 
 
 async def test_a_client_that_stops_reading_gets_frames_dropped_then_a_full_repaint(
@@ -865,13 +864,13 @@ async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harne
     needed); the session still open goes on as before. Only then does the
     session count as retired (server.heap's full collections wait for it)."""
     apps: dict[str, App[Any]] = {}
-    factory = harness.server.app_factory
+    factory = harness.server.apps.new_app
 
     def recording(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
         app = apps[lobby.identity.name] = factory(lobby, driver_class)
         return app
 
-    harness.server.app_factory = recording
+    harness.server.apps = replace(harness.server.apps, new_app=recording)
     harness.server.retire_after = 0.05
     stays, _ = await connect(harness.port, "stays", KEY_A)
     stays_screen = await open_tty(stays)

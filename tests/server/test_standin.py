@@ -15,11 +15,11 @@ import pytest
 from games import CountBot, CountView, make_spec, ticks, until
 from hubs import new_hub
 
+from protocol.contract import ClientError, Identity, RoomSettings
+from protocol.i18n import system_line
 from server.hub import Hub
 from server.room import AWAY_AFTER, Room, RoomSession
 from server.storage import SeatResult, Storage
-from tui.client import ClientError, Identity, RoomSettings
-from tui.i18n import system_line
 
 
 def settings(**kw: Any) -> RoomSettings:

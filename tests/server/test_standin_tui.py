@@ -13,11 +13,11 @@ import pytest
 from hubs import new_hub, settle
 from textual.widgets import Input
 
+from protocol.contract import Identity, RoomSettings
+from protocol.i18n import Lang, t
 from server.hub import Hub
 from server.room import Room, RoomSession
 from tui.app import ThroneApp
-from tui.client import Identity, RoomSettings
-from tui.i18n import Lang, t
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog
 from tui.screens.help import HelpDialog
 from tui.screens.lobby import LobbyScreen

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from protocol.contract import ChatLine, leader_ranks
 from server.storage import (
     CHAT_HISTORY,
     LOBBY_CHAT,
@@ -20,7 +21,6 @@ from server.storage import (
     name_key,
     room_scope,
 )
-from tui.client import ChatLine, leader_ranks
 
 
 def test_claim_name_first_key_keeps_it() -> None:

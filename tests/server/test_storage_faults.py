@@ -9,6 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,13 @@ from games import until
 from hubs import new_hub
 from test_ssh_server import HelloApp, RecordingHub, connect, open_tty
 
+from protocol.contract import ChatLine, ClientError, Identity, RoomSettings
+from protocol.i18n import t
+from server.cli import app_host
 from server.config import Config, ServerSection, StorageSection
 from server.ops import RESTORE_HELP
 from server.ssh import ThroneServer
 from server.storage import LOBBY_CHAT, DatabaseCorrupt, DatabaseReadOnly, Storage
-from tui.client import ChatLine, ClientError, Identity, RoomSettings
-from tui.i18n import t
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -179,7 +181,7 @@ async def test_a_new_keyed_player_on_a_full_disk_is_not_told_the_name_is_another
     st = Storage(tmp_path / "db.sqlite")
     server = ThroneServer(
         Config(server=ServerSection(host="127.0.0.1", port=0)),
-        hub=RecordingHub(), storage=st, host_key=asyncssh.generate_private_key("ssh-ed25519"), app_factory=HelloApp,
+        hub=RecordingHub(), storage=st, host_key=asyncssh.generate_private_key("ssh-ed25519"), apps=replace(app_host(), new_app=HelloApp),
     )
     await server.start()
     disk = _disk(st)

@@ -10,10 +10,10 @@ import pytest
 from hubs import settle
 
 from engine.sultans import MatchView
+from protocol.contract import Identity, RoomSettings
 from server.hub import Hub
 from server.storage import Storage
 from tui.app import ThroneApp
-from tui.client import Identity, RoomSettings
 from tui.sultans.table import Table as SultansTable
 
 

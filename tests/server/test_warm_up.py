@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import asyncssh
@@ -15,11 +16,12 @@ import pytest
 from textual.app import App
 from textual.driver import Driver
 
+from protocol.contract import LobbyClient
+from server.cli import app_host
 from server.config import Config, ServerSection
 from server.hub import Hub
-from server.ssh import ThroneServer, default_app_factory
+from server.ssh import ThroneServer
 from server.storage import Storage
-from tui.client import LobbyClient
 from tui.screens.lobby import LobbyScreen
 
 KEY = asyncssh.generate_private_key("ssh-ed25519")
@@ -33,9 +35,10 @@ async def hub() -> AsyncIterator[Hub]:
     await hub.stop()
 
 
-def make_server(hub: Hub, factory: Any = default_app_factory) -> ThroneServer:
+def make_server(hub: Hub, factory: Any = None) -> ThroneServer:
     config = Config(server=ServerSection(host="127.0.0.1", port=0))
-    return ThroneServer(config, hub=hub, storage=hub.storage, host_key=KEY, app_factory=factory)
+    apps = app_host() if factory is None else replace(app_host(), new_app=factory)
+    return ThroneServer(config, hub=hub, storage=hub.storage, host_key=KEY, apps=apps)
 
 
 async def test_warm_up_draws_the_real_lobby_and_leaves_nobody_behind(hub: Hub) -> None:
@@ -43,7 +46,7 @@ async def test_warm_up_draws_the_real_lobby_and_leaves_nobody_behind(hub: Hub) -
     screens: list[str] = []
 
     def factory(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
-        app = default_app_factory(lobby, driver_class)
+        app = app_host().new_app(lobby, driver_class)
         made.append((app, driver_class.terminal))  # type: ignore[attr-defined]
         app.call_later(lambda: screens.append(type(app.screen).__name__))
         return app
@@ -137,6 +140,6 @@ class RefusingHub:
 async def test_a_hub_that_refuses_the_guest_costs_only_the_warm_up(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="throneroom.ssh")
     config = Config(server=ServerSection(host="127.0.0.1", port=0))
-    server = ThroneServer(config, hub=RefusingHub(), storage=Storage(":memory:"), host_key=KEY)
+    server = ThroneServer(config, hub=RefusingHub(), storage=Storage(":memory:"), host_key=KEY, apps=app_host())
     assert await server.warm_up() is None
     assert "warm-up failed" in caplog.text and "hub not ready" in caplog.text

@@ -9,9 +9,9 @@ from typing import Any
 from games import ticks, until
 from hubs import new_hub
 
+from protocol.contract import Identity, RoomSettings
 from server.hub import Hub
 from server.room import RoomSession
-from tui.client import Identity, RoomSettings
 
 
 def settings(**kw: Any) -> RoomSettings:

@@ -1,6 +1,6 @@
 """An in-memory host for screen tests: a FakeHub with lobbies, rooms and a tiny game.
 
-``FakeLobby`` and ``FakeRoomClient`` implement ``tui.client.LobbyClient`` and
+``FakeLobby`` and ``FakeRoomClient`` implement ``protocol.contract.LobbyClient`` and
 ``RoomClient`` the way a real host behaves towards screens: seats, ready
 marks, host-only controls, private codes, chat, spectators, versions (stale
 actions refused), listeners called on every change, and a small game with a
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
-from tui.client import (
+from protocol.contract import (
     ChatLine,
     ClientError,
     Identity,

@@ -19,7 +19,7 @@ from table_fakes import FakeTableClient, FakeTableLobby, FakeTableRoom
 from engine.overlord import Game
 from engine.overlord.bots import make_bot
 from engine.overlord.views import Event, OverlordView
-from tui.client import RoomSettings
+from protocol.contract import RoomSettings
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
 

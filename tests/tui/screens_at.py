@@ -15,8 +15,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from engine.overlord import Game
+from protocol.contract import RoomSettings
 from tui.app import ThroneApp
-from tui.client import RoomSettings
 from tui.overlord.table import Table as OverlordTable
 from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.help import HelpScreen

@@ -20,7 +20,7 @@ from table_fakes import FakeTableClient, FakeTableLobby, FakeTableRoom
 from engine.sultans import Match, Round, SultansOptions
 from engine.sultans.bots import make_bot
 from engine.sultans.views import Event, MatchView, RoundView
-from tui.client import RoomSettings
+from protocol.contract import RoomSettings
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "ken", "lena", "mallory", "nick", "olga"]
 

@@ -22,8 +22,7 @@ from fakes import settle
 from pydantic import BaseModel
 from textual.pilot import Pilot
 
-from tui.app import ThroneApp
-from tui.client import (
+from protocol.contract import (
     ChatLine,
     ClientError,
     Identity,
@@ -35,6 +34,7 @@ from tui.client import (
     SeatInfo,
     WhyNote,
 )
+from tui.app import ThroneApp
 from tui.tables import TableScreen
 
 

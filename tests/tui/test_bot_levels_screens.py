@@ -11,11 +11,12 @@ from fakes import FakeHub, open_new_room_dialog, screen_text, settle, settle_in_
 from textual.widgets import Input, Select, Static
 
 from engine.api import BOT_LEVELS
+from protocol.contract import RoomSettings
+from protocol.i18n import Lang, level_name
 from tui.app import ThroneApp
-from tui.client import RoomSettings
-from tui.i18n import Lang, level_name, settings_summary
 from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.room import RoomScreen
+from tui.summary import settings_summary
 
 SIZES = [(80, 24), (60, 20)]
 WORDS = {"en": ("easy", "normal"), "zh": ("簡單", "普通")}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import Input
 
-from tui.client import ChatLine
+from protocol.contract import ChatLine
 from tui.widgets import ChatPanel, TailLog
 
 
@@ -52,7 +52,7 @@ async def test_a_focused_chat_line_does_not_blink() -> None:
 
 def test_a_chat_line_uses_the_readers_colon() -> None:
     """A Chinese screen writes "pb李：你好" with the full-width colon its other lines use."""
-    from tui.client import ChatLine
+    from protocol.contract import ChatLine
     from tui.widgets import chat_text
 
     line = ChatLine(at=0.0, name="pb李", text="你好，各位 [b]")

@@ -9,7 +9,7 @@ import pytest
 from rich.cells import cell_len
 from screens_at import WITH_KEY_BARS, Lang
 
-from tui.i18n import t
+from protocol.i18n import t
 from tui.screens.base import HostModal
 from tui.widgets import KeyBar
 

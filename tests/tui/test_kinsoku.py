@@ -11,8 +11,8 @@ from rich._wrap import divide_line as rich_divide_line
 from rich.console import Console
 from rich.text import Text
 
+from protocol.i18n import CATALOGUES, t
 from tui import kinsoku
-from tui.i18n import CATALOGUES, t
 from tui.kinsoku import NO_LINE_END, NO_LINE_START, divide_line
 from tui.overlord import catalogue as overlord_catalogue
 from tui.sultans import catalogue as sultans_catalogue

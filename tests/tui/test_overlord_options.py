@@ -9,9 +9,10 @@ from textual.widgets import Input, Select
 
 from engine.overlord.spec import OverlordOptions
 from engine.registry import games
+from protocol.i18n import Lang, t
 from tui.app import ThroneApp
-from tui.i18n import Lang, expansion_choices, t
 from tui.screens.room import RoomScreen
+from tui.summary import expansion_choices
 
 
 def test_the_host_offers_kill_the_overlord() -> None:
@@ -78,8 +79,8 @@ async def test_create_room_dialog_in_chinese_names_the_overlord_options(hub: Fak
 
 def test_a_limit_of_one_round_reads_in_the_singular() -> None:
     """The header said "6 seats · at most 1 rounds"."""
-    from tui.client import RoomSettings
-    from tui.i18n import settings_summary
+    from protocol.contract import RoomSettings
+    from tui.summary import settings_summary
 
     one = RoomSettings(game="overlord", seats=6, options={"round_limit": 1})
     assert "at most 1 round" in settings_summary(one, "en") and "1 rounds" not in settings_summary(one, "en")
@@ -91,8 +92,8 @@ def test_the_header_names_the_expansion_roles_in_play_and_the_ranks_that_are_not
     """K-XROLE-1: expansion roles replace base roles "only for ranks in play at
     that player count". The header said "expansion roles at ranks 6 7" at 4
     seats, where neither rank is dealt; it names the roles that are, by name."""
-    from tui.client import RoomSettings
-    from tui.i18n import settings_summary
+    from protocol.contract import RoomSettings
+    from tui.summary import settings_summary
 
     six = RoomSettings(game="overlord", seats=6, options={"expansion_ranks": [3, 6]})
     assert "expansion roles: Soothsayer, Merchant" in settings_summary(six, "en")

@@ -23,8 +23,8 @@ from textual.widgets import Static
 
 from engine.overlord import Game
 from engine.overlord.rules import load_ruleset
+from protocol.i18n import t
 from tui.app import ThroneApp
-from tui.i18n import t
 from tui.overlord.catalogue import CARDS_EN
 from tui.overlord.help import OverlordHelp
 from tui.overlord.table import Table

@@ -18,7 +18,7 @@ from test_sultans_table import DEAL_A, box
 from test_sultans_table import prompt as sk_prompt
 from test_sultans_table import table as sk_table
 
-from tui.i18n import t
+from protocol.i18n import t
 
 Lang = Literal["en", "zh"]
 SIZES = [(80, 24), (60, 20)]

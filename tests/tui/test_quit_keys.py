@@ -9,8 +9,8 @@ import pytest
 from fakes import screen_text, settle
 from screens_at import OPENERS, Lang, lobby
 
+from protocol.i18n import t
 from tui.app import QuitDialog
-from tui.i18n import t
 from tui.screens.lobby import LobbyScreen
 
 

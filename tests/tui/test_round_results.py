@@ -13,7 +13,7 @@ from sultans_fakes import SultansClient, SultansLobby, SultansRoom
 from table_fakes import open_table
 from test_overlord_table import exchange_game
 
-from tui.i18n import Lang, t
+from protocol.i18n import Lang, t
 from tui.overlord.table import Table as OverlordTable
 from tui.screens.match_log import MatchLog
 from tui.screens.round_results import RoundResults
@@ -301,7 +301,7 @@ async def test_why_lines_on_the_players_own_log(size: tuple[int, int], lang: Lan
     the Assassin): her log says so and that her card stays hidden; the room's
     why-line for a timed-out answer follows the answer; carol's and a
     spectator's logs have neither."""
-    from tui.client import WhyNote
+    from protocol.contract import WhyNote
 
     room = SultansRoom(5, deal=["guard", "assassin", "guard", "sultan", "slave"], first=1, humans=(0, 2), rounds=2)
     room.play(1, "assassinate 3")
@@ -339,7 +339,7 @@ async def test_a_why_line_follows_the_action_not_the_next_turns_first_line() -> 
     """S-TIME-1's default (a peek) played for alice: her log's why-line comes
     after the peek and what she saw, before "bob's turn." that the same action
     brought."""
-    from tui.client import WhyNote
+    from protocol.contract import WhyNote
 
     room = SultansRoom(5, deal=DEAL, first=0, humans=(0,), rounds=2)
     room.play(0, room.match.timeout_action(0))

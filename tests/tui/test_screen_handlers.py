@@ -22,8 +22,8 @@ from table_fakes import open_table
 from test_overlord_table import ROLES4, new_game
 from test_sultans_table import DEAL_A
 
+from protocol.contract import RoomSettings
 from tui.app import ThroneApp
-from tui.client import RoomSettings
 from tui.overlord.table import Table as OverlordTable
 from tui.screens.base import HostScreen
 from tui.screens.help import HelpScreen

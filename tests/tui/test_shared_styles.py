@@ -17,9 +17,9 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.layout import Layout
 
+from protocol.contract import RoomSettings
 from tui import sharedcss
 from tui.app import ThroneApp
-from tui.client import RoomSettings
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.sharedcss import SharedCSSCache, forget, share_styles

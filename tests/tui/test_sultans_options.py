@@ -15,12 +15,12 @@ from textual.widgets import Input, Select, Static
 
 from engine.sultans import SultansOptions
 from engine.sultans.match import FIRST_TO_CAP
+from protocol.contract import BETWEEN_ROUNDS, BETWEEN_ROUNDS_MAX, RoomSettings
 from tui.app import ThroneApp
-from tui.client import BETWEEN_ROUNDS, BETWEEN_ROUNDS_MAX, RoomSettings
-from tui.i18n import SULTANS_FIRST_TO_CAP, settings_summary
 from tui.screens.dialogs import SULTANS_FIRST_TO_MAX, RoomSettingsDialog
 from tui.screens.room import RoomScreen
 from tui.sultans.table import Table
+from tui.summary import SULTANS_FIRST_TO_CAP, settings_summary
 from tui.widgets import TickBox
 
 

@@ -21,8 +21,8 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from protocol.i18n import t
 from tui.app import ThroneApp
-from tui.i18n import t
 from tui.sultans.help import SultansHelp
 from tui.sultans.ring import TableRing, ring_layout, wrap_lines
 from tui.sultans.table import Table
@@ -1309,7 +1309,7 @@ def test_seat_boxes_keep_the_turn_marker_in_a_window_and_points_before_signs() -
     (a narrow box cut them), the signs are set apart ("♛ =L", not "♛=L") and the
     words of a box are separated ("must hide · bot")."""
     from engine.sultans import Round
-    from tui.client import SeatInfo
+    from protocol.contract import SeatInfo
     from tui.sultans.render import seat_box_lines
 
     r = Round.new(["sultan", "assassin", "slave", "guard", "slave"], "slave", first=1)

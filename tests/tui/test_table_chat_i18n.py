@@ -1,5 +1,5 @@
 """The Sultans of Karaya and Kill the Overlord tables' chat says the host's
-system lines (tui.client.ChatLine key + params) in the player's language,
+system lines (protocol.contract.ChatLine key + params) in the player's language,
 names literal, and again in the other language after F2."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from overlord_fakes import OverlordClient, OverlordLobby, OverlordRoom
 from sultans_fakes import SultansClient, SultansLobby, SultansRoom
 
 from engine.overlord import Game
+from protocol.contract import ChatLine
 from tui.app import ThroneApp
-from tui.client import ChatLine
 from tui.widgets import ChatPanel
 
 

@@ -14,9 +14,9 @@ from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
+from protocol.contract import ClientError, RoomSettings
+from protocol.i18n import Lang, t
 from tui.app import ThroneApp
-from tui.client import ClientError, RoomSettings
-from tui.i18n import Lang, t
 from tui.screens.dialogs import CodeDialog, RoomSettingsDialog
 from tui.screens.help import HelpScreen
 from tui.screens.lobby import LobbyScreen
@@ -675,7 +675,7 @@ async def test_dialogs_show_their_own_keys_over_the_lobbys(hub: FakeHub) -> None
 
 
 async def test_leaderboard_in_the_lobby_and_in_full(hub: FakeHub) -> None:
-    from tui.client import LeaderRow
+    from protocol.contract import LeaderRow
 
     for i, name in enumerate(["[/b]", "bob", "carol"]):
         hub.leaders[name] = LeaderRow(name=name, matches=3, wins=i, points=10 - i)
@@ -698,7 +698,7 @@ def test_tied_players_share_their_place_on_the_leaderboard() -> None:
     """Four players with no win were numbered 1-4 in an order nobody could
     read: rows the board's order cannot tell apart share a place, and the next
     one's place counts them ("1, 2, 2, 4")."""
-    from tui.client import LeaderRow, leader_order, leader_ranks
+    from protocol.contract import LeaderRow, leader_order, leader_ranks
 
     def row(name: str, wins: int, matches: int, points: int = 0) -> LeaderRow:
         return LeaderRow(name=name, matches=matches, wins=wins, points=points)
@@ -719,7 +719,7 @@ def test_the_leaderboard_ranks_by_win_rate_counting_how_many_matches_show_it() -
     lower end of the 95% Wilson interval of the win rate: no win is no win
     however many matches (one shared place); a rate shown over more matches
     counts for more than a lucky one."""
-    from tui.client import LeaderRow, leader_order, leader_ranks, rank_rate
+    from protocol.contract import LeaderRow, leader_order, leader_ranks, rank_rate
 
     def row(name: str, wins: int, matches: int) -> LeaderRow:
         return LeaderRow(name=name, matches=matches, wins=wins, points=0)
@@ -738,7 +738,7 @@ def test_the_leaderboard_ranks_by_win_rate_counting_how_many_matches_show_it() -
 
 
 async def test_tied_players_share_their_place_in_the_side_pane_and_the_full_board(hub: FakeHub) -> None:
-    from tui.client import LeaderRow
+    from protocol.contract import LeaderRow
 
     for name, wins in (("ann", 2), ("bob", 0), ("cy", 0), ("dee", 0)):
         hub.leaders[name] = LeaderRow(name=name, matches=1, wins=wins, points=0)
@@ -760,7 +760,7 @@ async def test_tied_players_share_their_place_in_the_side_pane_and_the_full_boar
 async def test_the_full_leaderboard_shows_each_game_with_g(hub: FakeHub, lang: Lang) -> None:
     """Sultans points and Overlord gold do not add up: the full leaderboard is of
     every game first, and g shows each game's own, then every game's again."""
-    from tui.client import LeaderRow
+    from protocol.contract import LeaderRow
 
     hub.leaders = {"bob": LeaderRow(name="bob", matches=2, wins=1, points=43), "dave": LeaderRow(name="dave", matches=1, wins=0, points=2)}
     hub.game_leaders = {
@@ -822,7 +822,7 @@ async def test_the_leaderboard_shows_wins_matches_and_win_rate_in_the_side_pane_
     are place, name, wins/matches and win rate (the numbers whole, a long name
     cut); the full board (b) has wins, matches and win rate, g each game's
     with its average points; ties share a place; the board says how it ranks."""
-    from tui.client import LeaderRow
+    from protocol.contract import LeaderRow
 
     for name, wins, matches in (("carol", 0, 1), ("dave", 0, 1), ("bob", 0, 3), ("alice", 0, 6), ("erin_the_long_name", 3, 4)):
         hub.leaders[name] = LeaderRow(name=name, matches=matches, wins=wins, points=7 * wins)

@@ -6,9 +6,9 @@ import pytest
 from fakes import FakeHub, FakeLobby, FakeRoom, screen_text, settle
 from rich.cells import cell_len
 
+from protocol.contract import RoomSettings
+from protocol.i18n import Lang, t
 from tui.app import ThroneApp
-from tui.client import RoomSettings
-from tui.i18n import Lang, t
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen

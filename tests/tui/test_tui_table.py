@@ -9,8 +9,8 @@ from fakes import FakeHub, FakeLobby, FakeRoom, FakeRoomClient, screen_text, set
 from textual.app import ComposeResult
 from textual.widgets import Input, Static
 
+from protocol.contract import RoomSettings
 from tui.app import ThroneApp
-from tui.client import RoomSettings
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
 from tui.screens.plain_table import PlainTableScreen

@@ -1,6 +1,6 @@
 """The Kill the Overlord table's messages, English and Traditional Chinese.
 
-Merged into :mod:`tui.i18n`'s catalogues (``EN``/``ZH``); every key starts
+Added to the catalogue (:func:`protocol.i18n.add_catalogue`, in ``tui/__init__``); every key starts
 with ``ov.``. Card names reach a screen only as card *values*, bracketed
 (``[Sidestep]``, through :func:`tui.overlord.words.card_str`); other texts
 here avoid naming cards in brackets, so that a screen shows a bracketed card

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.overlord.notation import Action, OverlordIllegal, parse
-from tui.client import seat_index
+from protocol.contract import seat_index
 
 VERB_KIND: dict[str, str] = {
     "order": "order",
@@ -177,7 +177,7 @@ class Picker:
 
     def type_digit(self, digit: str) -> bool:
         """A seat step picks the seat with that number (as players see it,
-        :func:`tui.client.seat_index`); a card step the hand's
+        :func:`protocol.contract.seat_index`); a card step the hand's
         n-th card (its number in the hand panel); the levy step takes one gold
         more from that seat if it may (:meth:`levy_more`); other steps the n-th
         choice (1-based): in a list of ten or more, a digit after one that could

@@ -31,8 +31,8 @@ from textual.containers import Horizontal
 
 from engine.overlord.notation import Action
 from engine.overlord.views import Event, OverlordView, SeatView
-from tui.client import RoomClient, SeatInfo, WhyNote, seat_index, seat_number
-from tui.i18n import Lang, game_title, level_name
+from protocol.contract import RoomClient, SeatInfo, WhyNote, seat_index, seat_number
+from protocol.i18n import Lang, game_title, level_name
 from tui.overlord.help import OverlordHelp
 from tui.overlord.pick import KIND_KEYS, KIND_ORDER, Picker, Value, kind_for_key, parse_legal
 from tui.overlord.widgets import HandPanel, SeatsPanel

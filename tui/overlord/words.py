@@ -14,8 +14,8 @@ from rich.text import Text
 from engine.overlord.notation import Action, OverlordIllegal, parse
 from engine.overlord.rules import load_ruleset
 from engine.overlord.views import Event, Outcome, OverlordView
-from tui.client import seat_number
-from tui.i18n import Lang, has_key, t
+from protocol.contract import seat_number
+from protocol.i18n import Lang, has_key, t
 
 
 def card_str(card: str, lang: Lang) -> str:

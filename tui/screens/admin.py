@@ -11,8 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
-from tui.client import AdminClient, ClientError
-from tui.i18n import error_text, room_title, t
+from protocol.contract import AdminClient, ClientError
+from protocol.i18n import error_text, room_title, t
 from tui.screens.base import HostModal, HostScreen
 from tui.screens.dialogs import OkCancel
 from tui.text import literal

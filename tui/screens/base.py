@@ -23,9 +23,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.widgets._tooltip import Tooltip
 
-from tui.client import ClientError
+from protocol.contract import ClientError
+from protocol.i18n import Lang, t
 from tui.compositor import AcyclicCompositor, compositor
-from tui.i18n import Lang, t
 from tui.turns import Turns
 from tui.widgets import KeyBar, KeySpec, TailLog
 

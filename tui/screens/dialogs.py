@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from engine.api import BOT_LEVELS, DEFAULT_BOT_LEVEL, BotLevel
 from engine.registry import games as registered_games
-from tui.client import (
+from protocol.contract import (
     BETWEEN_ROUNDS_MAX,
     BOT_DELAY_MAX,
     TIMER_MAX,
@@ -29,17 +29,9 @@ from tui.client import (
     seat_index,
     seat_number,
 )
-from tui.i18n import (
-    LANGS,
-    Lang,
-    error_text,
-    expansion_choices,
-    game_title,
-    guest_marked,
-    level_name,
-    t,
-)
+from protocol.i18n import LANGS, Lang, error_text, game_title, guest_marked, level_name, t
 from tui.screens.base import HostModal
+from tui.summary import expansion_choices
 from tui.text import Packed, literal
 from tui.widgets import KeySpec, RowList, SteadyInput, TickBox
 
@@ -766,7 +758,7 @@ class LeaderboardDialog(HostModal[None]):
         table.clear(columns=True)
         points = game is not None
         # wins before matches, as the lobby's side pane has them; one game's board: its average
-        # points, which rank equal win rates (tui.client.leader_key)
+        # points, which rank equal win rates (protocol.contract.leader_key)
         columns = ("col.rank", "col.player", "col.wins", "col.matches", "col.rate", *(("col.avg_points",) if points else ()))
         for key in columns:
             table.add_column(self.tr(key), key=key)

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from tui.i18n import game_title, has_key
+from protocol.i18n import game_title, has_key
 from tui.screens.base import HostModal
 from tui.text import Packed
 from tui.widgets import KeySpec

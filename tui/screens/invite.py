@@ -9,8 +9,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from tui.client import ClientError
-from tui.i18n import error_text
+from protocol.contract import ClientError
+from protocol.i18n import error_text
 from tui.screens.base import HostScreen
 from tui.text import literal
 from tui.widgets import KeyBar, KeySpec, SteadyInput

@@ -16,8 +16,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from tui.client import ClientError, LeaderRow, RoomClient, RoomSettings, RoomSummary, leader_ranks
-from tui.i18n import Lang, game_title, guest_marked, room_title
+from protocol.contract import (
+    ClientError,
+    LeaderRow,
+    RoomClient,
+    RoomSettings,
+    RoomSummary,
+    leader_ranks,
+)
+from protocol.i18n import Lang, game_title, guest_marked, room_title
+from protocol.names import name_key
 from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import (
     CodeDialog,
@@ -26,7 +34,7 @@ from tui.screens.dialogs import (
     PlayerSettingsDialog,
     RoomSettingsDialog,
 )
-from tui.text import NameRows, clip, literal, name_key
+from tui.text import NameRows, clip, literal
 from tui.widgets import ChatPanel, KeyBar, KeySpec, LineStatic, RowList
 
 LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown

@@ -19,8 +19,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.client import ClientError, RoomClient, seat_number
-from tui.i18n import error_text, game_title, room_title
+from protocol.contract import ClientError, RoomClient, seat_number
+from protocol.i18n import error_text, game_title, room_title
 from tui.tables import TableScreen
 from tui.viewrender import ViewRenderer, action_label
 from tui.widgets import ChatPanel, KeyBar, KeySpec

@@ -12,10 +12,18 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from tui.client import ClientError, RoomClient, RoomSettings, RoomSnapshot, SeatInfo, seat_number
-from tui.i18n import game_title, level_name, room_title, settings_summary, shown_name
+from protocol.contract import (
+    ClientError,
+    RoomClient,
+    RoomSettings,
+    RoomSnapshot,
+    SeatInfo,
+    seat_number,
+)
+from protocol.i18n import game_title, level_name, room_title, shown_name
 from tui.screens.base import ChatKeys, HostScreen
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
+from tui.summary import settings_summary
 from tui.text import NameFirst, Packed
 from tui.widgets import ChatPanel, KeyBar, KeySpec, PaneBox, RowList
 

@@ -1,6 +1,6 @@
 """The Sultans of Karaya table's messages, English and Traditional Chinese.
 
-Merged into :mod:`tui.i18n`'s catalogues (``EN``/``ZH``) so that ``t(key, lang)``
+Added to the catalogue (:func:`protocol.i18n.add_catalogue`, in ``tui/__init__``) so that ``t(key, lang)``
 finds them; every key starts with ``sk.``. Card names appear only as card
 *values* (through :func:`tui.sultans.words.card_label`, always bracketed);
 other texts here avoid naming cards so that a screen shows a card name only

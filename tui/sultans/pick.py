@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.sultans.actions import Action, parse_action
-from tui.client import seat_index, seat_number
+from protocol.contract import seat_index, seat_number
 
 Cand = int | Literal["spare", "none", "loyalists", "rebels", "go"]
 Step = Literal["side", "target", "seats", "confirm"]
@@ -164,7 +164,7 @@ class Picker:
 
     def type_digit(self, d: str, seats: int) -> bool:
         """A digit typed: pick the seat with that number as players see it
-        (:func:`tui.client.seat_index`; two digits for 10 and up). True if
+        (:func:`protocol.contract.seat_index`; two digits for 10 and up). True if
         something was picked."""
         cands = self.seat_candidates()
         if self.digits:

@@ -13,8 +13,8 @@ from rich.text import Text
 from textual.cache import LRUCache
 
 from engine.sultans.views import MatchView, Note, RoundView, SeatView
-from tui.client import SeatInfo, seat_number
-from tui.i18n import Lang, level_name, t
+from protocol.contract import SeatInfo, seat_number
+from protocol.i18n import Lang, level_name, t
 from tui.sultans.catalogue import SULTANS_EN
 from tui.sultans.ring import wrap_lines
 from tui.sultans.words import Namer, card_str, card_text, current_side, side_name, side_text

@@ -28,8 +28,8 @@ from textual.widgets import Static
 
 from engine.sultans.actions import Action
 from engine.sultans.views import Event, MatchView, RoundView
-from tui.client import RoomClient, WhyNote, seat_number
-from tui.i18n import game_title
+from protocol.contract import RoomClient, WhyNote, seat_number
+from protocol.i18n import game_title
 from tui.sultans.help import SultansHelp
 from tui.sultans.pick import KIND_KEYS, KIND_ORDER, Cand, Picker, kinds_for_key, parse_legal
 from tui.sultans.render import (

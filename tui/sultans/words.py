@@ -18,8 +18,8 @@ from rich.text import Text
 from engine.sultans.actions import Action, parse_action
 from engine.sultans.cards import CARD_NAMES, CardName
 from engine.sultans.views import Event, Note
-from tui.client import seat_number
-from tui.i18n import Lang, has_key, t
+from protocol.contract import seat_number
+from protocol.i18n import Lang, has_key, t
 
 Family = Literal["loyalists", "rebels", "neutral"]
 
@@ -82,7 +82,7 @@ def current_side(card: str, revealed: bool, declared: str | None) -> str | None:
 
 class Namer:
     """Seat references for one viewer: ``alice (3)``, ``bob (4, you)`` (a name, so that English verbs agree), ``the spare``;
-    the numbers are the ones players see (:func:`tui.client.seat_number`)."""
+    the numbers are the ones players see (:func:`protocol.contract.seat_number`)."""
 
     def __init__(self, names: Sequence[str], viewer: int | None, lang: Lang) -> None:
         self.names = list(names)

@@ -1,24 +1,8 @@
-"""The message catalogue: every UI string in English and Traditional Chinese.
-
-``t(key, lang, **params)`` looks a key up and fills ``str.format`` params.
-Both catalogues must hold the same keys with the same params
-(``tests/tui/test_i18n.py`` checks). User-provided text is never put into a
-catalogue string as markup: screens render results as literal text.
-"""
+"""The core message catalogue: every string the generic screens and the host
+say, in English and Traditional Chinese (each game's table keys live beside
+its screens and are added with :func:`protocol.i18n.add_catalogue`)."""
 
 from __future__ import annotations
-
-import functools
-import string
-import unicodedata
-from collections.abc import Mapping
-from typing import Literal
-
-from engine.api import DEFAULT_BOT_LEVEL
-from tui.client import ClientError, RoomSettings, SeatInfo, bot_name, seat_index, seat_number
-
-Lang = Literal["en", "zh"]
-LANGS: tuple[Lang, ...] = ("en", "zh")
 
 EN: dict[str, str] = {
     "yes": "yes",
@@ -196,7 +180,7 @@ EN: dict[str, str] = {
     "chat.placeholder.lobby": "t: say something to everyone in the lobby",
     "chat.placeholder.room": "t: say something to this room",
     "chat.full": "A chat line holds {max} characters at most: the rest was not taken. Send this one, then type on.",
-    # the host's system lines in chat (tui.client.ChatLine.key; names are literal)
+    # the host's system lines in chat (protocol.contract.ChatLine.key; names are literal)
     "sys.sat_down": "{name} sat down",
     "sys.moved": "{name} moved to seat {seat}",
     "sys.back": "{name} is back",
@@ -657,6 +641,31 @@ EN: dict[str, str] = {
         "centre. The Overlord also wins when he is the last one alive. After the last round "
         "the most gold wins."
     ),
+    # the SSH server's words outside the App (refusals before the lobby, farewells)
+    "ssh.no-pty": "throneroom is a full-screen game and needs a terminal: {hint}",
+    "ssh.bad-name": "'{raw}' cannot be used as a player name: use letters and digits.\r\nConnect as: {hint}",
+    "ssh.lookalike": "'{name}' cannot be used as a player name: it mixes alphabets, or its letters only look Latin,\r\nso it could pass for another player's name. Use one alphabet.\r\nConnect as: {hint}",
+    "ssh.owned": "The name '{name}' belongs to another player's SSH key, and this client did not offer that key.\r\nPick another name: {other}\r\n(If it is yours, connect with the key you first used: ssh -i ~/.ssh/KEY ...)",
+    "ssh.lookalike-owned": "The name '{name}' looks too much like '{owned}', a name that belongs to another player's SSH key.\r\nPick a name that cannot pass for another player's: {other}",
+    "ssh.too-many-names": "This SSH key owns {count} names already, as many as one key may own here: {names}.\r\nConnect as one of them: {hint}",
+    "ssh.name-claims-fast": "This SSH key has taken {count} new names in the last hour, as many as one key may take here.\r\nConnect as a name it owns ({names}), or take a new one later: {hint}",
+    "ssh.owned-banner": "throneroom: the name '{name}' belongs to another player's SSH key.\r\nPick another name: {other}\r\n",
+    "ssh.need-key": "This server only admits players with an SSH key, and your client offered none.\r\nMake one with: ssh-keygen -t ed25519   then connect again: {hint}",
+    "ssh.in-use": "Someone is already playing as '{name}' right now.\r\nPick another name: {other}",
+    "ssh.storage-error": "The server could not check or save your name: its database refused (its disk may be full).\r\nNothing was taken from you. Please try again in a few minutes.",
+    "ssh.full": "The server is full right now. Please try again in a few minutes.",
+    "ssh.crashed": "Sorry, something went wrong in this session; it has been logged. Reconnect to continue.",
+    "ssh.idle": "Closed after {minutes} min without a keypress. Reconnect any time.",
+    "ssh.flood": "Closed: this terminal kept sending input faster than the game can read it for {seconds} s\r\n(a stuck key, or a file pasted or piped in). Reconnect any time.",
+    "ssh.shutdown": "The server is shutting down. Come back soon!",
+    "ssh.banned": "You are banned from this club: {reason}",
+    "ssh.banned-until": "You are banned from this club until {until}: {reason}",
+    "ssh.not-member": "This club is for members only, and this key is not (or no longer) a member. Ask an admin.",
+    "ssh.members-need-key": "This club is for members only: connect with an SSH key, then type your invite code.\r\nMake a key with: ssh-keygen -t ed25519   then connect again: {hint}",
+    "ssh.kicked-admin": "An admin closed your session: {reason}",
+    # (said when the English auth banner already said the rest, so it leaves out {other};
+    # a Chinese client gets it all)
+    "ssh.owned-after-banner": "If the name '{name}' is yours, connect with the key you first used: ssh -i ~/.ssh/KEY ...",
 }
 
 ZH: dict[str, str] = {
@@ -1265,312 +1274,27 @@ ZH: dict[str, str] = {
         "領主死亡時本階段結束，存活者從中央換取更高的角色。領主是最後存活者時也獲勝。"
         "最後一局結束後，錢最多的人獲勝。"
     ),
+    # the SSH server's words outside the App (refusals before the lobby, farewells)
+    "ssh.no-pty": "throneroom 是全螢幕遊戲，需要終端機：{hint}",
+    "ssh.bad-name": "「{raw}」不能當玩家名稱：請用字母或數字。\r\n請這樣連線：{hint}",
+    "ssh.lookalike": "「{name}」不能當玩家名稱：它混用了不同的字母，或只是長得像拉丁字母，\r\n可能被誤認成別的玩家。請只用一種文字。\r\n請這樣連線：{hint}",
+    "ssh.owned": "名稱「{name}」已屬於另一位玩家的 SSH 金鑰，而這個連線沒有提供那把金鑰。\r\n請換個名稱：{other}\r\n（如果這是你的名稱，請用你第一次使用的金鑰連線：ssh -i ~/.ssh/KEY ...）",
+    "ssh.lookalike-owned": "名稱「{name}」看起來跟「{owned}」太像了，而「{owned}」已屬於另一位玩家的 SSH 金鑰。\r\n請換一個不會被誤認成別的玩家的名稱：{other}",
+    "ssh.too-many-names": "這把 SSH 金鑰已經擁有 {count} 個名稱，是這裡一把金鑰能擁有的上限：{names}。\r\n請用其中一個連線：{hint}",
+    "ssh.name-claims-fast": "這把 SSH 金鑰在過去一小時內已取了 {count} 個新名稱，是這裡的上限。\r\n請用它擁有的名稱連線（{names}），或稍後再取新名稱：{hint}",
+    "ssh.owned-banner": "throneroom：名稱「{name}」已屬於另一位玩家的 SSH 金鑰。\r\n請換個名稱：{other}\r\n",
+    "ssh.need-key": "這台伺服器只接受有 SSH 金鑰的玩家，而你的連線沒有提供金鑰。\r\n建立金鑰：ssh-keygen -t ed25519，然後再連線：{hint}",
+    "ssh.in-use": "現在已經有人用「{name}」這個名稱在玩。\r\n請換個名稱：{other}",
+    "ssh.storage-error": "伺服器無法確認或儲存你的名稱：它的資料庫拒絕了寫入（磁碟可能已滿）。\r\n你沒有失去任何東西。請過幾分鐘再試。",
+    "ssh.full": "伺服器目前已滿，請過幾分鐘再試。",
+    "ssh.crashed": "抱歉，這個連線出了錯，已記錄下來。重新連線即可繼續。",
+    "ssh.idle": "{minutes} 分鐘沒有按鍵，連線已關閉。隨時可以再連線。",
+    "ssh.flood": "連線已關閉：這個終端機連續 {seconds} 秒送出的輸入比遊戲能讀的還快\r\n（按鍵卡住，或貼上、導入了檔案）。隨時可以再連線。",
+    "ssh.shutdown": "伺服器正在關閉，待會兒見！",
+    "ssh.banned": "你已被這個俱樂部封鎖：{reason}",
+    "ssh.banned-until": "你已被這個俱樂部封鎖，直到 {until}：{reason}",
+    "ssh.not-member": "這個俱樂部只限會員，而這把金鑰不是（或已不再是）會員。請洽管理員。",
+    "ssh.members-need-key": "這個俱樂部只限會員：請用 SSH 金鑰連線，再輸入你的邀請碼。\r\n建立金鑰：ssh-keygen -t ed25519，然後再連線：{hint}",
+    "ssh.kicked-admin": "管理員關閉了你的連線：{reason}",
+    "ssh.owned-after-banner": "名稱「{name}」已屬於另一位玩家的 SSH 金鑰，而這個連線沒有提供那把金鑰。\r\n請換個名稱：{other}\r\n（如果這是你的名稱，請用你第一次使用的金鑰連線：ssh -i ~/.ssh/KEY ...）",
 }
-
-# the Sultans of Karaya table's keys ("sk.*") live beside its screen
-from tui.overlord.catalogue import OVERLORD_EN, OVERLORD_ZH  # noqa: E402
-from tui.sultans.catalogue import SULTANS_EN, SULTANS_ZH  # noqa: E402
-
-EN.update(SULTANS_EN)
-ZH.update(SULTANS_ZH)
-EN.update(OVERLORD_EN)
-ZH.update(OVERLORD_ZH)
-
-CATALOGUES: dict[Lang, dict[str, str]] = {"en": EN, "zh": ZH}
-
-
-def has_key(key: str) -> bool:
-    return key in EN
-
-
-def t(key: str, lang: Lang = "en", /, **params: object) -> str:
-    """The message ``key`` in ``lang`` with ``params`` filled in.
-
-    A key missing in ``lang`` falls back to English, then to the key itself,
-    so a gap shows up as text rather than a crash.
-    """
-    template = CATALOGUES.get(lang, EN).get(key) or EN.get(key) or key
-    if not params:
-        return template
-    try:
-        if lang == "zh" and template is ZH.get(key):
-            return _fill_chinese(template, params)
-        return template.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return template
-
-
-def _wide(ch: str) -> bool:
-    return unicodedata.east_asian_width(ch) in ("W", "F")
-
-
-def _joins(left: str, right: str) -> bool:
-    """No space between these two characters in Chinese: both Chinese, or one
-    a full-width bracket or stop (it carries its own space)."""
-    if _wide(left) and _wide(right):
-        return True
-    return (_wide(left) and unicodedata.category(left)[0] == "P" and not right.isspace()) or (
-        _wide(right) and unicodedata.category(right)[0] == "P" and not left.isspace()
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _pieces(template: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
-    return tuple(string.Formatter().parse(template))
-
-
-def _fill_chinese(template: str, params: Mapping[str, object]) -> str:
-    """``template.format(**params)``, but a space the template puts between
-    Chinese and a param stays only where the param's text is not Chinese:
-    "指示物到了 {dst}" says "指示物到了 alice（1）" and "指示物到了你（0）";
-    "{who} 持有指示物" says "Bot 3（3）持有指示物", and "{src} 付給 {dst} {gold} 元"
-    "國庫付給你（0）2 元" (a full-width bracket is its own space)."""
-    out: list[str] = []
-    for literal, field, spec, conv in _pieces(template):
-        text = ""
-        if field is not None:
-            value = params[field] if field else ""
-            if conv == "r":
-                value = repr(value)
-            elif conv == "s":
-                value = str(value)
-            text = format(value, spec or "")
-        after = literal[1:2] or text[:1]  # what a leading space stands before
-        if out and out[-1] and literal[:1] == " " and after and _joins(out[-1][-1], after):
-            literal = literal[1:]  # "{who} 持有" after a value that ends in Chinese
-        if text and literal[-1:] == " " and len(literal) > 1 and _joins(literal[-2], text[0]):
-            literal = literal[:-1]  # "到了 {who}" before a value that starts in Chinese
-        out.append(literal)
-        out.append(text)
-    return "".join(out)
-
-
-def params_of(template: str) -> set[str]:
-    """The ``str.format`` field names used in ``template``."""
-    return {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
-
-
-def game_title(game: str, lang: Lang, *, short: bool = False, fallback: str = "") -> str:
-    """A game's title in ``lang`` (``short`` for narrow columns); a game the
-    catalogue does not know yet shows ``fallback`` (its English title) or its id."""
-    key = f"game.short.{game}" if short else f"game.{game}"
-    return t(key, lang) if has_key(key) else (fallback or game)
-
-
-def room_title(name: str, host: str, lang: Lang) -> str:
-    """A room's name as ``lang`` shows it: the name its host gave it, or,
-    left unnamed, "alice's table" / "alice 的牌桌" in each reader's language."""
-    return name or t("room.unnamed", lang, host=host)
-
-
-NAMES_SEP = "\n"
-"""Between the names of a system line's ``names`` param (no name has a line
-break: names are cleaned of control characters)."""
-
-
-def said_names(names: str, lang: Lang) -> str:
-    """A ``names`` param (names apart by ``NAMES_SEP``) as ``lang`` lists them:
-    "alice, bob"; "alice、bob"; a bot as :func:`shown_name` names it."""
-    return t("punct.list", lang).join(shown_name(name, lang) for name in names.split(NAMES_SEP))
-
-
-def said_changes(changes: str, lang: Lang) -> str:
-    """A ``changes`` param (setting ids apart by ``NAMES_SEP``, ``changed.<id>``
-    in the catalogue) as ``lang`` lists them: "seats, reaction timer"."""
-    return t("punct.list", lang).join(t(f"changed.{c}", lang) for c in changes.split(NAMES_SEP))
-
-
-def guest_marked(name: str, guest: bool, lang: Lang) -> str:
-    """A player's name as lists show it: "(guest)" after a guest's (issue 3:
-    keyless players are "shown as guests")."""
-    return t("lobby.as_guest", lang, name=name) if guest else name
-
-
-def shown_name(name: str, lang: Lang) -> str:
-    """A seat's name as screens show it: a player's as it is, the host's bot
-    ("Bot 2") in ``lang`` ("電腦 2"; a player's name has no space, so "Bot 2"
-    is only ever a bot)."""
-    number = name.partition(" ")[2]
-    is_bot = number.isdigit() and name == bot_name(seat_index(int(number)))
-    return t("table.bot_name", lang, n=number) if is_bot else name
-
-
-def system_line(key: str, params: Mapping[str, str], lang: Lang) -> str | None:
-    """A host system chat line (``ChatLine.key``/``params``) in ``lang``, or None
-    when the catalogue cannot say it (an unknown key, a missing param, a game it
-    does not know): the screen then shows the line's English ``text``.
-
-    A ``game`` param is a game id and shows as the game's title; a ``title``
-    with ``room_name`` and ``host`` is a room's title in ``lang``; every other
-    param is put in literally (names are never markup: screens render the
-    result as plain text)."""
-    if not key.startswith("sys.") or not has_key(key):
-        return None
-    values: dict[str, object] = dict(params)
-    if "names" in params:
-        values["names"] = said_names(params["names"], lang)
-    if "changes" in params:
-        if not all(has_key(f"changed.{c}") for c in params["changes"].split(NAMES_SEP)):
-            return None
-        values["changes"] = said_changes(params["changes"], lang)
-    if "title" in params and "room_name" in params and "host" in params:  # an unnamed room is "bob's table" / "bob 的牌桌"
-        values["title"] = room_title(params["room_name"], params["host"], lang)
-    game = params.get("game")
-    if game is not None:
-        if not has_key(f"game.{game}"):
-            return None
-        values["game"] = game_title(game, lang)
-    if not params_of(EN[key]) <= values.keys():
-        return None
-    return t(key, lang, **values)
-
-
-def field_label(name: str, lang: Lang) -> str:
-    """A view field's label: translated when known, else the field name made readable."""
-    key = f"view.{name}"
-    if has_key(key):
-        return t(key, lang)
-    return name.replace("_", " ").capitalize()
-
-
-def error_text(err: ClientError, lang: Lang) -> str:
-    """A host refusal in the player's language (its English message when the code is new).
-
-    A refusal with a ``reason`` the catalogue knows (``err.<code>.<reason>``,
-    e.g. an illegal action the engine refused as ``not-pending``) says that
-    reason; the English detail follows in parentheses."""
-    key = f"err.{err.code}"
-    reason = getattr(err, "reason", "")
-    if reason and has_key(f"{key}.{reason}"):
-        key = f"{key}.{reason}"
-    elif not has_key(key):
-        key = "err.other"
-    params = dict(getattr(err, "params", {}))
-    if "names" in params:  # a list of names, as system lines carry it (NAMES_SEP)
-        params["names"] = said_names(params["names"], lang)
-    return t(key, lang, **params, msg=str(err))
-
-
-SULTANS_FIRST_TO_CAP = 15
-"""S-MATCH-1: a first-to-N Sultans match ends after 15 rounds at most
-(``engine.sultans.match.FIRST_TO_CAP``; a test keeps the two equal)."""
-
-
-@functools.lru_cache(maxsize=32)
-def _expansion_roles(ruleset: str, seats: int) -> dict[int, str]:
-    """K-XROLE-1: rank -> the expansion role that can replace it, for the ranks
-    in play at ``seats`` (empty when the rule set has no such table)."""
-    from engine.overlord.rules import load_ruleset  # (only rooms of Kill the Overlord read it)
-
-    try:
-        rs = load_ruleset(ruleset)
-        ranks = {rs.role(r).rank for r in rs.role_sets[seats]}
-    except (KeyError, ValueError):
-        return {}
-    out: dict[int, str] = {}
-    for rank in sorted(ranks, reverse=True):
-        role = rs.expansion_for_rank(rank)
-        if role is not None:
-            out[rank] = role
-    return out
-
-
-def expansion_choices(ruleset: str, seats: int) -> list[tuple[int, str, str | None]]:
-    """K-XROLE-1: every expansion role of the rule set, highest rank first, as
-    (rank, role, the base role of that rank at ``seats``, or None when no role
-    of that rank is in play there); empty for a rule set that cannot be read."""
-    from engine.overlord.rules import load_ruleset  # (only rooms of Kill the Overlord read it)
-
-    try:
-        rs = load_ruleset(ruleset)
-    except ValueError:
-        return []
-    base = {rs.role(r).rank: r for r in rs.role_sets.get(seats, [])}
-    return [(r.rank, r.id, base.get(r.rank)) for r in sorted(rs.roles, key=lambda r: -r.rank) if r.expansion]
-
-
-def _expansion_summary(seats: int, ruleset: str, ranks: list[object], lang: Lang) -> list[str]:
-    """The expansion roles a room of Kill the Overlord plays with, by name; the
-    ranks picked that have no role at this many seats said apart (K-XROLE-1:
-    "only for ranks in play at that player count")."""
-    roles = _expansion_roles(ruleset, seats)
-    picked = sorted({r for r in ranks if isinstance(r, int)}, reverse=True)
-    if not roles:  # (an unknown rule set: the ranks as picked)
-        return [t("summary.expansion_ranks", lang, ranks=" ".join(str(r) for r in picked))]
-    names = [t(f"ov.role.{roles[r]}", lang) for r in picked if r in roles]
-    out = sorted(r for r in picked if r not in roles)
-    parts = [t("summary.expansion", lang, roles=t("punct.list", lang).join(names))] if names else []
-    if out:
-        key = "summary.expansion_out_one" if len(out) == 1 else "summary.expansion_out"
-        parts.append(t(key, lang, ranks=" ".join(str(r) for r in out), n=seats))
-    return parts
-
-
-def level_name(level: str, lang: Lang) -> str:
-    """A bot level (engine.api.BOT_LEVELS) in ``lang``: "strong", "強"."""
-    return t(f"level.{level}", lang)
-
-
-def bot_levels_summary(settings: RoomSettings, lang: Lang) -> str:
-    """The room's bot levels: "bots normal (seat 2 strong, seat 4 easy)"."""
-    out = t("summary.bot_level", lang, level=level_name(settings.bot_level, lang))
-    seats = [
-        t("summary.bot_seat", lang, n=seat_number(i), level=level_name(level, lang))
-        for i, level in sorted(settings.bot_levels.items())
-        if level != settings.bot_level
-    ]
-    return f"{out} ({t('punct.list', lang).join(seats)})" if seats else out
-
-
-def seat_shown(info: SeatInfo, name: str, lang: Lang) -> str:
-    """A seat's name as seats and results show it: a bot's with its level
-    ("Bot 2·strong", "電腦 2·強"), a player's as :func:`shown_name` has it."""
-    shown = shown_name(name, lang)
-    if info.kind == "bot" and info.level is not None and not info.left:  # (a left seat shows its player's name)
-        return t("table.bot_level", lang, name=shown, level=level_name(info.level, lang))
-    return shown
-
-
-def settings_summary(settings: RoomSettings, lang: Lang) -> str:
-    """The waiting room's line of settings: seats, the game's options, timers.
-
-    Sultans of Karaya options missing from ``settings.options`` are the
-    engine's defaults (the create dialog leaves them out)."""
-    parts = [t("summary.seats", lang, n=settings.seats)]
-    rounds, first_to = settings.options.get("rounds"), settings.options.get("first_to")
-    if settings.game == "sultans" and isinstance(first_to, int):
-        parts.append(t("summary.first_to_one" if first_to == 1 else "summary.first_to", lang, n=first_to, cap=SULTANS_FIRST_TO_CAP))
-    elif isinstance(rounds, int):
-        parts.append(t("summary.rounds_one" if rounds == 1 else "summary.rounds", lang, n=rounds))
-    expansion: list[str] = []  # said last: two lines cut the timers off a long one at 80 columns
-    if settings.game == "overlord":  # Kill the Overlord's options (keys in tui/overlord/catalogue.py)
-        limit, crown = settings.options.get("round_limit"), settings.options.get("coronation")
-        ranks = settings.options.get("expansion_ranks")
-        if isinstance(limit, int):
-            parts.append(t("summary.round_limit_one" if limit == 1 else "summary.round_limit", lang, n=limit))
-        if isinstance(crown, int):
-            parts.append(t("summary.coronation", lang, n=crown))
-        if isinstance(ranks, list) and ranks:
-            expansion = _expansion_summary(settings.seats, str(settings.options.get("ruleset", "house")), ranks, lang)
-    if settings.turn_timer:
-        parts.append(t("summary.turn_timer", lang, s=settings.turn_timer))
-    else:
-        parts.append(t("summary.turn_timer_off", lang))
-    if settings.window_timer:
-        parts.append(t("summary.window_timer", lang, s=settings.window_timer))
-    else:
-        parts.append(t("summary.window_timer_off", lang))
-    parts.append(t("summary.bot_delay", lang, s=f"{settings.bot_delay:g}"))
-    if settings.strict_windows:  # S-REACT-5, K-ORD-11
-        parts.append(t("summary.strict_windows", lang))
-    else:
-        parts.append(t("summary.quick_windows", lang, s=f"{settings.window_min:g}"))
-    if settings.bot_level != DEFAULT_BOT_LEVEL or settings.bot_levels:  # (normal bots go unsaid)
-        parts.append(bot_levels_summary(settings, lang))
-    if settings.game == "sultans":  # turn limit (S-WIN-4) and notebook (S-VIEW-2)
-        parts.append(t("summary.between_rounds", lang, s=settings.between_rounds))
-        limit = settings.options.get("turn_limit")
-        parts.append(t("summary.turn_limit", lang, n=limit if isinstance(limit, int) else 200))
-        notebook = settings.options.get("notebook", True) is not False
-        parts.append(t("summary.notebook_on" if notebook else "summary.notebook_off", lang))
-    return " · ".join(parts + expansion)  # a private room says so in the room's title line (and shows its host the code)

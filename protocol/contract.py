@@ -19,7 +19,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.api import DEFAULT_BOT_LEVEL, BotLevel
-from tui.text import name_key
+from protocol.names import name_key
 
 Listener = Callable[[], None]
 
@@ -60,7 +60,7 @@ class Identity(BaseModel):
 
 class ChatLine(BaseModel):
     """One chat line. A system line (``system``) may carry ``key``, a message
-    catalogue key (``tui.i18n``, ``"sys.*"``), and its ``params``; screens then
+    catalogue key (``protocol.catalogue``, ``"sys.*"``), and its ``params``; screens then
     show it in the player's language, ``text`` being its English rendering (for
     logs, and for screens that do not know the key). Params are literal text
     (names are never markup); a param named ``game`` holds a game id."""
