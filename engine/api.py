@@ -182,6 +182,18 @@ class SearchSpec:
 
 
 @dataclass(frozen=True)
+class ViewModels:
+    """The models of what a game's table hands a screen, for their JSON form
+    (``protocol.wire``): a seat's view, a finished round's view (None where
+    rounds have no result of their own) and a log event; each a pydantic model
+    or a union of them."""
+
+    view: Any
+    round_view: Any = None
+    event: Any = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """What the server needs to offer a game in the lobby and run it."""
 
@@ -198,6 +210,8 @@ class GameSpec:
     describe_options: Callable[[BaseModel], Mapping[str, Any]] = field(default=lambda o: o.model_dump())
     # the strong bot's search, for games that have one
     search: SearchSpec | None = None
+    # what its views are, so a screen can be sent them as JSON (None: in-process screens only)
+    views: ViewModels | None = None
 
     @property
     def bot_levels(self) -> tuple[BotLevel, ...]:

@@ -7,10 +7,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from engine.api import Bot, GameSpec, GameTable
+from engine.api import Bot, GameSpec, GameTable, ViewModels
 from engine.overlord.bots import make_bot
 from engine.overlord.game import Game
 from engine.overlord.rules import load_ruleset
+from engine.overlord.views import Event, OverlordView
 
 
 class OverlordOptions(BaseModel):
@@ -79,4 +80,5 @@ SPEC = GameSpec(
     new_table=new_table,
     new_bot=new_bot,
     describe_options=describe,
+    views=ViewModels(view=OverlordView, event=Event),
 )

@@ -7,12 +7,12 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from engine.api import Bot, GameSpec, GameTable, SearchSpec
+from engine.api import Bot, GameSpec, GameTable, SearchSpec, ViewModels
 from engine.sultans.bots import make_bot
 from engine.sultans.match import Match
 from engine.sultans.options import SultansOptions
 from engine.sultans.search import Search, StrongBot, searchable
-from engine.sultans.views import MatchView, RoundView
+from engine.sultans.views import Event, MatchView, RoundView
 
 
 def _options(options: BaseModel) -> SultansOptions:
@@ -64,4 +64,5 @@ SPEC = GameSpec(
     describe_options=describe,
     # not yet offered: it scores about 1.1x the normal bot's points (target 1.3x; README, Benchmarks)
     search=SearchSpec(parse_view=_parse_view, searchable=searchable, new=Search, offered=False),
+    views=ViewModels(view=MatchView | RoundView, round_view=RoundView, event=Event),
 )

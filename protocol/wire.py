@@ -1,0 +1,329 @@
+"""The contract's JSON form: every command a screen sends a room, and every
+answer it gets (snapshots, per-seat views, log events, chat lines, refusals),
+as messages that round-trip through JSON.
+
+Screens and rooms share a process today and call :class:`RoomClient`
+directly; :class:`WireRoomClient` puts JSON between the two ends of that
+call, so that a screen works from what it could have been sent over a socket
+(``tests/server/test_wire.py`` plays whole matches through it). A command
+carries the room version its screen last saw; the room refuses a stale
+``act`` (``ClientError("stale")``) and takes the others as they come.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from engine.api import ViewModels
+from protocol.contract import (
+    ChatLine,
+    ClientError,
+    Listener,
+    RoomClient,
+    RoomSettings,
+    RoomSnapshot,
+    WhyNote,
+)
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: int  # the room version the screen last saw
+
+
+class Act(_Command):
+    op: Literal["act"] = "act"
+    text: str
+
+
+class Chat(_Command):
+    op: Literal["chat"] = "chat"
+    text: str
+
+
+class SetReady(_Command):
+    op: Literal["set_ready"] = "set_ready"
+    ready: bool
+
+
+class TakeSeat(_Command):
+    op: Literal["take_seat"] = "take_seat"
+    index: int
+
+
+class AddBot(_Command):
+    op: Literal["add_bot"] = "add_bot"
+    index: int | None = None
+
+
+class RemoveBot(_Command):
+    op: Literal["remove_bot"] = "remove_bot"
+    index: int
+
+
+class Kick(_Command):
+    op: Literal["kick"] = "kick"
+    index: int
+
+
+class UpdateSettings(_Command):
+    op: Literal["update_settings"] = "update_settings"
+    settings: RoomSettings
+
+
+class HandToStandin(_Command):
+    op: Literal["hand_to_standin"] = "hand_to_standin"
+    index: int
+
+
+class Start(_Command):
+    op: Literal["start"] = "start"
+
+
+class PlayAgain(_Command):
+    op: Literal["play_again"] = "play_again"
+
+
+class Reopen(_Command):
+    op: Literal["reopen"] = "reopen"
+
+
+class Leave(_Command):
+    op: Literal["leave"] = "leave"
+
+
+class ComeBack(_Command):
+    op: Literal["come_back"] = "come_back"
+
+
+class GoOn(_Command):
+    op: Literal["go_on"] = "go_on"
+
+
+class LeaveMatch(_Command):
+    op: Literal["leave_match"] = "leave_match"
+
+
+Command = Annotated[
+    Act | Chat | SetReady | TakeSeat | AddBot | RemoveBot | Kick | UpdateSettings | HandToStandin
+    | Start | PlayAgain | Reopen | Leave | ComeBack | GoOn | LeaveMatch,
+    Field(discriminator="op"),
+]
+COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+class Refusal(BaseModel):
+    """A :class:`ClientError` as sent: its stable code, English message, reason and params."""
+
+    model_config = ConfigDict(frozen=True)
+
+    refused: Literal[True] = True
+    code: str
+    message: str
+    reason: str = ""
+    params: dict[str, str] = Field(default_factory=dict)
+
+    @classmethod
+    def of(cls, err: ClientError) -> Refusal:
+        return cls(code=err.code, message=str(err), reason=err.reason, params=dict(err.params))
+
+    def error(self) -> ClientError:
+        return ClientError(self.code, self.message, reason=self.reason, params=dict(self.params))
+
+
+class Done(BaseModel):
+    """A command the room took; ``result`` where the call answers (``come_back``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    refused: Literal[False] = False
+    result: bool | None = None
+
+
+REPLY: TypeAdapter[Refusal | Done] = TypeAdapter(Annotated[Refusal | Done, Field(discriminator="refused")])
+
+
+def apply(client: RoomClient, command: Command) -> bool | None:
+    """Run a decoded command on the room's side of the contract."""
+    match command:
+        case Act(text=text, version=version):
+            client.act(text, version)
+        case Chat(text=text):
+            client.chat(text)
+        case SetReady(ready=ready):
+            client.set_ready(ready)
+        case TakeSeat(index=index):
+            client.take_seat(index)
+        case AddBot(index=index):
+            client.add_bot(index)
+        case RemoveBot(index=index):
+            client.remove_bot(index)
+        case Kick(index=index):
+            client.kick(index)
+        case UpdateSettings(settings=settings):
+            client.update_settings(settings)
+        case HandToStandin(index=index):
+            client.hand_to_standin(index)
+        case Start():
+            client.start()
+        case PlayAgain():
+            client.play_again()
+        case Reopen():
+            client.reopen()
+        case Leave():
+            client.leave()
+        case ComeBack():
+            return client.come_back()
+        case GoOn():
+            client.go_on()
+        case LeaveMatch():
+            client.leave_match()
+    return None
+
+
+def handle(client: RoomClient, sent: str | bytes) -> str:
+    """The room's end: a command's JSON in, the reply's JSON out (a refusal is a reply)."""
+    try:
+        result = apply(client, COMMAND.validate_json(sent))
+    except ClientError as err:
+        return Refusal.of(err).model_dump_json()
+    return Done(result=result).model_dump_json()
+
+
+_T = TypeVar("_T")
+
+
+class WireRoomClient:
+    """A :class:`RoomClient` whose every call crosses JSON: commands are encoded,
+    decoded and run by :func:`handle`; every answer is encoded by the room's end
+    and decoded by the screen's, views and events by the game's
+    :class:`~engine.api.ViewModels`. ``sent``/``bytes`` count the messages."""
+
+    def __init__(self, inner: RoomClient, views: ViewModels, *, on_message: Callable[[str], None] | None = None) -> None:
+        self._inner = inner
+        self._view: TypeAdapter[Any] = TypeAdapter(views.view | None)
+        self._round_view: TypeAdapter[Any] = TypeAdapter((views.round_view or views.view) | None)
+        event: Any = views.event if views.event is not None else Any
+        self._events: TypeAdapter[list[Any]] = TypeAdapter(list[event])
+        self._on_message = on_message
+        self._version = 0
+        self.sent = 0
+        self.bytes = 0
+
+    def _cross(self, text: str | bytes) -> str | bytes:
+        self.sent += 1
+        self.bytes += len(text)
+        if self._on_message is not None:
+            self._on_message(text if isinstance(text, str) else text.decode())
+        return text
+
+    def _answer(self, adapter: TypeAdapter[_T], value: object) -> _T:
+        return adapter.validate_json(self._cross(adapter.dump_json(value)))  # type: ignore[arg-type]
+
+    def _send(self, command: Command) -> bool | None:
+        reply = REPLY.validate_json(self._cross(handle(self._inner, self._cross(command.model_dump_json()))))
+        if isinstance(reply, Refusal):
+            raise reply.error()
+        return reply.result
+
+    # -- what a screen reads
+
+    @property
+    def room_id(self) -> str:
+        return self._inner.room_id
+
+    @property
+    def my_seat(self) -> int | None:
+        return self._inner.my_seat
+
+    def snapshot(self) -> RoomSnapshot:
+        snap = RoomSnapshot.model_validate_json(self._cross(self._inner.snapshot().model_dump_json()))
+        self._version = snap.version
+        return snap
+
+    def view(self) -> BaseModel | None:
+        return self._answer(self._view, self._inner.view())  # type: ignore[no-any-return]
+
+    def legal(self) -> list[str]:
+        return self._answer(_STRINGS, self._inner.legal())
+
+    def round_log(self, number: int) -> Sequence[object]:
+        return self._answer(self._events, list(self._inner.round_log(number)))
+
+    def pending(self) -> bool:
+        return self._answer(_BOOL, self._inner.pending())
+
+    def nothing_to_answer(self) -> bool:
+        return self._answer(_BOOL, self._inner.nothing_to_answer())
+
+    def why_notes(self) -> Sequence[WhyNote]:
+        return self._answer(_WHY, list(self._inner.why_notes()))
+
+    def round_view(self, number: int) -> BaseModel | None:
+        return self._answer(self._round_view, self._inner.round_view(number))  # type: ignore[no-any-return]
+
+    def chat_lines(self) -> list[ChatLine]:
+        return self._answer(_CHAT, self._inner.chat_lines())
+
+    # -- what a screen sends
+
+    def act(self, text: str, version: int) -> None:
+        self._send(Act(text=text, version=version))
+
+    def chat(self, text: str) -> None:
+        self._send(Chat(text=text, version=self._version))
+
+    def go_on(self) -> None:
+        self._send(GoOn(version=self._version))
+
+    def set_ready(self, ready: bool) -> None:
+        self._send(SetReady(ready=ready, version=self._version))
+
+    def take_seat(self, index: int) -> None:
+        self._send(TakeSeat(index=index, version=self._version))
+
+    def add_bot(self, index: int | None = None) -> None:
+        self._send(AddBot(index=index, version=self._version))
+
+    def remove_bot(self, index: int) -> None:
+        self._send(RemoveBot(index=index, version=self._version))
+
+    def kick(self, index: int) -> None:
+        self._send(Kick(index=index, version=self._version))
+
+    def update_settings(self, settings: RoomSettings) -> None:
+        self._send(UpdateSettings(settings=settings, version=self._version))
+
+    def start(self) -> None:
+        self._send(Start(version=self._version))
+
+    def play_again(self) -> None:
+        self._send(PlayAgain(version=self._version))
+
+    def reopen(self) -> None:
+        self._send(Reopen(version=self._version))
+
+    def leave(self) -> None:
+        self._send(Leave(version=self._version))
+
+    def come_back(self) -> bool:
+        return bool(self._send(ComeBack(version=self._version)))
+
+    def hand_to_standin(self, index: int) -> None:
+        self._send(HandToStandin(index=index, version=self._version))
+
+    def leave_match(self) -> None:
+        self._send(LeaveMatch(version=self._version))
+
+    def set_listener(self, listener: Listener | None) -> None:
+        self._inner.set_listener(listener)  # a bare "something changed": no payload to send
+
+
+_STRINGS: TypeAdapter[list[str]] = TypeAdapter(list[str])
+_BOOL: TypeAdapter[bool] = TypeAdapter(bool)
+_WHY: TypeAdapter[list[WhyNote]] = TypeAdapter(list[WhyNote])
+_CHAT: TypeAdapter[list[ChatLine]] = TypeAdapter(list[ChatLine])

@@ -1,0 +1,247 @@
+"""The contract round-trips through JSON (protocol.wire): whole matches of both
+games played with every command, snapshot, view, log event, chat line and
+refusal encoded and decoded between the room and the player, and the table
+screen playing a match from what crossed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hubs import new_hub, settle
+
+from engine.registry import games
+from protocol.contract import ClientError, Identity, LobbyClient, RoomClient, RoomSettings
+from protocol.wire import (
+    COMMAND,
+    Act,
+    AddBot,
+    Chat,
+    ComeBack,
+    GoOn,
+    HandToStandin,
+    Kick,
+    Leave,
+    LeaveMatch,
+    PlayAgain,
+    RemoveBot,
+    Reopen,
+    SetReady,
+    Start,
+    TakeSeat,
+    UpdateSettings,
+    WireRoomClient,
+)
+from server.room import Room
+from tui.app import ThroneApp
+from tui.screens.plain_table import PlainTableScreen
+from tui.tables import TableScreen, register_table, unregister_table
+
+OPTIONS: dict[str, dict[str, object]] = {"sultans": {"rounds": 2}, "overlord": {"round_limit": 2}}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        Act(text="claim", version=7), Chat(text="hi 你好", version=1), SetReady(ready=True, version=0),
+        TakeSeat(index=3, version=0), AddBot(version=0), AddBot(index=2, version=0), RemoveBot(index=2, version=0),
+        Kick(index=1, version=0), UpdateSettings(settings=RoomSettings(game="overlord", seats=6, bot_levels={2: "easy"}), version=3),
+        HandToStandin(index=4, version=9), Start(version=0), PlayAgain(version=0), Reopen(version=0),
+        Leave(version=0), ComeBack(version=5), GoOn(version=5), LeaveMatch(version=5),
+    ],
+    ids=lambda c: c.op,
+)
+def test_every_command_round_trips_through_json(command: Any) -> None:
+    assert COMMAND.validate_json(command.model_dump_json()) == command
+
+
+def test_a_malformed_command_is_refused_by_the_decoder() -> None:
+    from pydantic import ValidationError
+
+    for text in ('{"op": "act", "text": "x"}', '{"op": "shout", "version": 1}', '{"op": "act", "text": 1, "version": 1}', "[]"):
+        with pytest.raises(ValidationError):
+            COMMAND.validate_json(text)
+
+
+class Checked(WireRoomClient):
+    """A wire client that also asks the room directly and compares: what crossed is what was meant."""
+
+    def __init__(self, inner: RoomClient, game: str) -> None:
+        views = games()[game].views
+        assert views is not None
+        super().__init__(inner, views)
+        self.direct = inner
+        self.mismatches: list[str] = []
+
+    def compare(self) -> None:
+        for name in ("snapshot", "view", "legal", "pending", "nothing_to_answer", "why_notes", "chat_lines"):
+            if getattr(self, name)() != getattr(self.direct, name)():
+                self.mismatches.append(name)
+
+
+@pytest.mark.parametrize("game", ["sultans", "overlord"])
+async def test_a_whole_bot_match_through_json(game: str) -> None:
+    """A human seat plays a whole match with four bots, every message of the
+    contract crossing JSON; what arrived equals what the room meant, each round's
+    log and result too, and the match is stored as played."""
+    hub = new_hub(games=None)
+    await hub.start()
+    try:
+        lobby = hub.connect(Identity(name="alice"))
+        direct = lobby.create_room(RoomSettings(game=game, seats=5, window_timer=0, turn_timer=0, options=OPTIONS[game]))
+        wire = Checked(direct, game)
+        wire.chat("good luck")
+        wire.start()
+        room: Room = hub.rooms[wire.room_id]
+        acted = 0
+        for _ in range(200_000):
+            if room.state != "playing":
+                break
+            wire.compare()
+            if wire.pending() and (legal := wire.legal()):
+                wire.act(legal[0], wire.snapshot().version)
+                acted += 1
+            wire.go_on()
+            await asyncio.sleep(0)
+        # (an Overlord game may end without asking alice: its bots can execute one of their own)
+        assert room.state == "finished" and (acted > 0 or game == "overlord")
+        wire.compare()
+        assert wire.mismatches == []
+        logged = [n for n in range(1, 30) if direct.round_log(n)]
+        assert logged and logged[0] == 1
+        for number in logged:
+            assert wire.round_log(number) == direct.round_log(number)
+            assert wire.round_view(number) == direct.round_view(number)
+        assert wire.sent > 100
+        assert any(line.text == "good luck" for line in wire.chat_lines())
+    finally:
+        await hub.stop()
+
+
+async def test_a_refusal_crosses_as_the_same_error() -> None:
+    """ClientError's code, reason and params survive the wire: a stale version,
+    an illegal action, a host-only command from a guest."""
+    hub = new_hub(games=None)
+    await hub.start()
+    try:
+        host = hub.connect(Identity(name="alice"))
+        direct = host.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, turn_timer=0))
+        wire = Checked(direct, "sultans")
+        wire.start()
+        room: Room = hub.rooms[wire.room_id]
+        for _ in range(10_000):  # (a stale version is refused where the seat may act)
+            if room.is_pending(0):
+                break
+            await asyncio.sleep(0.001)
+        version = wire.snapshot().version
+        with pytest.raises(ClientError) as stale:
+            wire.act("pass", version - 1)
+        assert stale.value.code == "stale"
+        with pytest.raises(ClientError) as illegal:
+            wire.act("no such move", wire.snapshot().version)
+        assert illegal.value.code == "illegal" and illegal.value.reason
+        guest = Checked(hub.connect(Identity(name="bob")).watch(wire.room_id), "sultans")
+        with pytest.raises(ClientError) as not_host:
+            guest.kick(1)
+        assert not_host.value.code == "not-host"
+    finally:
+        await hub.stop()
+
+
+class WireLobby:
+    """The in-process lobby, its rooms handed over as wire clients."""
+
+    def __init__(self, inner: LobbyClient) -> None:
+        self._inner = inner
+        self.clients: list[Checked] = []
+
+    def _wrap(self, rc: RoomClient | None) -> Any:
+        if rc is None:
+            return None
+        for known in self.clients:
+            if known.direct is rc:
+                return known
+        wrapped = Checked(rc, rc.snapshot().settings.game)
+        self.clients.append(wrapped)
+        return wrapped
+
+    def create_room(self, settings: RoomSettings) -> RoomClient:
+        return self._wrap(self._inner.create_room(settings))  # type: ignore[no-any-return]
+
+    def join(self, room_id: str, code: str = "") -> RoomClient:
+        return self._wrap(self._inner.join(room_id, code))  # type: ignore[no-any-return]
+
+    def watch(self, room_id: str, code: str = "") -> RoomClient:
+        return self._wrap(self._inner.watch(room_id, code))  # type: ignore[no-any-return]
+
+    def current_room(self) -> RoomClient | None:
+        return self._wrap(self._inner.current_room())  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+@pytest.fixture
+def plain_sultans_table() -> Iterator[None]:
+    """Enter plays the plain table's highlighted action: the loop below needs no game's keys."""
+    register_table("sultans", PlainTableScreen)
+    yield
+    unregister_table("sultans")
+
+
+async def test_the_sultans_table_draws_from_what_crossed_the_wire() -> None:
+    """The Sultans table screen, fed only through JSON, shows alice her card and her turn."""
+    hub = new_hub(games=None)
+    await hub.start()
+    try:
+        first = hub.connect(Identity(name="alice"))
+        rc = first.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, turn_timer=0, bot_delay=0.5))
+        rc.start()
+        hub.disconnect(first)
+        lobby = WireLobby(hub.connect(Identity(name="alice")))
+        app = ThroneApp(lobby)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, TableScreen) and isinstance(app.room, Checked)
+            text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+            assert "Your card: " in text and "you are alice (1)" in text
+        assert lobby.clients[0].mismatches == [] and lobby.clients[0].sent > 10
+    finally:
+        await hub.stop()
+
+
+@pytest.mark.usefixtures("plain_sultans_table")
+async def test_the_table_screen_plays_a_match_from_what_crossed_the_wire() -> None:
+    """A table screen, fed only through JSON, plays alice's seat to the match's
+    end with the keys a player presses."""
+    hub = new_hub(games=None)
+    await hub.start()
+    try:
+        first = hub.connect(Identity(name="alice"))
+        rc = first.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, turn_timer=0, options={"rounds": 1}))
+        rc.start()
+        hub.disconnect(first)
+        room = rc.room
+        lobby = WireLobby(hub.connect(Identity(name="alice")))
+        app = ThroneApp(lobby)
+        played = 0
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, TableScreen) and isinstance(app.room, Checked)
+            for _ in range(3000):
+                if room.state != "playing":
+                    break
+                if room.is_pending(0):
+                    await settle(pilot, 2)
+                    before = room.seq
+                    await pilot.press("enter")
+                    await settle(pilot, 2)
+                    played += room.seq > before
+                else:
+                    await asyncio.sleep(0.002)
+        assert played > 0 and room.state == "finished"
+        assert lobby.clients and sum(c.sent for c in lobby.clients) > played * 2
+    finally:
+        await hub.stop()
