@@ -42,6 +42,7 @@ _UNITS = {
     "秒": 1, "分鐘": 60, "分": 60, "小時": 3600, "時": 3600, "天": 86400, "日": 86400, "週": 7 * 86400, "周": 7 * 86400,
 }
 FOREVER = ("", "forever", "0", "永久")
+GRANDFATHERED = "(open club)"  # who "invited" a key that owned a name before invite mode
 
 
 class ClubError(ValueError):
@@ -377,6 +378,32 @@ class Club:
             )
             self._audit(name, "join", key_fingerprint, f"invite {code} by {row['created_by']}")
         return Member(key_fingerprint, name, row["created_by"], code, now, None)
+
+    def grandfather(self) -> list[Member]:
+        """Make every key that owns a name and was never a member one (``[players]
+        members = "invite"`` is read at start-up, so a club that switches to invite
+        mode keeps the players it had; a revoked member stays revoked). The new
+        members, in the order their keys first claimed a name."""
+        now = self._clock()
+        with self._storage.transaction():
+            rows = self._db.execute(
+                "SELECT key_fingerprint, name FROM identities WHERE key_fingerprint IS NOT NULL "
+                "AND key_fingerprint NOT IN (SELECT key_fingerprint FROM members) "
+                "ORDER BY claimed, created"
+            ).fetchall()
+            added: dict[str, Member] = {}
+            for r in rows:
+                fp = r["key_fingerprint"]
+                if fp not in added:
+                    added[fp] = Member(fp, r["name"], GRANDFATHERED, "", now, None)
+            self._db.executemany(
+                "INSERT INTO members(key_fingerprint, name, invited_by, code, created, revoked) "
+                "VALUES (?, ?, ?, '', ?, NULL)",
+                [(m.key_fingerprint, m.name, m.invited_by, now) for m in added.values()],
+            )
+            if added:
+                self._audit("server", "grandfather", f"{len(added)} key(s)", "they owned a name before invite mode")
+        return list(added.values())
 
     def is_member(self, key_fingerprint: str | None) -> bool:
         if not key_fingerprint:

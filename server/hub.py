@@ -165,6 +165,10 @@ class Hub:
         if self._env is not None:
             raise RuntimeError("Hub.start() was already awaited")
         loop = asyncio.get_running_loop()
+        if self.members_only:
+            kept = self.club.grandfather()
+            if kept:
+                log.info("invite mode: %d key(s) that already owned a name are members", len(kept))
         self._env = RoomEnv(
             storage=self.storage,
             loop=loop,

@@ -111,6 +111,31 @@ def test_an_invite_for_a_name_is_for_that_name_only() -> None:
     c.redeem(code, "SHA256:y", "Carol")
 
 
+async def test_switching_to_invite_mode_keeps_the_keys_that_own_a_name_as_members() -> None:
+    """Players of an open club who own a name are members when the server starts
+    in invite mode (not asked for a code); a guest's keyless name, a revoked member
+    and a key that never came are not."""
+    storage = Storage(":memory:")
+    assert storage.claim_name("bob", "SHA256:bob") and storage.claim_name("bobby", "SHA256:bob")
+    assert storage.claim_name("carol", "SHA256:carol")
+    storage.set_lang("guesty", "zh")  # a guest's language: a name row without a key
+    c = Club(storage, config_admins={ALICE})
+    c.redeem(c.invite("alice").code, "SHA256:dave", "dave")
+    c.revoke("alice", "dave")
+    hub = new_hub(storage, club=c, members_only=True)
+    await hub.start()
+    try:
+        assert c.is_member("SHA256:bob") and c.is_member("SHA256:carol")
+        assert [(m.name, m.invited_by) for m in c.members() if m.key_fingerprint == "SHA256:bob"] == [("bob", "(open club)")]
+        assert c.revoked("SHA256:dave") and not c.is_member("SHA256:stranger")
+        assert hub.refusal(Identity(name="bob", key_fingerprint="SHA256:bob")) is None
+        assert hub.refusal(Identity(name="dave", key_fingerprint="SHA256:dave")) == ("not-member", {})
+        assert c.grandfather() == []  # once: the next start adds nobody
+        assert any(e.action == "grandfather" for e in c.audit())
+    finally:
+        await hub.stop()
+
+
 async def test_a_muted_player_cannot_chat_in_the_lobby_or_a_room_and_is_told_until_when() -> None:
     hub = new_hub()
     await hub.start()
