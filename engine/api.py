@@ -212,6 +212,9 @@ class GameSpec:
     search: SearchSpec | None = None
     # what its views are, so a screen can be sent them as JSON (None: in-process screens only)
     views: ViewModels | None = None
+    # its rounds stop for their result until the next is dealt (``GameTable.between_rounds``):
+    # the room's "between rounds" time applies
+    round_results: bool = False
 
     @property
     def bot_levels(self) -> tuple[BotLevel, ...]:

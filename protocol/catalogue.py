@@ -150,10 +150,6 @@ EN: dict[str, str] = {
     "col.avg_points": "Avg pts",
     "col.record": "W/M",
     # games
-    "game.sultans": "Sultans of Karaya",
-    "game.overlord": "Kill the Overlord",
-    "game.short.sultans": "Sultans",
-    "game.short.overlord": "Overlord",
     "state.waiting": "waiting",
     "state.playing": "playing",
     "state.finished": "finished",
@@ -254,15 +250,6 @@ EN: dict[str, str] = {
     "field.name.hint": "optional",
     "field.seats": "Seats",
     "field.seats.range": "Seats ({lo}-{hi})",
-    "field.rounds": "Rounds",
-    "field.match": "Match",
-    "field.match.rounds": "a set number of rounds",
-    "field.match.first_to": "first to N points",
-    "field.first_to": "Points to win (15 rounds max)",
-    "field.first_to.hint": "1-{hi}",
-    "field.turn_limit": "Turn limit per round (min 50)",
-    "field.notebook": "Notebook",
-    "field.notebook.box": "shows what you have seen",
     "field.turn_timer": "Turn timer (s, 0 = off)",
     "field.window_timer": "Reaction timer (s, 0 = off)",
     "field.bot_delay": "Bot delay (s)",
@@ -279,8 +266,6 @@ EN: dict[str, str] = {
     "field.code": "Code",
     "field.code.hint": "empty: 4 random digits",
     "form.range": "{field}: a number from {lo} to {hi}, please.",
-    "form.first_to_needed": "First to N points: how many points win? A number from 1 to {hi}, please.",
-    "form.turn_limit_min": "Turn limit per round: at least {lo} turns (house rule).",
     "confirm.quit": "Leave throneroom?",
     "confirm.kick": "Remove {name} from the room? They cannot join or watch it again.",
     "confirm.leave_room": "Leave this room?",
@@ -423,11 +408,6 @@ EN: dict[str, str] = {
     "summary.seats": "{n} seats",
     "summary.rounds": "{n} rounds",
     "summary.rounds_one": "1 round",
-    "summary.first_to": "first to {n} points (at most {cap} rounds)",
-    "summary.first_to_one": "first to 1 point (at most {cap} rounds)",
-    "summary.turn_limit": "turn limit {n}",
-    "summary.notebook_on": "notebook on",
-    "summary.notebook_off": "notebook off",
     "summary.turn_timer": "turn {s} s",
     "summary.turn_timer_off": "no turn timer",
     "summary.window_timer": "reactions {s} s",
@@ -596,51 +576,8 @@ EN: dict[str, str] = {
     "pick.enter_again": "That number was no choice: Enter again sends the highlighted one.",
     "table.help.leave": "Escape leaves the table (your seat stays yours; a bot plays it until you come back).",
     "table.help.leave_watching": "Escape stops watching.",
-    "help.game.crown": "{n} gold",
-    "help.game.crown_either": "40 gold (30 where the room chose the shorter game)",
     "help.foot": "Escape or F1 closes help.",
     "help.close": "Escape closes.",
-    "help.game.sultans": (
-        "Every seat gets one face-down card; one spare card lies in the centre. Loyalists "
-        "(Sultan, Guards) play against Rebels (Assassins, Slaves); the Neutrals (Slave Driver, "
-        "Belly Dancer, Vizier, Fortune Teller) change side with their state.\n"
-        "On your turn do exactly one thing: peek at a hidden seat's card; swap cards with a "
-        "hidden seat or the spare (a revealed card first hides and may swap in secret); or use "
-        "your card's action, which reveals it. If a seat's swap took your card, you may not swap with "
-        "that seat until your next turn has ended.\n"
-        "Actions: the Sultan executes a revealed Assassin or Slave; a Guard detains a seat (it "
-        "skips its next turn); an Assassin kills any other seat; a Slave calls a revolt; the Slave "
-        "Driver captures Slaves; the Belly Dancer dances (Guards next to her cannot detain or "
-        "block); the Vizier declares a side and forces a hidden seat to act; the Fortune Teller "
-        "looks at three cards and predicts the winning side.\n"
-        "Reactions, on anyone's turn: a Guard next to the Assassin or the target blocks a "
-        "killing; hidden free Slaves join a revolt; a Sultan or Guard refuses detention; whoever "
-        "holds the hidden Sultan may claim the throne.\n"
-        "Loyalists win when the crown comes round with the Sultan still alive and revealed, or "
-        "when no Assassin is left and fewer than three Slaves are free. Rebels win by killing "
-        "the Sultan, or when three free revealed Slaves sit side by side.\n"
-        "Each living seat on the winning side scores 2 if revealed, 1 if hidden (the Vizier and the "
-        "Fortune Teller by their own cards' rules). A match is 5 rounds unless the host "
-        "sets another number or a points target; the most points wins.\n"
-        "A killing or a revolt asks every other living seat (a detention only its target), so nobody "
-        "learns who could have reacted. In quick windows (the default) the room passes for you when "
-        "pass is all you may answer (your line says \"Nothing to answer\"), a window lasts at least its "
-        "minimum time, and nobody sees who answered; in strict windows everyone answers. Answer pass "
-        "(o, or n as in Kill the Overlord) when you do not react."
-    ),
-    "help.game.overlord": (
-        "Everyone holds a role with a rank and an income, 5 gold and plot cards. Each round: "
-        "draw 2 cards (fewer if that would go over your hand limit), take income (not in round 1), "
-        "and if the Overlord has {crown} he is crowned and wins.\n"
-        "Then the order phase: the Overlord gives the order to another player. Whoever holds "
-        "it must pass it on with a shield card (each card says to whom and adds an effect), "
-        "pass it by role (Peasant, Outlaw), play a desperation card when holding no shield "
-        "card, or die. Anyone may answer a card with Retaliate, and take the order with Plead "
-        "Guilty.\n"
-        "When the Overlord dies the phase ends; survivors then take better roles from the "
-        "centre. The Overlord also wins when he is the last one alive. After the last round "
-        "the most gold wins."
-    ),
     # the SSH server's words outside the App (refusals before the lobby, farewells)
     "ssh.no-pty": "throneroom is a full-screen game and needs a terminal: {hint}",
     "ssh.bad-name": "'{raw}' cannot be used as a player name: use letters and digits.\r\nConnect as: {hint}",
@@ -811,10 +748,6 @@ ZH: dict[str, str] = {
     "col.rate_short": "勝率",
     "col.avg_points": "平均分",
     "col.record": "勝/場",
-    "game.sultans": "推翻蘇丹",
-    "game.overlord": "刺殺領主",
-    "game.short.sultans": "推翻蘇丹",
-    "game.short.overlord": "刺殺領主",
     "state.waiting": "等待中",
     "state.playing": "遊戲中",
     "state.finished": "已結束",
@@ -912,15 +845,6 @@ ZH: dict[str, str] = {
     "field.name.hint": "可留空",
     "field.seats": "座位數",
     "field.seats.range": "座位數（{lo}-{hi}）",
-    "field.rounds": "局數",
-    "field.match": "比賽方式",
-    "field.match.rounds": "固定局數",
-    "field.match.first_to": "先到 N 分",
-    "field.first_to": "獲勝分數（最多 15 局）",
-    "field.first_to.hint": "1-{hi}",
-    "field.turn_limit": "每局回合上限（至少 50）",
-    "field.notebook": "筆記本",
-    "field.notebook.box": "顯示你看過的角色卡",
     "field.turn_timer": "回合計時（秒，0 = 不限）",
     "field.window_timer": "回應計時（秒，0 = 不限）",
     "field.bot_delay": "電腦思考（秒）",
@@ -937,8 +861,6 @@ ZH: dict[str, str] = {
     "field.code": "密碼",
     "field.code.hint": "留空：自動產生 4 位數字",
     "form.range": "{field}：請輸入 {lo} 到 {hi} 之間的數字。",
-    "form.first_to_needed": "先到 N 分：幾分獲勝？請輸入 1 到 {hi} 之間的數字。",
-    "form.turn_limit_min": "每局回合上限：至少 {lo} 回合（房規）。",
     "confirm.quit": "要離開 throneroom 嗎？",
     "confirm.kick": "要把 {name} 請出房間嗎？他不能再加入或觀戰。",
     "confirm.leave_room": "要離開這個房間嗎？",
@@ -1076,11 +998,6 @@ ZH: dict[str, str] = {
     "summary.seats": "{n} 個座位",
     "summary.rounds": "{n} 局",
     "summary.rounds_one": "1 局",
-    "summary.first_to": "先到 {n} 分（最多 {cap} 局）",
-    "summary.first_to_one": "先到 1 分（最多 {cap} 局）",
-    "summary.turn_limit": "回合上限 {n}",
-    "summary.notebook_on": "筆記本開啟",
-    "summary.notebook_off": "筆記本關閉",
     "summary.turn_timer": "回合 {s} 秒",
     "summary.turn_timer_off": "回合不限時",
     "summary.window_timer": "回應 {s} 秒",
@@ -1241,39 +1158,8 @@ ZH: dict[str, str] = {
     "pick.enter_again": "剛才的數字不能選：再按 Enter 會送出反白的選項。",
     "table.help.leave": "Esc 離開牌桌（座位仍是你的；你回來之前由電腦代打）。",
     "table.help.leave_watching": "Esc 停止觀戰。",
-    "help.game.crown": "{n} 元",
-    "help.game.crown_either": "40 元（房間選了較短的遊戲則是 30 元）",
     "help.foot": "按 Escape 或 F1 關閉說明。",
     "help.close": "按 Escape 關閉。",
-    "help.game.sultans": (
-        "每人面前一張蓋著的角色卡，多出的一張放在桌子中央作為中央牌。保皇黨（蘇丹、守衛）對抗"
-        "革命軍（刺客、奴隸）；中立角色（奴隸販子、肚皮舞孃、大官、占卜師）的陣營隨狀態改變。\n"
-        "輪到你時只做一件事：調查一位隱藏玩家的角色；與一位隱藏玩家或中央牌交換"
-        "（公開的角色會先隱藏，並可秘密交換）；或使用角色的「行動」，使用時角色會公開。"
-        "若某位玩家的交換拿走了你的角色卡，直到你下個回合結束前，你不能與他交換。\n"
-        "行動：蘇丹處決一名公開的刺客或奴隸；守衛拘留一名玩家（他跳過下一回合）；刺客殺死任何其他玩家；"
-        "奴隸登高一呼（發動革命）；奴隸販子捕捉奴隸；肚皮舞孃跳舞（與她相鄰的守衛不能拘留或阻止）；"
-        "大官宣告陣營並操控一名隱藏玩家行動；占卜師查看三張角色卡並預言勝方。\n"
-        "回應（任何人的回合都可以）：與刺客或目標相鄰的守衛可阻止刺殺；隱藏且自由的奴隸可投身革命；"
-        "蘇丹或守衛可禁止拘留；持有隱藏蘇丹的玩家可隨時宣示王權。\n"
-        "加冕牌轉回到它所在的玩家時，若蘇丹仍存活且公開，保皇黨獲勝；或沒有刺客且自由的奴隸少於三位時，"
-        "保皇黨獲勝。刺客殺死蘇丹，或三位自由且公開的奴隸相鄰而坐時，革命軍獲勝。\n"
-        "勝方每位存活玩家：公開得 2 分，隱藏得 1 分（大官和占卜師依各自角色卡的規則）。一場比賽預設 5 局（房主可改局數，或改為先到幾分），總分最高者獲勝。\n"
-        "刺殺或登高一呼時會詢問其他所有存活玩家（拘留只詢問被拘留的人），所以沒人能知道誰可以回應。"
-        "快速回應時機（預設）下，你只能不回應時由房間替你不回應（畫面顯示「你沒有可以回應的」），每個時機至少開放最短時間，"
-        "也沒人看得到誰已回應；嚴格回應時機下每人都要回答。"
-        "不想回應時按 o（不回應；n 也可以，和刺殺領主一樣）。"
-    ),
-    "help.game.overlord": (
-        "每人有一張角色（有階級和收入）、5 元和謀略卡。每局：抽 2 張牌（超過手牌上限的部分不抽），"
-        "領取收入（第 1 局沒有）；若領主有 {crown}就加冕獲勝。\n"
-        "接著是暗殺階段：領主把暗殺指示物交給另一位玩家。拿到的人必須用盾牌卡傳出去"
-        "（每張卡說明可以傳給誰並附帶效果）、用角色能力傳出（農夫、歹徒）、"
-        "在沒有任何盾牌卡時打出「絕境」卡，或者死亡。任何人都能用「報復」反制一張卡，"
-        "或用「認罪」把指示物拿過來。\n"
-        "領主死亡時本階段結束，存活者從中央換取更高的角色。領主是最後存活者時也獲勝。"
-        "最後一局結束後，錢最多的人獲勝。"
-    ),
     # the SSH server's words outside the App (refusals before the lobby, farewells)
     "ssh.no-pty": "throneroom 是全螢幕遊戲，需要終端機：{hint}",
     "ssh.bad-name": "「{raw}」不能當玩家名稱：請用字母或數字。\r\n請這樣連線：{hint}",

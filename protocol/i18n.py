@@ -33,6 +33,13 @@ def add_catalogue(en: Mapping[str, str], zh: Mapping[str, str]) -> None:
     ZH.update(zh)
 
 
+def drop_catalogue(en: Mapping[str, str], zh: Mapping[str, str]) -> None:
+    """Take a game's keys (as :func:`add_catalogue` added them) out again."""
+    for key in en.keys() | zh.keys():
+        EN.pop(key, None)
+        ZH.pop(key, None)
+
+
 def has_key(key: str) -> bool:
     return key in EN
 

@@ -1,13 +1,11 @@
 """The screens: a Textual app per SSH session, fed only by :mod:`protocol`.
 
-Importing any screen module first adds each game's table words to the
-message catalogue (:func:`protocol.i18n.add_catalogue`), so ``t`` finds them
-wherever a screen asks.
+Importing any screen module first registers the screens of every game the
+engine's registry offers (:func:`tui.games.load_games`): their catalogues
+join the core one (:func:`protocol.i18n.add_catalogue`), so ``t`` finds
+their words wherever a screen asks.
 """
 
-from protocol.i18n import add_catalogue
-from tui.overlord.catalogue import OVERLORD_EN, OVERLORD_ZH
-from tui.sultans.catalogue import SULTANS_EN, SULTANS_ZH
+from tui.games import load_games
 
-add_catalogue(SULTANS_EN, SULTANS_ZH)
-add_catalogue(OVERLORD_EN, OVERLORD_ZH)
+load_games()

@@ -54,6 +54,7 @@ from protocol.contract import (
     seat_number,
 )
 from protocol.i18n import seat_shown, shown_name
+from tui.games import game_ui
 from tui.screens.base import HostScreen
 from tui.screens.dialogs import ChoiceDialog, ConfirmDialog, RoomSettingsDialog
 from tui.ticker import TICKER
@@ -373,7 +374,12 @@ def unregister_table(game: str) -> None:
 
 
 def table_screen_for(game: str) -> type[TableScreen]:
-    """The table screen class for ``game``: registered, ``tui.<game>.table.Table``, or plain."""
+    """The table screen class for ``game``: registered, its :class:`~tui.games.GameUI`'s,
+    ``tui.<game>.table.Table``, or plain."""
+    ui = game_ui(game)
+    if game not in _TABLES and ui is not None and ui.table:
+        path, _, name = ui.table.partition(":")
+        _TABLES[game] = getattr(importlib.import_module(path), name)
     if game not in _TABLES and game not in _LOOKED_UP and game.isidentifier():
         _LOOKED_UP.add(game)
         try:

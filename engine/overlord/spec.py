@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
@@ -18,8 +18,8 @@ class OverlordOptions(BaseModel):
     """Room options (docs/rules/overlord.md: K-XROLE-1, K-RND-4, K-END-2)."""
 
     ruleset: str = "house"
-    # ranks whose expansion role replaces the base role (only ranks in play count)
-    expansion_ranks: list[int] = Field(default_factory=list)
+    # ranks whose expansion role replaces the base role (only ranks in play count; K-XROLE-1)
+    expansion_ranks: list[Annotated[int, Field(ge=1, le=8)]] = Field(default_factory=list)
     # coronation threshold; None: the rule set's (house: 40; the option 30)
     coronation: int | None = Field(default=None, ge=1)
     round_limit: int = Field(default=30, ge=1, le=200)
@@ -27,8 +27,6 @@ class OverlordOptions(BaseModel):
     @field_validator("expansion_ranks")
     @classmethod
     def _ranks(cls, v: list[int]) -> list[int]:
-        if any(r < 1 or r > 8 for r in v):
-            raise ValueError("expansion ranks are 1..8")
         return sorted(set(v))
 
     @field_validator("coronation")

@@ -14,12 +14,9 @@ import random
 
 from engine.sultans.actions import Action, format_action
 from engine.sultans.errors import IllegalMove
-from engine.sultans.options import SultansOptions
+from engine.sultans.options import FIRST_TO_CAP, SultansOptions
 from engine.sultans.round import PH_WINDOW, Round
 from engine.sultans.views import Event, MatchView, RoundResult, RoundView, TieBreak
-
-FIRST_TO_CAP = 15
-"""Most rounds of a first-to-N match (S-MATCH-1)."""
 
 
 class Match:

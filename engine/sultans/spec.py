@@ -65,4 +65,5 @@ SPEC = GameSpec(
     # not yet offered: it scores about 1.1x the normal bot's points (target 1.3x; README, Benchmarks)
     search=SearchSpec(parse_view=_parse_view, searchable=searchable, new=Search, offered=False),
     views=ViewModels(view=MatchView | RoundView, round_view=RoundView, event=Event),
+    round_results=True,
 )

@@ -11,8 +11,8 @@ from engine.overlord.spec import OverlordOptions
 from engine.registry import games
 from protocol.i18n import Lang, t
 from tui.app import ThroneApp
+from tui.overlord.ui import expansion_choices
 from tui.screens.room import RoomScreen
-from tui.summary import expansion_choices
 
 
 def test_the_host_offers_kill_the_overlord() -> None:
@@ -38,7 +38,7 @@ async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: Fa
         dialog.query_one("#seats", Input).value = "6"
         dialog.query_one("#round_limit", Input).value = "3"
         crowns.value = "30"
-        dialog.query_one("#expansion", Input).value = "9"
+        dialog.query_one("#expansion_ranks", Input).value = "9"
         dialog.query_one("#bot_delay", Input).value = "0"
         await settle(pilot)
         dialog.query_one("#ok").scroll_visible(animate=False)  # the list of expansion roles made the dialog taller
@@ -47,7 +47,7 @@ async def test_create_room_dialog_offers_overlord_options_and_sends_them(hub: Fa
         await settle(pilot)
         assert app.screen is dialog  # rank 9 does not exist
         assert "Expansion roles (ranks): a number from 1 to 8" in screen_text(app)
-        dialog.query_one("#expansion", Input).value = "6, 3 6"
+        dialog.query_one("#expansion_ranks", Input).value = "6, 3 6"
         await pilot.pause(0.3)  # the button ignores a second press while it still shows the first
         dialog.query_one("#ok").scroll_visible(animate=False)
         await settle(pilot)
@@ -128,8 +128,8 @@ async def test_the_dialog_names_each_expansion_role_its_rank_and_the_role_it_rep
         dialog = await open_new_room_dialog(app, pilot)
         dialog.query_one("#game", Select).value = "overlord"
         await settle(pilot)
-        dialog.query_one("#expansion", Input).focus()  # a short terminal scrolls the dialog to it
-        dialog.query_one("#expansion", Input).value = "8 1"
+        dialog.query_one("#expansion_ranks", Input).focus()  # a short terminal scrolls the dialog to it
+        dialog.query_one("#expansion_ranks", Input).value = "8 1"
         await settle(pilot)
 
         def items(seats: int, picked: set[int]) -> list[str]:
@@ -146,7 +146,7 @@ async def test_the_dialog_names_each_expansion_role_its_rank_and_the_role_it_rep
         five = items(5, {8, 1})
         assert len(five) == 8 and five[0].startswith("[X] 8 ")  # the house rule set's eight, highest first
         assert ("Tyrant for the Overlord" if lang == "en" else "暴君取代領主") in five[0]
-        plain = str(dialog.query_one("#expansion-roles").render())
+        plain = str(dialog.query_one("#expansion_ranks-note").render())
         text = " ".join(screen_text(app).split())
         for item in five:
             assert " ".join(item.split()) in text or item in plain, (item, text)

@@ -14,20 +14,21 @@ from textual.geometry import Region
 from textual.widgets import Input, Select, Static
 
 from engine.sultans import SultansOptions
-from engine.sultans.match import FIRST_TO_CAP
+from engine.sultans.options import FIRST_TO_CAP, FIRST_TO_MAX
 from protocol.contract import BETWEEN_ROUNDS, BETWEEN_ROUNDS_MAX, RoomSettings
 from tui.app import ThroneApp
-from tui.screens.dialogs import SULTANS_FIRST_TO_MAX, RoomSettingsDialog
+from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.room import RoomScreen
 from tui.sultans.table import Table
-from tui.summary import SULTANS_FIRST_TO_CAP, settings_summary
+from tui.summary import settings_summary
 from tui.widgets import TickBox
 
 
-def test_the_first_to_cap_is_the_engines() -> None:
-    """S-MATCH-1: the screens' cap is the engine's; a seat scores at most 2 a round (S-SCORE-1)."""
-    assert SULTANS_FIRST_TO_CAP == FIRST_TO_CAP
-    assert SULTANS_FIRST_TO_MAX == 2 * FIRST_TO_CAP
+def test_the_first_to_bound_is_reachable_within_the_cap() -> None:
+    """S-MATCH-1: first to N points ends after FIRST_TO_CAP rounds at most; a seat
+    scores at most 2 a round (S-SCORE-1), so the options model allows no N above that."""
+    assert FIRST_TO_MAX == 2 * FIRST_TO_CAP
+    assert SultansOptions.model_fields["first_to"].metadata[-1].le == FIRST_TO_MAX  # type: ignore[attr-defined]
 
 
 async def submit(dialog: RoomSettingsDialog, pilot: object) -> None:
@@ -54,7 +55,7 @@ async def test_dialog_first_to_turn_limit_and_notebook_are_checked_and_sent(hub:
         dialog.query_one("#bot_delay", Input).value = "0"
         await submit(dialog, pilot)
         assert app.screen is dialog and not hub.rooms
-        assert f"First to N points: how many points win? A number from 1 to {SULTANS_FIRST_TO_MAX}" in screen_text(app)
+        assert f"First to N points: how many points win? A number from 1 to {FIRST_TO_MAX}" in screen_text(app)
         dialog.query_one("#first_to", Input).value = "31"  # unreachable in 15 rounds
         await submit(dialog, pilot)
         assert app.screen is dialog and "Points to win (15 rounds max): a number from 1 to 30, please." in screen_text(app)

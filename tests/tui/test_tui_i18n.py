@@ -333,5 +333,5 @@ def test_chinese_says_ju_for_a_round_and_huihe_for_a_turn_in_both_games() -> Non
     assert {k: zh[k] for k in rounds - turns if "回合" in zh[k] or "輪數" in zh[k]} == {}
     assert {k: zh[k] for k in turns - rounds if "局" in re.sub("每局|本局|這局|一局|上局", "", zh[k])} == {}  # (a turn of "this round")
     assert t("ov.head.round", "zh", n=12, of=30) == "第 12/30 局"
-    assert t("field.round_limit", "zh") == "局數上限" and t("field.turn_timer", "zh").startswith("回合計時")
+    assert t("overlord.opt.round_limit", "zh") == "局數上限" and t("field.turn_timer", "zh").startswith("回合計時")
     assert t("sk.head.turn", "zh", n=3, limit=200) == "回合 3/200"

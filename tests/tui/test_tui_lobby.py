@@ -451,11 +451,11 @@ async def test_a_narrow_new_room_dialog_ends_cut_hints_in_an_ellipsis(hub: FakeH
         await pilot.press("c")
         await settle(pilot)
         rows = screen_text(app).splitlines()
-        box = next(r for r in rows if t("field.notebook", lang) in r)
+        box = next(r for r in rows if t("sultans.opt.notebook", lang) in r)
         code = next(r for r in rows if r.strip("█ ").startswith(t("field.code", lang)))
         assert box.rstrip("█ ").endswith("…")
         assert code.rstrip("█ ").endswith("…") or t("field.code.hint", lang) in code  # (the shorter hint fits)
-        assert t("field.notebook.box", lang)[:4] in box and t("field.code.hint", lang)[:4] in code
+        assert t("sultans.opt.notebook.box", lang)[:4] in box and t("field.code.hint", lang)[:4] in code
         notebook = app.screen.query_one("#notebook", TickBox)
         notebook.focus()
         await settle(pilot)

@@ -212,12 +212,12 @@ OVERLORD_EN: dict[str, str] = {
         "resolves ends with the phase."
     ),
     # the create-room dialog's Kill the Overlord options (tui/screens/dialogs.py)
-    "field.round_limit": "Round limit",
-    "field.coronation": "Coronation gold",
-    "field.coronation.40": "40 (the rules)",
-    "field.coronation.30": "30 (the shorter option)",
-    "field.expansion": "Expansion roles (ranks)",
-    "field.expansion.hint": "ranks from the list below, e.g. 8 1 (none: base roles)",
+    "overlord.opt.round_limit": "Round limit",
+    "overlord.opt.coronation": "Coronation gold",
+    "overlord.opt.coronation.40": "40 (the rules)",
+    "overlord.opt.coronation.30": "30 (the shorter option)",
+    "overlord.opt.expansion_ranks": "Expansion roles (ranks)",
+    "overlord.opt.expansion_ranks.hint": "ranks from the list below, e.g. 8 1 (none: base roles)",
     "expansion.item": "{mark} {rank} {role} for the {base}",
     "expansion.item_out": "{mark} {rank} {role} (no rank {rank} at {n} seats)",
     "summary.round_limit": "at most {n} rounds",
@@ -514,6 +514,24 @@ OVERLORD_EN: dict[str, str] = {
     "ov.why.transfer-cap": "300 transfers",
     "ov.why.rank-8-died": "the ruler died",
     "ov.why.revolution": "revolution",
+    # the game in the lobby and help (tui/overlord/ui.py)
+    "game.overlord": "Kill the Overlord",
+    "game.short.overlord": "Overlord",
+    "help.game.crown": "{n} gold",
+    "help.game.crown_either": "{n} gold ({alt} where the room chose the shorter game)",
+    "help.game.overlord": (
+        "Everyone holds a role with a rank and an income, 5 gold and plot cards. Each round: "
+        "draw 2 cards (fewer if that would go over your hand limit), take income (not in round 1), "
+        "and if the Overlord has {crown} he is crowned and wins.\n"
+        "Then the order phase: the Overlord gives the order to another player. Whoever holds "
+        "it must pass it on with a shield card (each card says to whom and adds an effect), "
+        "pass it by role (Peasant, Outlaw), play a desperation card when holding no shield "
+        "card, or die. Anyone may answer a card with Retaliate, and take the order with Plead "
+        "Guilty.\n"
+        "When the Overlord dies the phase ends; survivors then take better roles from the "
+        "centre. The Overlord also wins when he is the last one alive. After the last round "
+        "the most gold wins."
+    ),
 }
 
 OVERLORD_ZH: dict[str, str] = {
@@ -555,12 +573,12 @@ OVERLORD_ZH: dict[str, str] = {
         "暴動指定的玩家被處決；若沒有，打出暴動的人被處決（他已死亡則無人死亡；打出者以外的顧問不受影響）。"
         "打出書本卡或書本卡被取消都不算棄牌。暴動發生後就結束；一直沒發生的暴動在本階段結束時結束。"
     ),
-    "field.round_limit": "局數上限",
-    "field.coronation": "加冕金額",
-    "field.coronation.40": "40（規則）",
-    "field.coronation.30": "30（較短的選項）",
-    "field.expansion": "擴充角色（階級）",
-    "field.expansion.hint": "填下方清單的階級，例如 8 1（空白：基本角色）",
+    "overlord.opt.round_limit": "局數上限",
+    "overlord.opt.coronation": "加冕金額",
+    "overlord.opt.coronation.40": "40（規則）",
+    "overlord.opt.coronation.30": "30（較短的選項）",
+    "overlord.opt.expansion_ranks": "擴充角色（階級）",
+    "overlord.opt.expansion_ranks.hint": "填下方清單的階級，例如 8 1（空白：基本角色）",
     "expansion.item": "{mark} {rank} {role} 取代{base}",
     "expansion.item_out": "{mark} {rank} {role}（{n} 人局沒有階級 {rank}）",
     "summary.round_limit": "最多 {n} 局",
@@ -846,4 +864,19 @@ OVERLORD_ZH: dict[str, str] = {
     "ov.why.transfer-cap": "傳遞 300 次",
     "ov.why.rank-8-died": "統治者已死",
     "ov.why.revolution": "革命",
+    # the game in the lobby and help (tui/overlord/ui.py)
+    "game.overlord": "刺殺領主",
+    "game.short.overlord": "刺殺領主",
+    "help.game.crown": "{n} 元",
+    "help.game.crown_either": "{n} 元（房間選了較短的遊戲則是 {alt} 元）",
+    "help.game.overlord": (
+        "每人有一張角色（有階級和收入）、5 元和謀略卡。每局：抽 2 張牌（超過手牌上限的部分不抽），"
+        "領取收入（第 1 局沒有）；若領主有 {crown}就加冕獲勝。\n"
+        "接著是暗殺階段：領主把暗殺指示物交給另一位玩家。拿到的人必須用盾牌卡傳出去"
+        "（每張卡說明可以傳給誰並附帶效果）、用角色能力傳出（農夫、歹徒）、"
+        "在沒有任何盾牌卡時打出「絕境」卡，或者死亡。任何人都能用「報復」反制一張卡，"
+        "或用「認罪」把指示物拿過來。\n"
+        "領主死亡時本階段結束，存活者從中央換取更高的角色。領主是最後存活者時也獲勝。"
+        "最後一局結束後，錢最多的人獲勝。"
+    ),
 }

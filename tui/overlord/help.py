@@ -15,6 +15,7 @@ from engine.overlord.rules import RuleSet, load_ruleset
 from engine.overlord.views import OverlordView, SeatView
 from tui.overlord.catalogue import CARDS_EN
 from tui.overlord.pick import KIND_KEYS
+from tui.overlord.ui import help_text
 from tui.overlord.words import card_str, effect_str, role_str
 from tui.screens.help import HelpDialog
 
@@ -50,8 +51,11 @@ class OverlordHelp(HelpDialog):
             keys = " · ".join(f"{key} {self.tr(f'ov.key.{kind}')}" for kind, key in KIND_KEYS.items()) + "\n" + keys
         self.section(text, self.tr("ov.help.keys_title"), keys)
         self.section(text, self.tr("ov.help.legend_title"), self.tr("ov.help.legend"))
-        crown = self.tr("help.game.crown", n=ov.coronation) if ov is not None else self.tr("help.game.crown_either")
-        self.section(text, self.tr("ov.help.game_title"), self.tr("help.game.overlord", crown=crown))
+        if ov is not None:
+            rules = self.tr("help.game.overlord", crown=self.tr("help.game.crown", n=ov.coronation))
+        else:
+            rules = help_text(self.lang)
+        self.section(text, self.tr("ov.help.game_title"), rules)
         return text
 
     def _role_text(self, key: str, sv: SeatView) -> str:

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -29,20 +30,14 @@ from protocol.contract import (
     seat_index,
     seat_number,
 )
-from protocol.i18n import LANGS, Lang, error_text, game_title, guest_marked, level_name, t
+from protocol.i18n import LANGS, Lang, error_text, game_title, guest_marked, has_key, level_name, t
+from tui.games import GameUI, OptionField, game_ui
 from tui.screens.base import HostModal
-from tui.summary import expansion_choices
 from tui.text import Packed, literal
 from tui.widgets import KeySpec, RowList, SteadyInput, TickBox
 
 GameInfo = tuple[str, str, int, int]  # (id, English title, min players, max players)
 
-ROUNDS_GAMES = {"sultans"}  # games whose options take a round count
-OVERLORD_FIELDS = ("round_limit", "coronation", "expansion")  # Kill the Overlord's options (engine/overlord/spec.py)
-CROWNS = ("40", "30")  # K-RND-4: crowned at 40 gold, or 30 as the option (the house rule set's two)
-SULTANS_FIELDS = ("match", "first_to", "turn_limit", "notebook")  # Sultans of Karaya's (engine/sultans/options.py)
-SULTANS_FIRST_TO_MAX = 2 * 15  # S-MATCH-1 caps first-to-N at 15 rounds; a seat scores at most 2 a round (S-SCORE-1)
-SULTANS_TURN_LIMIT = (50, 10000, 200)  # S-WIN-4: least, most, default
 
 
 class ConfirmDialog(HostModal[bool]):
@@ -220,11 +215,26 @@ class CodeDialog(OkCancel, _ErrorLine, HostModal[str | None]):
         self.dismiss(None)
 
 
+class _Row:
+    """A row of a game's options in the settings dialog: a field of its options
+    model (or the switch between two of them), shared by the games whose
+    field of that name is of the same kind (each with its own bounds)."""
+
+    def __init__(self, key: str, wid: str, kind: str, name: str, game: str) -> None:
+        self.key = key  # the row is ``#row-<key>``, its label ``#lbl-<key>``
+        self.wid = wid  # the field's widget id
+        self.kind = kind
+        self.name = name  # the options model's field (or the switch's name)
+        self.games = [game]
+
+
 class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
     """Create a room (``initial`` None) or change a waiting room's settings,
     its game included.
 
-    Checks every field before it returns; the host checks again.
+    The game's options are rows built from its options model
+    (:mod:`tui.games`): its bounds are the ones checked here. Checks every
+    field before it returns; the host checks again.
     """
 
     ERROR_ID = "form-error"
@@ -241,10 +251,11 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     # The focus (Tab) order is the order of the rows. The end-to-end tests fill
     # name, seats, rounds, turn timer, reaction timer and bot delay with Tab, so
-    # the Sultans rows beyond the round count come after the bot delay.
+    # a game's option rows come after the seats (its ``lead``) or after the
+    # time between rounds (the others).
     FIELDS = (
-        "game", "name", "seats", "rounds", *OVERLORD_FIELDS, "turn_timer", "window_timer", "bot_delay",
-        "between_rounds", *SULTANS_FIELDS, "strict_windows", "window_min", "bot_level", "bot_levels", "private", "code",
+        "game", "name", "seats", "turn_timer", "window_timer", "bot_delay", "between_rounds",
+        "strict_windows", "window_min", "bot_level", "bot_levels", "private", "code",
     )
 
     def __init__(
@@ -261,58 +272,98 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         self._game_order = [g[0] for g in games]
         self._apply = apply
         self._levels_game = ""  # the game whose levels the level drop-down offers
+        self._uis = {g: ui for g in self._game_order if (ui := game_ui(g)) is not None}
+        self._rows: dict[str, _Row] = {}
+        self._said: dict[str, tuple[tuple[str, str], ...]] = {}  # the choices each option select shows
+        self._ids: dict[str, dict[str, _Row]] = {g: {} for g in self._uis}  # game -> field name -> its row
+        self._lead: list[_Row] = []
+        self._rest: list[_Row] = []
+        for gid, ui in self._uis.items():
+            fields = ui.fields()
+            lead, rest = ui.layout()
+            for names, section in ((lead, self._lead), (rest, self._rest)):
+                for name in names:
+                    if ui.switch is not None and name == ui.switch.name:
+                        kind, wid = "switch", f"{name}_mode"
+                    elif name in fields:
+                        kind, wid = ("choice" if name in ui.choices else fields[name].kind), name
+                    else:
+                        continue
+                    row = self._rows.get(name)
+                    if row is not None and row.kind == kind and row in section and kind != "switch":
+                        row.games.append(gid)  # the same field of another game: one row, each game's bounds
+                    else:
+                        key = name if row is None else f"{gid}-{name}"
+                        row = _Row(key, wid if row is None else key, kind, name, gid)
+                        self._rows[key] = row
+                        section.append(row)
+                    self._ids[gid][name] = row
 
     # ---------------------------------------------------------------- layout
+    def _start(self, row: _Row, init: RoomSettings) -> object:
+        """The value a game's row starts with: the room's option when the room
+        plays one of the row's games, else the model's default."""
+        gid = init.game if init.game in row.games else row.games[0]
+        ui = self._uis[gid]
+        options = init.options if init.game == gid else {}
+        if row.kind == "switch":
+            assert ui.switch is not None
+            chosen = [f for f in ui.switch.fields[1:] if options.get(f) is not None]
+            return chosen[0] if chosen else ui.switch.fields[0]
+        return options.get(row.name, ui.fields()[row.name].default)
+
+    def _option_widget(self, row: _Row, init: RoomSettings) -> Widget:
+        value = self._start(row, init)
+        if row.kind == "switch":
+            return Select(self._switch_choices(row), value=str(value), allow_blank=False, id=row.wid)
+        if row.kind == "bool":
+            return TickBox("", value is not False, id=row.wid)
+        if row.kind == "choice":
+            choices = self._choices(row, init.game if init.game in row.games else row.games[0])
+            shown = str(value)
+            return Select(choices, value=shown if shown in [c for _l, c in choices] else choices[0][1], allow_blank=False, id=row.wid)
+        if row.kind == "ints":
+            text = " ".join(str(v) for v in value) if isinstance(value, list) else ""
+            return SteadyInput(text, id=row.wid, max_length=20)
+        widths = [len(str(f.hi)) for g in row.games if (f := self._uis[g].fields()[row.name]).hi is not None]
+        return SteadyInput(
+            "" if value is None else str(value), id=row.wid, type="integer", max_length=max(widths, default=6)
+        )
+
     def compose(self) -> ComposeResult:
         init = self._initial or RoomSettings(game=self._game_order[0])
         if init.game not in self._games:
             init = init.model_copy(update={"game": self._game_order[0]})
-        rounds = init.options.get("rounds", 5)
-        round_limit = init.options.get("round_limit", 30)
-        coronation = str(init.options.get("coronation") or CROWNS[0])
-        expansion = init.options.get("expansion_ranks") or []
-        expansion_text = " ".join(str(r) for r in expansion) if isinstance(expansion, list) else ""
-        first_to = init.options.get("first_to")
-        turn_limit = init.options.get("turn_limit", SULTANS_TURN_LIMIT[2])
-        notebook = init.options.get("notebook", True) is not False
+
+        def rows(fields: list[tuple[str, Widget]]) -> ComposeResult:
+            for field, widget in fields:
+                with Horizontal(classes="row", id=f"row-{field}"):
+                    yield Static("", id=f"lbl-{field}", classes="lbl", markup=False)
+                    yield widget
+                if field in self._rows and any(
+                    self._rows[field].name in self._uis[g].notes for g in self._rows[field].games
+                ):
+                    yield Static("", id=f"{field}-note", classes="note", markup=False)
+
+        def options(section: list[_Row]) -> list[tuple[str, Widget]]:
+            return [(row.key, self._option_widget(row, init)) for row in section]
+
         with Vertical(classes="dialog wide", id="settings-dialog"):
             yield Static("", id="settings-title", classes="dialog-title", markup=False)
             with Vertical(id="settings-grid"):
-                with Horizontal(classes="row", id="row-game"):
-                    yield Static("", id="lbl-game", classes="lbl", markup=False)
-                    yield Select(
-                        self._game_options(),
-                        value=init.game,
-                        allow_blank=False,
-                        id="game",
-                    )
-                for field, widget in (
+                yield from rows([
+                    ("game", Select(self._game_options(), value=init.game, allow_blank=False, id="game")),
                     ("name", SteadyInput(init.name, id="name", max_length=40)),
                     ("seats", SteadyInput(str(init.seats), id="seats", type="integer", max_length=2)),
-                    ("rounds", SteadyInput(str(rounds), id="rounds", type="integer", max_length=2)),
-                    ("round_limit", SteadyInput(str(round_limit), id="round_limit", type="integer", max_length=3)),
-                    ("coronation", Select(
-                        self._crowns(),
-                        value=coronation if coronation in CROWNS else CROWNS[0],
-                        allow_blank=False,
-                        id="coronation",
-                    )),
-                    ("expansion", SteadyInput(expansion_text, id="expansion", max_length=20)),
-                    ("turn_timer", SteadyInput(str(init.turn_timer), id="turn_timer", type="integer", max_length=4)),
-                    ("window_timer", SteadyInput(str(init.window_timer), id="window_timer", type="integer", max_length=4)),
+                    *options(self._lead),
+                    ("turn_timer", SteadyInput(str(init.turn_timer), id="turn_timer", type="integer",
+                                               max_length=len(str(TIMER_MAX)))),
+                    ("window_timer", SteadyInput(str(init.window_timer), id="window_timer", type="integer",
+                                                 max_length=len(str(TIMER_MAX)))),
                     ("bot_delay", SteadyInput(f"{init.bot_delay:g}", id="bot_delay", type="number", max_length=5)),
                     ("between_rounds", SteadyInput(str(init.between_rounds), id="between_rounds", type="integer",
                                                    max_length=len(str(BETWEEN_ROUNDS_MAX)))),
-                    ("match", Select(
-                        self._match_modes(),
-                        value="first_to" if isinstance(first_to, int) else "rounds",
-                        allow_blank=False,
-                        id="match_mode",
-                    )),
-                    ("first_to", SteadyInput(str(first_to) if isinstance(first_to, int) else "", id="first_to",
-                                       type="integer", max_length=2)),
-                    ("turn_limit", SteadyInput(str(turn_limit), id="turn_limit", type="integer", max_length=5)),
-                    ("notebook", TickBox("", notebook, id="notebook")),
+                    *options(self._rest),
                     ("strict_windows", TickBox("", init.strict_windows, id="strict_windows")),
                     ("window_min", SteadyInput(f"{init.window_min:g}", id="window_min", type="number", max_length=4)),
                     ("bot_level", Select(
@@ -324,12 +375,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                     ("bot_levels", SteadyInput(self._seat_levels_text(init), id="bot_levels", max_length=60)),
                     ("private", TickBox("", init.private, id="private")),
                     ("code", SteadyInput(init.code, id="code", max_length=40)),
-                ):
-                    with Horizontal(classes="row", id=f"row-{field}"):
-                        yield Static("", id=f"lbl-{field}", classes="lbl", markup=False)
-                        yield widget
-                    if field == "expansion":  # K-XROLE-1: what each rank stands for, by name
-                        yield Static("", id="expansion-roles", markup=False)
+                ])
             yield Static("", id="form-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("", id="ok", variant="primary")
@@ -353,16 +399,29 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         self.query_one("#private", TickBox).label = self.tr("field.private.box")
         self.query_one("#code", Input).placeholder = self.tr("field.code.hint")
         self.query_one("#name", Input).placeholder = self.tr("field.name.hint")
-        self.query_one("#expansion", Input).placeholder = self.tr("field.expansion.hint")
         self.query_one("#bot_levels", Input).placeholder = self.tr("field.bot_levels.hint")
         self._levels_game = ""  # the level names again, in this language (_game_changed below)
-        self.query_one("#notebook", TickBox).label = self.tr("field.notebook.box")
         self.query_one("#strict_windows", TickBox).label = self.tr("field.strict_windows.box")
-        self.query_one("#first_to", Input).placeholder = self.tr("field.first_to.hint", hi=SULTANS_FIRST_TO_MAX)
-        self._relabel(self.query_one("#match_mode", Select), self._match_modes())
-        self._relabel(self.query_one("#coronation", Select), self._crowns())
         self._relabel(self.query_one("#game", Select), self._game_options())
         self._game_changed()
+
+    def _label_options(self) -> None:
+        """The option rows' labels, hints and choices, as the chosen game says them."""
+        gid = self._game()[0]
+        for row in self._rows.values():
+            ui = self._uis[gid if gid in row.games else row.games[0]]
+            self.query_one(f"#lbl-{row.key}", Static).update(ui.label(row.name, self.lang))
+            widget = self.query_one(f"#{row.wid}")
+            if isinstance(widget, TickBox):
+                widget.label = ui.label(row.name, self.lang, ".box")
+            elif isinstance(widget, Input):
+                widget.placeholder = ui.label(row.name, self.lang, ".hint")
+            elif isinstance(widget, Select):
+                choices = self._switch_choices(row) if row.kind == "switch" else self._choices(row, ui.id)
+                said = tuple((label.plain, value) for label, value in choices)
+                if self._said.get(row.wid) != said:  # (a relabelled select says it changed: once)
+                    self._said[row.wid] = said
+                    self._relabel(widget, choices)
 
     @staticmethod
     def _relabel(select: Select[str], options: list[tuple[Text, str]]) -> None:
@@ -371,19 +430,33 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         a switch while the dialog was open left the old language there."""
         value = select.value
         select.set_options(options)
-        select.value = value
+        if value in [v for _label, v in options]:
+            select.value = value
         select.mutate_reactive(Select.value)  # type: ignore[misc]  # the reactive itself, not a value
 
     def _game_options(self) -> list[tuple[Text, str]]:
         return [(Text(game_title(g, self.lang, fallback=self._games[g][1])), g) for g in self._game_order]
 
-    def _match_modes(self) -> list[tuple[Text, str]]:
-        return [(Text(self.tr(f"field.match.{m}")), m) for m in ("rounds", "first_to")]
+    def _switch_choices(self, row: _Row) -> list[tuple[Text, str]]:
+        switch = self._uis[row.games[0]].switch
+        assert switch is not None
+        ui = self._uis[row.games[0]]
+        return [(Text(ui.label(row.name, self.lang, f".{f}")), f) for f in switch.fields]
+
+    def _choices(self, row: _Row, gid: str) -> list[tuple[Text, str]]:
+        """A picked field's values: the game's (from the room's rule set), or its model's."""
+        ui = self._uis[gid]
+        pick = ui.choices.get(row.name)
+        init = self._initial.options if self._initial is not None and self._initial.game == gid else {}
+        values = list(pick(init)) if pick is not None else list(ui.fields()[row.name].choices)
+        return [(Text(ui.label(row.name, self.lang, f".{v}") or str(v)), str(v)) for v in values]
 
     def _game_levels(self, game: str | None = None) -> tuple[BotLevel, ...]:
         """The levels ``game``'s (the chosen game's) bots play at: the strong one only
         where the game has a search (``GameSpec.bot_levels``)."""
-        spec = registered_games().get(game if game is not None else self._game()[0])
+        gid = game if game is not None else self._game()[0]
+        ui = self._uis.get(gid)
+        spec = registered_games().get(gid) or (ui.spec if ui is not None else None)
         return spec.bot_levels if spec is not None else tuple(lv for lv in BOT_LEVELS if lv != "strong")
 
     def _levels(self, game: str | None = None) -> list[tuple[Text, str]]:
@@ -416,11 +489,13 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                 out[index] = said
         return out
 
-    def _crowns(self) -> list[tuple[Text, str]]:
-        return [(Text(self.tr(f"field.coronation.{c}")), c) for c in CROWNS]
-
-    def _first_to_mode(self) -> bool:
-        return self.query_one("#match_mode", Select).value == "first_to"
+    def _chosen(self, gid: str) -> str | None:
+        """The field the game's switch chose (None: the game has no switch)."""
+        ui = self._uis.get(gid)
+        if ui is None or ui.switch is None:
+            return None
+        row = self._ids[gid][ui.switch.name]
+        return str(self.query_one(f"#{row.wid}", Select).value)
 
     def _game(self) -> GameInfo:
         value = self.query_one("#game", Select).value
@@ -435,57 +510,46 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
                 levels.value = DEFAULT_BOT_LEVEL
             self._relabel(levels, self._levels())
         self.query_one("#lbl-seats", Static).update(self.tr("field.seats.range", lo=lo, hi=hi))
-        sultans = gid == "sultans"
-        first_to = sultans and self._first_to_mode()
-        self.query_one("#row-rounds").display = gid in ROUNDS_GAMES and not first_to
-        self.query_one("#row-between_rounds").display = gid in ROUNDS_GAMES  # its rounds pause for their result
-        for field in OVERLORD_FIELDS:
-            self.query_one(f"#row-{field}").display = gid == "overlord"
-        for field in SULTANS_FIELDS:
-            self.query_one(f"#row-{field}").display = sultans and (field != "first_to" or first_to)
+        ui = self._uis.get(gid)
+        switch, chosen = (ui.switch if ui is not None else None), self._chosen(gid)
+        mine = set(self._ids.get(gid, {}).values())
+        for row in self._rows.values():
+            unchosen = switch is not None and row.name in switch.fields and row.name != chosen
+            self.query_one(f"#row-{row.key}").display = row in mine and not unchosen
+        self.query_one("#row-between_rounds").display = ui is not None and ui.spec.round_results  # its rounds pause for their result
+        self._label_options()
         seats = self.query_one("#seats", Input)
         try:
             n = int(seats.value)
         except ValueError:
             n = lo
         seats.value = str(min(max(n, lo), hi))
-        self._show_expansion_roles()
+        self._show_notes()
 
-    def _ruleset(self) -> str:
-        return str(self._initial.options.get("ruleset", "house")) if self._initial is not None else "house"
-
-    def _show_expansion_roles(self) -> None:
-        """Under the expansion ranks: every expansion role of the rule set by
-        name, its rank, the base role it replaces at this many seats (or that
-        no role of its rank plays there), ticked when its rank is typed (issue
-        44 item 14: "1 5 8" assumed the host knew which rank is which role).
-        Shown while the field has the focus or ranks are typed: at 80x24 the
-        list always there pushed the buttons below the dialog's fold."""
-        box = self.query_one("#expansion-roles", Static)
-        field = self.query_one("#expansion", Input)
-        raw = field.value.replace(",", " ").split()
-        box.display = self._game()[0] == "overlord" and (field.has_focus or bool(raw))
-        if not box.display:
-            return
+    def _show_notes(self) -> None:
+        """Under a game's field, what its value means (Kill the Overlord: each
+        expansion role by name, its rank, the base role it replaces; K-XROLE-1),
+        while the field has the focus or holds something: at 80x24 the list
+        always there pushed the buttons below the dialog's fold."""
+        gid = self._game()[0]
+        ui = self._uis.get(gid)
         try:
             seats = int(self.query_one("#seats", Input).value)
         except ValueError:
             seats = 0
-        picked = {int(r) for r in raw if r.isdigit()}
-        items = []
-        for rank, role, base in expansion_choices(self._ruleset(), seats):
-            mark = "[X]" if rank in picked else "[ ]"
-            name = self.tr(f"ov.role.{role}")
-            if base is None:
-                items.append(self.tr("expansion.item_out", mark=mark, rank=rank, role=name, n=seats))
-            else:
-                items.append(self.tr("expansion.item", mark=mark, rank=rank, role=name, base=self.tr(f"ov.role.{base}")))
-        box.update(Packed(Text(" · ".join(items), style="dim")))
+        options = self._initial.options if self._initial is not None and self._initial.game == gid else {}
+        for note in self.query(".note").results(Static):
+            row = self._rows[str(note.id).removesuffix("-note")]
+            say = ui.notes.get(row.name) if ui is not None and row in self._ids[gid].values() else None
+            field = self.query_one(f"#{row.wid}", Input)
+            note.display = say is not None and (field.has_focus or bool(field.value.strip()))
+            if say is not None and note.display:
+                note.update(Packed(Text(say(field.value, seats, options, self.lang), style="dim")))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         super().on_input_changed(event)
-        if event.input.id in ("seats", "expansion"):
-            self._show_expansion_roles()
+        if event.input.id == "seats" or any(row.wid == event.input.id for row in self._rows.values()):
+            self._show_notes()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self._focus_moved()
@@ -495,24 +559,24 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     def _focus_moved(self) -> None:
         with contextlib.suppress(NoMatches):  # the dialog composed only in part, or closing: nothing to show
-            self._show_expansion_roles()
+            self._show_notes()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        event.stop()  # the game or the match mode: both change which rows show
-        if event.select.id == "bot_level":
-            return  # (a level changes no row)
+        event.stop()  # the game or a switch: both change which rows show
+        if event.select.id != "game" and not any(row.wid == event.select.id and row.kind == "switch" for row in self._rows.values()):
+            return  # (a level or a choice changes no row)
         self.clear_error()
         self._game_changed()
 
     # ------------------------------------------------------------ submitting
-    def _int(self, field: str, lo: int, hi: int) -> int:
+    def _int(self, field: str, lo: int, hi: int, label: str = "") -> int:
         raw = self.query_one(f"#{field}", Input).value.strip()
         try:
             value = int(raw)
         except ValueError:
             value = lo - 1
         if not lo <= value <= hi:
-            raise _FormError(self.tr("form.range", field=self.tr(f"field.{field}"), lo=lo, hi=hi))
+            raise _FormError(self.tr("form.range", field=label or self.tr(f"field.{field}"), lo=lo, hi=hi))
         return value
 
     def _number(self, field: str, lo: float, hi: float) -> float:
@@ -527,6 +591,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
 
     def _collect(self) -> RoomSettings:
         gid, _title, lo, hi = self._game()
+        ui = self._uis.get(gid)
         base_between = (self._initial or RoomSettings()).between_rounds
         seats = self._int("seats", lo, hi)
         turn_timer = self._int("turn_timer", 0, TIMER_MAX)
@@ -537,24 +602,15 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         level_value = str(self.query_one("#bot_level", Select).value)
         bot_level: BotLevel = next((lv for lv in self._game_levels() if lv == level_value), DEFAULT_BOT_LEVEL)
         bot_levels = self._seat_levels(seats, bot_level)
-        between_rounds = self._int("between_rounds", 0, BETWEEN_ROUNDS_MAX) if gid in ROUNDS_GAMES else base_between
+        between = ui is not None and ui.spec.round_results
+        between_rounds = self._int("between_rounds", 0, BETWEEN_ROUNDS_MAX) if between else base_between
         private = self.query_one("#private", TickBox).value
         code = self.query_one("#code", Input).value.strip()  # none: the host makes a 4-digit one
         options: dict[str, object] = {}
         if self._initial is not None and self._initial.game == gid:  # another game's options are not this one's
             options = dict(self._initial.options)
-        if gid == "sultans":
-            self._sultans_options(options)
-        elif gid in ROUNDS_GAMES:
-            options["rounds"] = self._int("rounds", 1, 15)
-        if gid == "overlord":
-            options["round_limit"] = self._int("round_limit", 1, 200)
-            options["coronation"] = int(str(self.query_one("#coronation", Select).value))
-            raw = self.query_one("#expansion", Input).value.replace(",", " ").split()
-            ranks = sorted(rank for rank, _role, _base in expansion_choices(self._ruleset(), seats)) or [1]
-            if not all(r.isdigit() and int(r) in ranks for r in raw):
-                raise _FormError(self.tr("form.range", field=self.tr("field.expansion"), lo=ranks[0], hi=ranks[-1]))
-            options["expansion_ranks"] = sorted({int(r) for r in raw})
+        if ui is not None:
+            self._options_of(ui, options)
         base = self._initial or RoomSettings()
         return base.model_copy(
             update={
@@ -575,31 +631,51 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
             }
         )
 
-    def _sultans_options(self, options: dict[str, object]) -> None:
-        """Match mode, turn limit and notebook (S-MATCH-1, S-WIN-4, S-VIEW-2) into
-        ``options``. Options left at the engine's default are not sent (the host
-        fills them in), so a plain room sends only its round count."""
-        if self._first_to_mode():
-            if not self.query_one("#first_to", Input).value.strip():
-                raise _FormError(self.tr("form.first_to_needed", hi=SULTANS_FIRST_TO_MAX))
-            options["first_to"] = self._int("first_to", 1, SULTANS_FIRST_TO_MAX)
-            options.pop("rounds", None)  # a first-to match ignores the round count
-        else:
-            options["rounds"] = self._int("rounds", 1, 15)
-            options.pop("first_to", None)
-        least, most, default = SULTANS_TURN_LIMIT
-        raw = self.query_one("#turn_limit", Input).value.strip()
-        if raw.isdigit() and int(raw) < least:
-            raise _FormError(self.tr("form.turn_limit_min", lo=least))
-        limit = self._int("turn_limit", least, most)
-        if limit == default:
-            options.pop("turn_limit", None)
-        else:
-            options["turn_limit"] = limit
-        if self.query_one("#notebook", TickBox).value:
-            options.pop("notebook", None)
-        else:
-            options["notebook"] = False
+    def _options_of(self, ui: GameUI, options: dict[str, object]) -> None:
+        """The game's option rows into ``options``, each checked against its
+        model's bounds. The field a switch chose is always sent, the others it
+        offers never; an option left at the model's default is not sent (the
+        host fills it in), so a plain Sultans room sends only its round count."""
+        chosen = self._chosen(ui.id)
+        for name, f in ui.fields().items():
+            row = self._ids[ui.id].get(name)
+            if row is None:
+                continue  # (not on the form: the room's, e.g. its rule set)
+            if ui.switch is not None and name in ui.switch.fields and name != chosen:
+                options.pop(name, None)
+                continue
+            value = self._option(ui, row, f, required=name == chosen)
+            if name == chosen or value != f.default:
+                options[name] = value
+            else:
+                options.pop(name, None)
+
+    def _option(self, ui: GameUI, row: _Row, f: OptionField, *, required: bool) -> object:
+        label = ui.label(row.name, self.lang)
+        if row.kind == "bool":
+            return self.query_one(f"#{row.wid}", TickBox).value
+        if row.kind == "choice":
+            said = str(self.query_one(f"#{row.wid}", Select).value)
+            if row.name in ui.choices:  # (values of the rule set: numbers)
+                return int(said)
+            return next((v for v in f.choices if str(v) == said), f.default)
+        lo = f.lo if f.lo is not None else 0
+        hi = f.hi if f.hi is not None else 10**6
+        raw = self.query_one(f"#{row.wid}", Input).value.strip()
+        if row.kind == "ints":
+            words = raw.replace(",", " ").split()
+            if not all(w.isdigit() and lo <= int(w) <= hi for w in words):
+                raise _FormError(self.tr("form.range", field=label, lo=lo, hi=hi))
+            return sorted({int(w) for w in words})
+        if not raw and f.optional and not required:
+            return None
+        needed = f"{ui.id}.form.{row.name}.needed"
+        if not raw and has_key(needed):
+            raise _FormError(self.tr(needed, lo=lo, hi=hi))
+        least = f"{ui.id}.form.{row.name}.min"
+        if raw.isdigit() and int(raw) < lo and has_key(least):
+            raise _FormError(self.tr(least, lo=lo, hi=hi))
+        return self._int(row.wid, lo, hi, label)
 
     def action_submit(self) -> None:
         if self._dismissed:  # a second Enter before the first one's answer: one room, not two

@@ -16,7 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from protocol.i18n import game_title, has_key
+from protocol.i18n import game_title
+from tui.games import game_ui
 from tui.screens.base import HostModal
 from tui.text import Packed
 from tui.widgets import KeySpec
@@ -104,7 +105,6 @@ class HelpScreen(HelpDialog):
         self.section(text, self.tr("help.leaders.title"), self.tr("help.leaders"))
         for gid, _title, lo, hi in self.throne.lobby.games():
             title = self.tr("help.game.title", game=game_title(gid, self.lang), lo=lo, hi=hi)
-            key = f"help.game.{gid}"
-            crown = self.tr("help.game.crown_either")  # (Kill the Overlord's coronation: a room's option)
-            self.section(text, title, self.tr(key, crown=crown) if has_key(key) else self.tr("help.game.none"))
+            ui = game_ui(gid)
+            self.section(text, title, ui.help_text(self.lang) if ui is not None else self.tr("help.game.none"))
         return text

@@ -392,6 +392,53 @@ SULTANS_EN: dict[str, str] = {
         "then predict the winning side in public. On your next turn you must hide. Revealed "
         "with a right prediction you score 2; hidden you cannot win."
     ),
+    # the game in the lobby, help and the settings dialog and line (tui/sultans/ui.py)
+    "game.sultans": "Sultans of Karaya",
+    "game.short.sultans": "Sultans",
+    "sultans.opt.rounds": "Rounds",
+    "sultans.opt.match": "Match",
+    "sultans.opt.match.rounds": "a set number of rounds",
+    "sultans.opt.match.first_to": "first to N points",
+    "sultans.opt.first_to": "Points to win ({cap} rounds max)",
+    "sultans.opt.first_to.hint": "1-{hi}",
+    "sultans.opt.turn_limit": "Turn limit per round (min {lo})",
+    "sultans.opt.notebook": "Notebook",
+    "sultans.opt.notebook.box": "shows what you have seen",
+    "sultans.form.first_to.needed": "First to N points: how many points win? A number from 1 to {hi}, please.",
+    "sultans.form.turn_limit.min": "Turn limit per round: at least {lo} turns (house rule).",
+    "summary.first_to": "first to {n} points (at most {cap} rounds)",
+    "summary.first_to_one": "first to 1 point (at most {cap} rounds)",
+    "summary.turn_limit": "turn limit {n}",
+    "summary.notebook_on": "notebook on",
+    "summary.notebook_off": "notebook off",
+    "help.game.sultans": (
+        "Every seat gets one face-down card; one spare card lies in the centre. Loyalists "
+        "(Sultan, Guards) play against Rebels (Assassins, Slaves); the Neutrals (Slave Driver, "
+        "Belly Dancer, Vizier, Fortune Teller) change side with their state.\n"
+        "On your turn do exactly one thing: peek at a hidden seat's card; swap cards with a "
+        "hidden seat or the spare (a revealed card first hides and may swap in secret); or use "
+        "your card's action, which reveals it. If a seat's swap took your card, you may not swap with "
+        "that seat until your next turn has ended.\n"
+        "Actions: the Sultan executes a revealed Assassin or Slave; a Guard detains a seat (it "
+        "skips its next turn); an Assassin kills any other seat; a Slave calls a revolt; the Slave "
+        "Driver captures Slaves; the Belly Dancer dances (Guards next to her cannot detain or "
+        "block); the Vizier declares a side and forces a hidden seat to act; the Fortune Teller "
+        "looks at three cards and predicts the winning side.\n"
+        "Reactions, on anyone's turn: a Guard next to the Assassin or the target blocks a "
+        "killing; hidden free Slaves join a revolt; a Sultan or Guard refuses detention; whoever "
+        "holds the hidden Sultan may claim the throne.\n"
+        "Loyalists win when the crown comes round with the Sultan still alive and revealed, or "
+        "when no Assassin is left and fewer than three Slaves are free. Rebels win by killing "
+        "the Sultan, or when three free revealed Slaves sit side by side.\n"
+        "Each living seat on the winning side scores 2 if revealed, 1 if hidden (the Vizier and the "
+        "Fortune Teller by their own cards' rules). A match is 5 rounds unless the host "
+        "sets another number or a points target; the most points wins.\n"
+        "A killing or a revolt asks every other living seat (a detention only its target), so nobody "
+        "learns who could have reacted. In quick windows (the default) the room passes for you when "
+        "pass is all you may answer (your line says \"Nothing to answer\"), a window lasts at least its "
+        "minimum time, and nobody sees who answered; in strict windows everyone answers. Answer pass "
+        "(o, or n as in Kill the Overlord) when you do not react."
+    ),
 }
 
 SULTANS_ZH: dict[str, str] = {
@@ -740,5 +787,43 @@ SULTANS_ZH: dict[str, str] = {
     "sk.rules.fortune-teller": (
         "中立。行動〈預言〉：調查三名隱藏玩家的角色（不足三名就看全部），然後公開預言勝方。"
         "下個回合你必須隱藏。公開且預言正確得 2 分；隱藏時不能獲勝。"
+    ),
+    # the game in the lobby, help and the settings dialog and line (tui/sultans/ui.py)
+    "game.sultans": "推翻蘇丹",
+    "game.short.sultans": "推翻蘇丹",
+    "sultans.opt.rounds": "局數",
+    "sultans.opt.match": "比賽方式",
+    "sultans.opt.match.rounds": "固定局數",
+    "sultans.opt.match.first_to": "先到 N 分",
+    "sultans.opt.first_to": "獲勝分數（最多 {cap} 局）",
+    "sultans.opt.first_to.hint": "1-{hi}",
+    "sultans.opt.turn_limit": "每局回合上限（至少 {lo}）",
+    "sultans.opt.notebook": "筆記本",
+    "sultans.opt.notebook.box": "顯示你看過的角色卡",
+    "sultans.form.first_to.needed": "先到 N 分：幾分獲勝？請輸入 1 到 {hi} 之間的數字。",
+    "sultans.form.turn_limit.min": "每局回合上限：至少 {lo} 回合（房規）。",
+    "summary.first_to": "先到 {n} 分（最多 {cap} 局）",
+    "summary.first_to_one": "先到 1 分（最多 {cap} 局）",
+    "summary.turn_limit": "回合上限 {n}",
+    "summary.notebook_on": "筆記本開啟",
+    "summary.notebook_off": "筆記本關閉",
+    "help.game.sultans": (
+        "每人面前一張蓋著的角色卡，多出的一張放在桌子中央作為中央牌。保皇黨（蘇丹、守衛）對抗"
+        "革命軍（刺客、奴隸）；中立角色（奴隸販子、肚皮舞孃、大官、占卜師）的陣營隨狀態改變。\n"
+        "輪到你時只做一件事：調查一位隱藏玩家的角色；與一位隱藏玩家或中央牌交換"
+        "（公開的角色會先隱藏，並可秘密交換）；或使用角色的「行動」，使用時角色會公開。"
+        "若某位玩家的交換拿走了你的角色卡，直到你下個回合結束前，你不能與他交換。\n"
+        "行動：蘇丹處決一名公開的刺客或奴隸；守衛拘留一名玩家（他跳過下一回合）；刺客殺死任何其他玩家；"
+        "奴隸登高一呼（發動革命）；奴隸販子捕捉奴隸；肚皮舞孃跳舞（與她相鄰的守衛不能拘留或阻止）；"
+        "大官宣告陣營並操控一名隱藏玩家行動；占卜師查看三張角色卡並預言勝方。\n"
+        "回應（任何人的回合都可以）：與刺客或目標相鄰的守衛可阻止刺殺；隱藏且自由的奴隸可投身革命；"
+        "蘇丹或守衛可禁止拘留；持有隱藏蘇丹的玩家可隨時宣示王權。\n"
+        "加冕牌轉回到它所在的玩家時，若蘇丹仍存活且公開，保皇黨獲勝；或沒有刺客且自由的奴隸少於三位時，"
+        "保皇黨獲勝。刺客殺死蘇丹，或三位自由且公開的奴隸相鄰而坐時，革命軍獲勝。\n"
+        "勝方每位存活玩家：公開得 2 分，隱藏得 1 分（大官和占卜師依各自角色卡的規則）。一場比賽預設 5 局（房主可改局數，或改為先到幾分），總分最高者獲勝。\n"
+        "刺殺或登高一呼時會詢問其他所有存活玩家（拘留只詢問被拘留的人），所以沒人能知道誰可以回應。"
+        "快速回應時機（預設）下，你只能不回應時由房間替你不回應（畫面顯示「你沒有可以回應的」），每個時機至少開放最短時間，"
+        "也沒人看得到誰已回應；嚴格回應時機下每人都要回答。"
+        "不想回應時按 o（不回應；n 也可以，和刺殺領主一樣）。"
     ),
 }
