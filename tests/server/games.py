@@ -265,6 +265,7 @@ def make_spec(
         options_model=CountOptions,
         new_table=new_table or _new_table,
         new_bot=new_bot or CountBot,
+        round_results=True,  # C-ROUNDS: a finished round waits for next_round()
     )
 
 
