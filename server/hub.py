@@ -282,6 +282,10 @@ class Hub:
     def connect(self, identity: Identity) -> LobbySession:
         """A new SSH session for ``identity`` (several per identity are allowed)."""
         self.env  # noqa: B018 -- fail early if not started
+        if identity.guest and identity.address:
+            chosen = self.storage.get_guest_lang(identity.name, identity.address)
+            if chosen in ("en", "zh") and chosen != identity.lang:
+                identity = identity.model_copy(update={"lang": chosen})
         if not identity.guest:
             stored = self.storage.get_lang(identity.name)
             if stored in ("en", "zh") and stored != identity.lang:
@@ -591,6 +595,8 @@ class LobbySession:
         self._identity = self._identity.model_copy(update={"lang": lang})
         if not self._identity.guest:
             self._hub.storage.set_lang(self._identity.name, lang)
+        elif self._identity.address:  # the same guest coming back (after a restart too) keeps it
+            self._hub.storage.set_guest_lang(self._identity.name, self._identity.address, lang)
 
     def set_bell(self, on: bool) -> None:
         self._identity = self._identity.model_copy(update={"bell": bool(on)})

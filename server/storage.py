@@ -28,7 +28,7 @@ from protocol.names import name_key
 from server.config import DEFAULT_SYNCHRONOUS
 from server.sanitize import name_skeleton
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 CHAT_HISTORY = 200  # chat lines kept for the lobby and for each room (on screen and in the database)
 
 log = logging.getLogger("throneroom.storage")
@@ -193,6 +193,20 @@ _SCHEMA_V10 = """
 ALTER TABLE identities ADD COLUMN claimed REAL;
 CREATE INDEX IF NOT EXISTS identities_key ON identities(key_fingerprint, claimed)
 """
+
+# v11: the language a guest chose, by the name and address they came as (a
+# guest's name is nobody's: not kept with the name's identity row, so a key that
+# claims the name later, or a guest elsewhere, does not get it).
+_SCHEMA_V11 = """
+CREATE TABLE IF NOT EXISTS guest_langs (
+    name    TEXT NOT NULL,
+    address TEXT NOT NULL,
+    lang    TEXT NOT NULL,
+    at      REAL NOT NULL,
+    PRIMARY KEY (name, address)
+)
+"""
+GUEST_LANG_KEPT = 30 * 86400  # seconds a guest's language is kept after they last chose it
 
 NEXT_ROUND = "next-round"
 
@@ -394,6 +408,10 @@ class Storage:
             with self._tx():
                 self._run(_SCHEMA_V10)
                 self._set_version(10)
+        if version < 11:
+            with self._tx():
+                self._run(_SCHEMA_V11)
+                self._set_version(11)
 
     def check(self) -> None:
         """Before the server listens: the file is whole (SQLite's quick_check) and can be
@@ -542,6 +560,23 @@ class Storage:
 
     def set_lang(self, name: str, lang: str) -> None:
         self._set_setting(name, "lang", lang)
+
+    def get_guest_lang(self, name: str, address: str) -> str | None:
+        """The language a guest chose as ``name`` from ``address`` (kept :data:`GUEST_LANG_KEPT`)."""
+        row = self._db.execute(
+            "SELECT lang FROM guest_langs WHERE name=? AND address=? AND at>=?",
+            (name_key(name), address, self._clock() - GUEST_LANG_KEPT),
+        ).fetchone()
+        return None if row is None else str(row["lang"])
+
+    def set_guest_lang(self, name: str, address: str, lang: str) -> None:
+        now = self._clock()
+        with self._tx():
+            self._db.execute(
+                "INSERT OR REPLACE INTO guest_langs(name, address, lang, at) VALUES (?, ?, ?, ?)",
+                (name_key(name), address, lang, now),
+            )
+            self._db.execute("DELETE FROM guest_langs WHERE at<?", (now - GUEST_LANG_KEPT,))
 
     def get_bell(self, name: str) -> bool | None:
         """Whether the bell rings on ``name``'s turn; None if never set."""

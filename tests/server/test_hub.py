@@ -178,6 +178,32 @@ async def test_set_lang_is_kept_with_the_identity(hub: Hub) -> None:
     assert guest.identity.lang == "zh" and hub.storage.get_lang("guest-7") is None
 
 
+async def test_a_guests_language_is_kept_for_them_over_a_restart(tmp_path: Path) -> None:
+    """A guest who chose Chinese comes back in Chinese (same name, same address),
+    after a restart too; another guest of that name elsewhere, and a key that claims
+    the name later, do not get it."""
+    db = tmp_path / "db.sqlite"
+    first = new_hub(Storage(db))
+    await first.start()
+    try:
+        first.connect(Identity(name="Gina", guest=True, address="192.0.2.7")).set_lang("zh")
+    finally:
+        await first.stop()
+        first.storage.close()
+    hub = new_hub(Storage(db))
+    await hub.start()
+    try:
+        assert hub.connect(Identity(name="gina", guest=True, lang="en", address="192.0.2.7")).identity.lang == "zh"
+        assert hub.connect(Identity(name="gina", guest=True, lang="en", address="198.51.100.1")).identity.lang == "en"
+        hub.storage.claim_name("gina", "SHA256:g")
+        assert hub.connect(Identity(name="gina", lang="en", address="192.0.2.7")).identity.lang == "en"
+        back = hub.connect(Identity(name="gina", guest=True, address="192.0.2.7"))
+        back.set_lang("en")
+        assert hub.connect(Identity(name="gina", guest=True, lang="zh", address="192.0.2.7")).identity.lang == "en"
+    finally:
+        await hub.stop()
+
+
 async def test_the_bell_setting_is_kept_with_the_identity(hub: Hub) -> None:
     la = hub.connect(Identity(name="alice"))
     assert la.identity.bell is True  # rings unless turned off

@@ -238,7 +238,7 @@ def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watcher
         raw.execute("INSERT INTO matches(room_id, game, seed, options, seats, started, finished) VALUES (1, 'count', 1, '{}', '[]', 1.0, 2.0)")
         raw.execute("INSERT INTO results(match_id, seat, name, kind, points, win) VALUES (1, 0, 'alice', 'human', 3, 1)")
     st = Storage(path)
-    assert st.schema_version == SCHEMA_VERSION == 10
+    assert st.schema_version == SCHEMA_VERSION == 11
     [result] = st.match_results(1)  # (v6) an old result: its player played it to the end
     assert result.win and not result.left
     assert [(r.name, r.wins, r.points) for r in st.leaderboard()] == [("alice", 1, 3)]
@@ -254,7 +254,7 @@ def test_a_version_1_database_gains_the_bell_the_chat_the_lineup_and_the_watcher
     st.keep_chat(LOBBY_CHAT, ChatLine(at=1.0, name="alice", text="hi"))  # and the chat table (v3)
     st.close()
     again = Storage(path)  # opened again: nothing to migrate
-    assert again.get_bell("alice") is False and again.schema_version == 10
+    assert again.get_bell("alice") is False and again.schema_version == 11
     assert again.lookalike_owner("a1ice") == "alice"  # (v9) an old name protects its look-alikes
     assert again.get_ask_every("alice") is True  # (v7)
     assert [line.text for line in again.chat_lines(LOBBY_CHAT)] == ["hi"]
