@@ -116,7 +116,7 @@ async def play(game: str, seats: int, seed: int, strict: bool) -> Result:
         for _ in range(seats - 1):
             rc.add_bot()
         rc.room._think = random.Random(seed)  # the bots' thinking times too: a run is repeatable
-        with mock.patch("server.room.secrets.randbits", lambda _bits: seed):  # the same deal in both modes
+        with mock.patch("server.room.runtime.secrets.randbits", lambda _bits: seed):  # the same deal in both modes
             rc.start()
         room = rc.room
         spec = games()[game]

@@ -61,7 +61,6 @@ from server.club import COMMAND_POLL, Club, ClubError, when
 from server.config import DEFAULT_STORAGE_RETRY, SpamSection
 from server.metrics import REFUSALS
 from server.room import (
-    CHAT_HISTORY,
     Room,
     RoomEnv,
     RoomSession,
@@ -70,7 +69,7 @@ from server.room import (
     require_unmuted,
     validate_settings,
 )
-from server.storage import LOBBY_CHAT, SeatRecord, Storage, StoredRoom
+from server.storage import CHAT_HISTORY, LOBBY_CHAT, SeatRecord, Storage, StoredRoom
 from server.thinking import Thinker
 from server.throttle import Throttle
 

@@ -19,8 +19,9 @@ from engine.api import Bot
 from protocol.contract import ClientError, Identity, RoomSettings
 from protocol.i18n import system_line
 from server.hub import Hub, LobbySession
-from server.room import CHAT_BURST, CHAT_EVERY, CHAT_HISTORY, Room, RoomSession
-from server.storage import StorageError
+from server.room import Room, RoomSession
+from server.room.chat import CHAT_BURST, CHAT_EVERY
+from server.storage import CHAT_HISTORY, StorageError
 
 
 def settings(**kw: Any) -> RoomSettings:
@@ -473,8 +474,8 @@ async def test_a_chat_line_longer_than_chat_max_is_refused_not_cut_unsaid() -> N
     """Issue 44 item 9: a line over CHAT_MAX characters (the one bound the chat
     line's input reads too) is refused with a reason the screens translate,
     and not counted against the sender; one of CHAT_MAX is sent whole."""
+    from protocol.contract import CHAT_MAX
     from protocol.i18n import error_text
-    from server.room import CHAT_MAX
 
     h = new_hub()
     await h.start()
@@ -952,7 +953,7 @@ async def test_an_engine_crash_rebuilds_the_table_from_the_log(caplog: pytest.Lo
 async def test_bots_think_about_the_room_s_delay_give_or_take_its_jitter(hub: Hub) -> None:
     """Bot delays vary (human-like, and rooms that acted together drift apart):
     each within BOT_JITTER of the room's delay, not all the same."""
-    from server.room import BOT_JITTER
+    from server.room.bots import BOT_JITTER
 
     la = hub.connect(Identity(name="alice"))
     a = la.create_room(settings(seats=5, bot_delay=2.0))

@@ -15,9 +15,9 @@ from hubs import new_hub as count_hub
 from engine.api import GameSpec
 from engine.registry import games
 from protocol.contract import Identity, RoomSettings
-from server import room as room_module
 from server.hub import Hub
 from server.room import RoomSession
+from server.room import runtime as room_runtime
 from server.storage import Storage
 
 SPECS: dict[str, GameSpec] = games()
@@ -166,7 +166,7 @@ async def test_an_earlier_rounds_log_is_what_each_seat_saw(game: str, monkeypatc
     round and a spectator only the public ones (S-VIEW-4, K-VIEW-1); after a restart
     the replayed match gives the same."""
     # a deal whose first-choice play reaches round 2 (with some, an Overlord game ends in its first round)
-    monkeypatch.setattr(room_module.secrets, "randbits", lambda bits: 20261205)
+    monkeypatch.setattr(room_runtime.secrets, "randbits", lambda bits: 20261205)
     spec = SPECS[game]
     st = Storage(":memory:")
     h = new_hub(st)

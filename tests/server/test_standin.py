@@ -15,10 +15,10 @@ import pytest
 from games import CountBot, CountView, make_spec, ticks, until
 from hubs import new_hub
 
-from protocol.contract import ClientError, Identity, RoomSettings
+from protocol.contract import AWAY_AFTER, ClientError, Identity, RoomSettings
 from protocol.i18n import system_line
 from server.hub import Hub
-from server.room import AWAY_AFTER, Room, RoomSession
+from server.room import Room, RoomSession
 from server.storage import SeatResult, Storage
 
 
