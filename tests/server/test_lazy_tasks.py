@@ -1,4 +1,4 @@
-"""The server's event loop keeps lazy tasks (server/ssh.py ``keep_tasks_lazy``).
+"""The server's event loop keeps lazy tasks (server/ssh/apphost.py ``keep_tasks_lazy``).
 
 On Python 3.12 and later Textual's ``App.run_async`` sets the running loop's
 task factory to ``asyncio.eager_task_factory``: on the server, the loop of

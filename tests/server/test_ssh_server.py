@@ -1,4 +1,4 @@
-"""The asyncssh server (server/ssh.py) driven by a real asyncssh client on
+"""The asyncssh server (server/ssh/) driven by a real asyncssh client on
 127.0.0.1: names and key ownership, guests, refusals, limits, crash isolation,
 teardown. Uses an in-memory storage, a recording hub and a tiny App, so only
 the SSH layer is under test."""
@@ -23,11 +23,11 @@ from textual.driver import Driver
 from textual.widgets import Static
 
 from protocol.contract import Identity, LobbyClient
-from server import ssh as ssh_module
 from server.cli import app_host
 from server.config import Config, LimitsSection, PlayersSection, ServerSection
 from server.heap import HeapKeeper
-from server.ssh import ThroneServer
+from server.ssh import Connection, ThroneServer
+from server.ssh.apphost import RETIRE_RETRY
 from server.storage import Storage
 
 # -- fakes ----------------------------------------------------------------------
@@ -895,7 +895,7 @@ async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harne
         first = apps["leaves"]
         screen.proc.stdin.write(b"q")
         await screen.drain()
-        await asyncio.sleep(ssh_module.RETIRE_RETRY * 2)
+        await asyncio.sleep(RETIRE_RETRY * 2)
         assert first.__dict__  # waits
         assert harness.server.retired == 1
     finally:
@@ -1036,20 +1036,20 @@ async def test_max_auth_tries_closes_a_connection_that_offers_key_after_key(make
     h.storage.claim_name("owned", KEY_A.get_fingerprint("sha256"))
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(8)]
     tried = 0
-    validate = ssh_module.Connection.validate_public_key
+    validate = Connection.validate_public_key
 
-    def counting(self: ssh_module.Connection, username: str, key: asyncssh.SSHKey) -> bool:
+    def counting(self: Connection, username: str, key: asyncssh.SSHKey) -> bool:
         nonlocal tried
         tried += 1
         return validate(self, username, key)
 
-    ssh_module.Connection.validate_public_key = counting  # type: ignore[method-assign]
+    Connection.validate_public_key = counting  # type: ignore[method-assign]
     try:
         with pytest.raises((asyncssh.DisconnectError, asyncssh.PermissionDenied)) as info:
             await asyncssh.connect("127.0.0.1", h.port, username="owned", client_keys=keys, known_hosts=None,
                                    agent_path=None, kbdint_auth=False, password_auth=False, gss_auth=False)
     finally:
-        ssh_module.Connection.validate_public_key = validate  # type: ignore[method-assign]
+        Connection.validate_public_key = validate  # type: ignore[method-assign]
     assert tried <= 4
     assert "too many authentication failures" in str(info.value)
 

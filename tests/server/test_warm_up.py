@@ -1,4 +1,4 @@
-"""ThroneServer.warm_up (server/ssh.py): before listening, one lobby is drawn
+"""ThroneServer.warm_up (server/ssh/server.py): before listening, one lobby is drawn
 for a guest on a terminal that writes nowhere, so the first player after a
 start does not pay for the process's one-time work; it leaves nobody online
 and nothing stored, and a failure only costs the warm-up."""
