@@ -1014,21 +1014,66 @@ async def test_a_game_the_catalogue_does_not_know_shows_its_english_title(hub: F
         assert "Tokens" in screen_text(app)
 
 
-async def test_many_names_online_keep_to_two_lines_above_the_leaderboard(hub: FakeHub) -> None:
-    """The side pane is one widget; the online list is cut after two lines."""
+async def test_many_names_online_share_the_side_pane_with_a_long_leaderboard(hub: FakeHub) -> None:
+    """The side pane is one widget; with a long leaderboard the online list
+    takes half of the pane and says how many it leaves out."""
+    from protocol.contract import LeaderRow
+
     for i in range(40):
         hub.lobby(f"player{i:02d}")
+    for i in range(10):
+        hub.leaders[f"ranked{i}"] = LeaderRow(name=f"ranked{i}", matches=10, wins=10 - i, points=0)
     app = ThroneApp(hub.lobby("zed"))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        lines = screen_text(app).splitlines()
-        top = next(i for i, line in enumerate(lines) if "Online (41)" in line)
-        assert "player00" in lines[top + 1]
-        assert "Leaderboard" in lines[top + 3]  # names took two lines, no more
+        side = [line.split("││")[-1] for line in screen_text(app).splitlines() if "││" in line]
+        top = next(i for i, line in enumerate(side) if "Online (41)" in line)
+        board = next(i for i, line in enumerate(side) if "Leaderboard" in line)
+        assert "player00" in side[top + 1] and board - top - 1 == (len(side) - 2 + 1) // 2  # half of the lines
+        assert "ranked0" in side[board + 2] and "ranked1" in side[board + 3]
         assert "player39" not in screen_text(app)
-        shown = lines[top + 1] + lines[top + 2]
+        shown = "".join(side[top + 1 : board])
         more = re.search(r"\+(\d+) more", shown)  # how many are not shown (was: cut mid-name, no sign)
         assert more is not None and int(more.group(1)) == 41 - shown.count("player") - shown.count("zed")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("ranked", [False, True])
+async def test_several_players_online_are_all_listed_while_the_pane_has_room(
+    hub: FakeHub, lang: Lang, size: tuple[int, int], ranked: bool, no_small_notice: None
+) -> None:
+    """Five guests online: the side pane listed one ("alice (guest), +4 more (o)")
+    above a leaderboard note of four lines. Names come first: they take the lines
+    the board does not need, and half of the pane when it is long; a cut board
+    note ends in "…"."""
+    from protocol.contract import LeaderRow
+
+    guests = ["alice", "bob", "carol", "dave", "erin"]
+    for name in guests:
+        hub.lobby(name, guest=True)
+    if ranked:
+        for i in range(10):
+            hub.leaders[f"r{i}"] = LeaderRow(name=f"r{i}", matches=10, wins=10 - i, points=0)
+    app = ThroneApp(hub.lobby("zoe", lang=lang))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        side = [line.split("││")[-1].rstrip("│ ") for line in screen_text(app).splitlines() if "││" in line]
+        top = next(i for i, line in enumerate(side) if t("lobby.online", lang, n=6) in line)
+        board = next(i for i, line in enumerate(side) if t("lobby.leaders", lang) in line)
+        names = "".join(side[top + 1 : board])
+        listed = [g for g in guests if t("lobby.as_guest", lang, name=g) in names]
+        more = re.search(re.escape(t("lobby.online_more", lang, n=999)).replace("999", r"(\d+)"), names)
+        free = len(side) - 2
+        assert len(listed) + ("zoe" in names) + (int(more.group(1)) if more else 0) == 6, side
+        if ranked:
+            assert board - top - 1 == (free + 1) // 2 and len(listed) >= board - top - 2, side
+            assert "r0" in side[board + 2], side  # the board's header and its first row stay
+        else:  # the note keeps one line, cut
+            assert len(listed) >= free - 2 and board == len(side) - 2 and side[-1].endswith("…"), side
+        await pilot.press("f2")
+        await settle(pilot)
+        assert t("lobby.leaders", "zh" if lang == "en" else "en") in screen_text(app)
 
 
 def test_name_rows_keep_names_whole_and_say_how_many_are_left_out() -> None:

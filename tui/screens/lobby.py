@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -34,12 +34,56 @@ from tui.screens.dialogs import (
     PlayerSettingsDialog,
     RoomSettingsDialog,
 )
-from tui.text import NameRows, clip, literal
+from tui.text import NameRows, clip, literal, name_rows
 from tui.widgets import ChatPanel, KeyBar, KeySpec, LineStatic, RowList
 
 LEADERS_EVERY = 20.0  # seconds between leaderboard reads while the lobby is shown
 BOTTOM_ROWS = 10  # the chat and who is online: half of a short terminal (the rooms keep rows) ...
 BOTTOM_SHARE = 0.4  # ... or two fifths of a tall one (at 60 rows the chat had 8 lines under 46 of rooms)
+
+
+class SidePane:
+    """The lobby's side pane in ``rows`` lines: who is online, then the top of
+    the leaderboard. The names take the lines they need up to what the board
+    does not, and at least half of the pane (and two lines) when both are long;
+    a board that is only a note ("no ranked matches yet") keeps one line."""
+
+    def __init__(
+        self, online_title: Text, names: Sequence[str], sep: str, more: Callable[[int], str],
+        board_title: Text, board: RenderableType, ranked: bool, rows: int,
+    ) -> None:
+        self.online_title, self.names, self.sep, self.more = online_title, list(names), sep, more
+        self.board_title, self.board, self.ranked, self.rows = board_title, board, ranked, rows
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        free = max(0, self.rows - 2)  # under the two titles
+        need = len(name_rows(self.names, self.sep, width, max(1, len(self.names)), self.more))
+        board = console.render_lines(self.board, options.update(height=None), pad=False)
+        wanted = len(board) if self.ranked else 1
+        names = min(need, max(2, free - wanted, (free + 1) // 2))
+        yield self.online_title
+        yield NameRows(self.names, self.sep, names, self.more)
+        yield self.board_title
+        left = max(1, free - names)
+        if len(board) > left and isinstance(self.board, Text):  # a note cut after whole lines, ending in "…"
+            lines = list(self.board.wrap(console, width))[:left]
+            last = lines[-1]
+            last.truncate(max(0, width - 1))
+            last.rstrip()
+            last.append("…")
+            yield from lines
+            return
+        yield self.board
+
+
+class SideStatic(LineStatic):
+    """The side pane's widget: laid out anew (another terminal size), the lobby
+    shares its lines out again."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        if isinstance(self.screen, LobbyScreen) and self.screen.is_mounted:
+            self.screen.refresh_data()
 
 
 class LobbyScreen(ChatKeys, HostScreen):
@@ -85,7 +129,7 @@ class LobbyScreen(ChatKeys, HostScreen):
         yield RowList(id="rooms", classes="pane")
         with Horizontal(id="lobby-bottom"):
             yield ChatPanel(id="lobby-chat", classes="pane")
-            yield LineStatic("", id="side-pane", classes="pane", markup=False)  # who is online, the leaders
+            yield SideStatic("", id="side-pane", classes="pane", markup=False)  # who is online, the leaders
         yield LineStatic("", id="fingerprint", markup=False)
         yield KeyBar()
 
@@ -96,6 +140,11 @@ class LobbyScreen(ChatKeys, HostScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         self._size_bottom(event.size.height)
+
+    def side_rows(self) -> int:
+        """Lines inside the side pane (as laid out; before the first layout, as the CSS wants)."""
+        pane = self.query_one("#side-pane", SideStatic)
+        return pane.content_size.height or BOTTOM_ROWS - pane.styles.gutter.height
 
     def _size_bottom(self, height: int) -> None:
         rows = max(BOTTOM_ROWS, int(height * BOTTOM_SHARE))
@@ -146,8 +195,9 @@ class LobbyScreen(ChatKeys, HostScreen):
         if time.monotonic() - self._leaders_at > LEADERS_EVERY:
             self._leaders_at = time.monotonic()
             self._leaders = self.throne.lobby.leaderboard()[:10]
-        if self._changed("side-pane", (tuple(online), self._leaders, self.lang)):
-            self._show_side(online)
+        rows = self.side_rows()
+        if self._changed("side-pane", (tuple(online), self._leaders, self.lang, rows)):
+            self._show_side(online, rows)
         self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
     def _seated_in(self, room: RoomSummary) -> bool:
@@ -197,18 +247,14 @@ class LobbyScreen(ChatKeys, HostScreen):
                 if room.id == selected.id:
                     table.move_cursor(row)
 
-    def _show_side(self, online: Sequence[str]) -> None:
+    def _show_side(self, online: Sequence[str], rows: int) -> None:
         """The side pane, one widget: who is online (two lines at most) and the
         top of the leaderboard (read every LEADERS_EVERY seconds, not on every
         lobby change)."""
         title = Style(bold=True, underline=True)
-        parts: list[RenderableType] = [
-            Text(self.tr("lobby.online", n=len(online)), style=title, no_wrap=True, overflow="ellipsis"),
-            NameRows(online, self.tr("punct.list"), 2, lambda n: self.tr("lobby.online_more", n=n)),
-            Text(self.tr("lobby.leaders"), style=title, no_wrap=True, overflow="ellipsis"),
-        ]
+        board: RenderableType
         if not self._leaders:
-            parts.append(Text(self.tr("lobby.no_leaders")))
+            board = Text(self.tr("lobby.no_leaders"))
         else:
             # of every game: no points (a Sultans point and an Overlord gold do not add up). The
             # numbers keep their width and the name takes what is left (at 60 columns 8 cells)
@@ -226,10 +272,16 @@ class LobbyScreen(ChatKeys, HostScreen):
                 grid.add_row(
                     Text(str(rank)), literal(row.name), Text(f"{row.wins}/{row.matches}"), Text(row.percent)
                 )
-            parts.append(grid)
+            board = grid
+        pane = SidePane(
+            Text(self.tr("lobby.online", n=len(online)), style=title, no_wrap=True, overflow="ellipsis"),
+            online, self.tr("punct.list"), lambda n: self.tr("lobby.online_more", n=n),
+            Text(self.tr("lobby.leaders"), style=title, no_wrap=True, overflow="ellipsis"),
+            board, bool(self._leaders), rows,
+        )
         leaders = tuple((row.name, row.wins, row.matches) for row in self._leaders)
-        share = ("lobby-side", tuple(online), leaders, self.lang)  # every lobby shows the same pane
-        self.query_one("#side-pane", LineStatic).update(Group(*parts), layout=False, share=share)
+        share = ("lobby-side", tuple(online), leaders, self.lang, rows)  # every lobby shows the same pane
+        self.query_one("#side-pane", SideStatic).update(pane, layout=False, share=share)
 
     # --------------------------------------------------------------- actions
     def selected_room(self) -> RoomSummary | None:
