@@ -24,7 +24,9 @@ def immediate_flush(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize("notebook", [True, False])
 async def test_notebook_option_reaches_the_view_and_the_table(notebook: bool) -> None:
-    hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.0, intermission=0.0, time_scale=0.001)
+    # (alice's seat waits for her: with a short grace a bot played it and the round could end before her screen)
+    hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:x", bot_delay=0.0, intermission=0.0, time_scale=0.001,
+              grace_period=1e6)
     await hub.start()
     try:
         first = hub.connect(Identity(name="alice"))
