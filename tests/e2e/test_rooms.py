@@ -121,7 +121,7 @@ def test_reconnect_gets_the_same_seat_and_table_back(
     create_room(alice, name="Comeback", seats=6, rounds=3, turn_timer=0, window_timer=0)
     start_match(alice, server)
     # timers off: the table rests as soon as it needs alice
-    wait_truth(server, lambda t: t.pending() == {0}, 20, "the table waiting for alice", alice)
+    wait_truth(server, lambda t: t.pending() == {0}, 60, "the table waiting for alice", alice)
     before = wait_table(alice, server, seat=0)
     settle_screen(alice)
     cells = screen_cells(alice)
