@@ -1166,7 +1166,7 @@ class Game:
         ]
         return OverlordView(
             me=seat, players=self.n, ruleset=self.rules.name, round=self.round, round_limit=self.round_limit,
-            coronation=self.coronation, phase=self.phase,
+            coronation=self.coronation, tax_fee=self.rules.tax_fee, phase=self.phase,
             ruler=ruler, holder=self.holder if self.phase == "order" else None,
             path=list(self.path), transfers=self.transfers, seats=seats,
             centre=[self.roles[s] for s in range(self.n) if not self.alive[s]],

@@ -99,6 +99,7 @@ class OverlordView(BaseModel):
     round: int
     round_limit: int
     coronation: int
+    tax_fee: int  # K-XROLE-TAXCOLLECTOR: the gold a player pays the Tax Collector to pass him the order (the rule set's)
     phase: Literal["start", "draw", "income", "order", "exchange", "over"]
     ruler: int | None
     holder: int | None

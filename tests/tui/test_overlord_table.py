@@ -1751,3 +1751,16 @@ async def test_help_says_what_the_next_book_card_of_an_uprising_is(size: tuple[i
         book, shield = t("ov.symbol.book", lang), t("ov.symbol.shield", lang)
         assert t("ov.help.card_symbol", lang, card=t("ov.card.retaliate", lang), symbol=book) in text
         assert t("ov.help.card_symbol", lang, card=t("ov.card.sidestep", lang), symbol=shield) in text
+
+
+def test_the_fee_said_is_the_one_the_view_carries() -> None:
+    """K-XROLE-TAXCOLLECTOR: the fee comes in the seat's view (the rule set's),
+    the screen copies no amount of its own."""
+    from engine.overlord.notation import parse
+    from tui.overlord.words import fee_note
+
+    g = new_game(roles=["overlord", "taxcollector", "squire", "peasant"])
+    view = g.view(0)
+    assert view.tax_fee == g.rules.tax_fee
+    dearer = view.model_copy(update={"tax_fee": 7})
+    assert fee_note(parse("order 1"), dearer, "en") == t("ov.pick.fee", "en", gold=7)

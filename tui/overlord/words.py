@@ -6,13 +6,11 @@ always literal text (``rich.text.Text``), never markup.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 
 from rich.text import Text
 
 from engine.overlord.notation import Action, OverlordIllegal, parse
-from engine.overlord.rules import load_ruleset
 from engine.overlord.views import Event, Outcome, OverlordView
 from protocol.contract import seat_number
 from protocol.i18n import Lang, has_key, t
@@ -245,14 +243,6 @@ _NO_TRANSFER = frozenset({"martyrdom", "revenge", "revolution"})
 """Cards that name no seat to pass the order to (K-ORD-3's desperation cards)."""
 
 
-@functools.lru_cache(maxsize=8)
-def _tax_fee(ruleset: str) -> int:
-    try:
-        return load_ruleset(ruleset).tax_fee
-    except ValueError:
-        return load_ruleset().tax_fee
-
-
 def fee_note(a: Action, view: OverlordView, lang: Lang) -> str:
     """K-XROLE-TAXCOLLECTOR: what passing the order to the Tax Collector costs
     the player about to do it (a command, a card, a role's pass), said before
@@ -263,7 +253,7 @@ def fee_note(a: Action, view: OverlordView, lang: Lang) -> str:
     passes = a.verb in ("order", "pay", "discard-pass") or (a.verb == "play" and a.card not in _NO_TRANSFER)
     if not passes or view.seats[to].role != "taxcollector" or view.seats[me].role == "knight":
         return ""
-    return t("ov.pick.fee", lang, gold=_tax_fee(view.ruleset))
+    return t("ov.pick.fee", lang, gold=view.tax_fee)
 
 
 def revolt_note(a: Action, view: OverlordView, lang: Lang) -> str:
