@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tui import callbacks, compositor, dispatch, kinsoku, retire, screenof, strips, stylescache
-from tui.widgets import guard_option_lists, guard_widget_mounts
+from tui.optionlists import guard_option_lists
+from tui.widgetmounts import guard_widget_mounts
 
 log = logging.getLogger("throneroom.patches")
 

@@ -190,7 +190,7 @@ async def test_a_line_written_with_a_share_key_is_wrapped_once_for_every_log(mon
 
 
 def test_lines_that_fit_are_drawn_as_rich_wraps_them() -> None:
-    """Text whose lines all fit is drawn without Rich's wrapping (tui/widgets.py,
+    """Text whose lines all fit is drawn without Rich's wrapping (tui/widgets/direct.py,
     ``_fitting_lines``): the same cells and styles as Rich's way, for random texts
     (styles on the whole text and on parts, CJK, emoji, blank lines, spaces at
     either end); text that does not fit, ends in a newline or is justified takes
@@ -200,7 +200,7 @@ def test_lines_that_fit_are_drawn_as_rich_wraps_them() -> None:
 
     from rich.console import Console
 
-    from tui.widgets import _fitting_lines, _rich_lines
+    from tui.widgets.direct import _fitting_lines, _rich_lines
 
     console = Console(file=io.StringIO(), width=200, color_system="truecolor")
     words = ["Sultan", "蘇丹", "回合", "turn", "14/200", "👍", "·", " ", "  ", "a", "[Guard]", "<Slave>"]
@@ -342,9 +342,9 @@ async def test_only_the_newest_writes_are_wrapped_again(monkeypatch: Any) -> Non
     """A log keeps what its newest REWRAP_WRITES writes were (a table's 2,000
     lines of text held ~2 MB a session); older lines keep their wrapping, and
     max_lines drops them first."""
-    import tui.widgets
+    import tui.widgets.taillog
 
-    monkeypatch.setattr(tui.widgets, "REWRAP_WRITES", 3)
+    monkeypatch.setattr(tui.widgets.taillog, "REWRAP_WRITES", 3)
     app = LogHolder()
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.pause()

@@ -1,4 +1,4 @@
-"""RowList (tui/widgets.py): the lobby's table of rooms, drawn directly."""
+"""RowList (tui/widgets/rowlist.py): the lobby's table of rooms, drawn directly."""
 
 from __future__ import annotations
 
