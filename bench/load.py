@@ -478,7 +478,7 @@ def score_actions(actions: list[Action], rooms: list[list[Player]], db: Path) ->
 
 TEARDOWN = 12.0
 """Seconds the server takes, at least, to tear down sessions that ended: it
-takes an ended session's App apart 10 s after its end (``tui.retire``
+takes an ended session's App apart 10 s after its end (``tui.runtime.retire``
 ``RETIRE_AFTER``), and collects what is left once idle (``server.heap``)."""
 
 

@@ -69,8 +69,9 @@ class Session:
         self.first_frame = asyncio.get_running_loop().create_future()
         self.terminal = SessionTerminal(self._write, size)
         self.lobby = hub.connect(Identity(name=name))
+        host = app_host()  # patches Textual once per process, as the server's start does
         self.app = ThroneApp(self.lobby, driver_class=self.terminal.driver_class, turns=TURNS)
-        prepare_app(self.app, app_host())
+        prepare_app(self.app, host)
         self.task: asyncio.Task[Any] | None = None
         SESSIONS[0] += 1
 

@@ -91,12 +91,17 @@ def _say(text: str) -> None:
 
 def app_host() -> AppHost:
     """The screens the SSH server runs: the one place ``server`` imports ``tui``
-    (``tests/test_layers.py`` keeps it so)."""
+    (``tests/test_layers.py`` keeps it so). Textual's patches are installed here,
+    once per process (``tui.runtime.patches`` lists each and why), before any
+    App of these screens exists; the App itself installs none."""
+    import tui.runtime
     from server.ssh import AppHost
-    from tui import retire
     from tui.app import ThroneApp
-    from tui.sharedcss import share_styles
+    from tui.runtime import retire
+    from tui.runtime.sharedcss import share_styles
     from tui.turns import TURNS
+
+    tui.runtime.install()
 
     def new_app(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
         return ThroneApp(lobby, driver_class=driver_class, turns=TURNS)
@@ -109,11 +114,8 @@ async def serve(config: Config) -> int:
     # for the whole process before that (styles cache escape codes per process).
     os.environ["TEXTUAL_COLOR_SYSTEM"] = config.server.color_system
     # Import the screens now, not during the first player's login, and patch
-    # Textual once for the whole process (tui.patches says which and why).
-    import tui.app
-    import tui.patches
-
-    tui.patches.install()
+    # Textual once for the whole process (app_host says how).
+    apps = app_host()
     from server.club import Club
     from server.health import HealthMonitor
     from server.heap import HeapKeeper
@@ -170,7 +172,7 @@ async def serve(config: Config) -> int:
         netblock=config.limits.netblock,
     )
     heap = HeapKeeper(retired=lambda: server.retired, opened=lambda: server.opened)
-    server = ThroneServer(config, hub=hub, storage=storage, host_key=key, apps=app_host(), heap=heap)
+    server = ThroneServer(config, hub=hub, storage=storage, host_key=key, apps=apps, heap=heap)
     hub.drawing = lambda: server.drawing > 0  # who came and went waits for the first screens (Hub.drawing)
     health = HealthMonitor()
     stop_metrics: Callable[[], None] | None = None

@@ -8,7 +8,7 @@ walked the 120,000-350,000 young objects that screen updates leave alive
 such pause was a late echo and a late table for every player.
 
 Play itself makes no cyclic garbage (the screens' strips are acyclic and
-``tui.compositor`` rebuilds Textual's layout without its self-referencing
+``tui.runtime.compositor`` rebuilds Textual's layout without its self-referencing
 closure; ``./manage bench screens --garbage 10`` counts 0 objects), so what
 a screen update leaves behind is freed by reference counting and the
 collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:

@@ -31,7 +31,6 @@ from textual.widgets._toast import ToastRack
 
 from protocol.contract import ClientError, LobbyClient, RoomClient, RoomSnapshot
 from protocol.i18n import Lang, error_text, t
-from tui import patches
 from tui.screens.admin import AdminScreen
 from tui.screens.base import HostScreen, Translatable
 from tui.screens.dialogs import ConfirmDialog
@@ -187,9 +186,8 @@ class ThroneApp(App[None]):
         turns: Turns | None = None,
         **kw: Any,
     ) -> None:
-        patches.install()  # once per process (tui.patches lists each and why)
         super().__init__(driver_class=driver_class, **kw)
-        self.retired_nodes: weakref.WeakSet[Widget] = weakref.WeakSet()  # tui.retire
+        self.retired_nodes: weakref.WeakSet[Widget] = weakref.WeakSet()  # tui.runtime.retire
         self._disable_tooltips = True  # none are used: spares a widget per screen (Textual mounts one anyway)
         self._filters = [shared_filter(f) for f in self._filters]
         self.lobby = lobby

@@ -262,7 +262,7 @@ def test_typed_cjk_pasted_text_and_markup_reach_other_players_literally(
     bob.wait_for("alice: pasted 世界")
     alice.paste("長篇" + "x" * 400)  # longer than the chat line's 300: cut to fit, not lost
     alice.press("enter")
-    bob.wait_for("alice: 長篇")  # a line may break after a Chinese character (tui/kinsoku.py)
+    bob.wait_for("alice: 長篇")  # a line may break after a Chinese character (tui/runtime/kinsoku.py)
     bob.wait_for("x" * 50)
     # Escape is delivered on its own (the server's Escape timer), and F1 opens help
     alice.press("escape", "f1")

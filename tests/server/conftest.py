@@ -7,7 +7,11 @@ from collections.abc import AsyncIterator
 import pytest
 from hubs import new_hub
 
+import tui.runtime
 from server.hub import Hub
+
+# Textual's patches, as the server's composition root installs them (an App never does).
+tui.runtime.install()
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""tui.retire: an ended session's App and the widgets of every screen it
+"""tui.runtime.retire: an ended session's App and the widgets of every screen it
 showed are taken apart, so reference counting frees them instead of a full
 collection of the server's whole heap (server.heap)."""
 
@@ -16,8 +16,8 @@ from protocol.contract import Identity, RoomSettings
 from server.cli import app_host
 from server.hub import Hub
 from server.ssh import prepare_app
-from tui import retire
 from tui.app import ThroneApp
+from tui.runtime import retire
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
 from tui.screens.round_results import RoundResults

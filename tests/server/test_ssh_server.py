@@ -859,7 +859,7 @@ async def test_a_closed_session_leaves_no_app_behind(harness: Harness) -> None:
 
 
 async def test_an_ended_session_s_app_is_taken_apart_and_a_live_one_is_not(harness: Harness) -> None:
-    """tui.retire: a while after a session ends, its App's attributes are
+    """tui.runtime.retire: a while after a session ends, its App's attributes are
     emptied (reference counting frees its widgets, no full collection
     needed); the session still open goes on as before. Only then does the
     session count as retired (server.heap's full collections wait for it)."""

@@ -7,7 +7,11 @@ from collections.abc import Iterator
 import pytest
 from fakes import FakeHub
 
+import tui.runtime
 from tui.app import ThroneApp
+
+# Textual's patches, as the server's composition root installs them (an App never does).
+tui.runtime.install()
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Callbacks' parameter counts kept per function (tui/callbacks.py) equal
+"""Callbacks' parameter counts kept per function (tui/runtime/callbacks.py) equal
 Textual's for every kind of callable, and a partial (what ``call_later``
 makes of every callback) is counted without ``inspect.signature``."""
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import textual._callback as textual_callback
 
-from tui import callbacks
+from tui.runtime import callbacks
 
 
 def plain(a: int, b: int, c: int = 0) -> None: ...

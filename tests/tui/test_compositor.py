@@ -1,4 +1,4 @@
-"""tui.compositor.RegionCompositor: a frame that repaints several separate
+"""tui.runtime.compositor.RegionCompositor: a frame that repaints several separate
 regions (a top line and a bottom line) draws exactly what a full repaint of
 the screen shows, and visits only the widgets in those regions."""
 
@@ -14,7 +14,7 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tui.compositor import RegionCompositor, compositor
+from tui.runtime.compositor import RegionCompositor, compositor
 
 W, H = 40, 12
 
@@ -297,7 +297,7 @@ async def test_a_layout_leaves_no_cyclic_garbage_and_places_widgets_as_textual_d
 
 
 def test_the_rebuild_keeps_textual_s_method_when_the_source_is_not_as_expected() -> None:
-    from tui.compositor import _acyclic
+    from tui.runtime.compositor import _acyclic
 
     def no_inner(x: int) -> int:
         return x
@@ -332,7 +332,7 @@ def test_the_rebuild_keeps_textual_s_method_when_the_source_is_not_as_expected()
 
 
 def test_rows_refreshed_one_by_one_are_one_crop() -> None:
-    from tui.compositor import _stacked
+    from tui.runtime.compositor import _stacked
 
     rows = [Region(2, y, 10, 1) for y in (5, 3, 4, 8)]
     assert sorted(_stacked([*rows, Region(0, 0, W, 1), Region(2, 6, 9, 1)])) == sorted([
@@ -369,7 +369,7 @@ async def test_a_dialog_s_layout_leaves_no_cyclic_garbage() -> None:
 
     from textual._compositor import Compositor
 
-    from tui.compositor import AcyclicCompositor
+    from tui.runtime.compositor import AcyclicCompositor
     from tui.screens.dialogs import ConfirmDialog
 
     dialog = ConfirmDialog("sure?")

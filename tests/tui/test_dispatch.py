@@ -1,5 +1,5 @@
 """Message handlers looked up once per kind of widget and message
-(tui/dispatch.py) are the handlers Textual finds, in its order: naming
+(tui/runtime/dispatch.py) are the handlers Textual finds, in its order: naming
 convention and @on handlers, selectors matched against the sender, a handler
 that prevents the default stopping the classes above."""
 
@@ -16,7 +16,7 @@ from textual.message_pump import MessagePump
 from textual.widget import Widget
 from textual.widgets import Button, Input
 
-from tui import dispatch
+from tui.runtime import dispatch
 from tui.sultans.ring import TableRing
 from tui.widgets import ChatInput, ChatPanel, KeyBar, LineStatic, RowList, TailLog
 

@@ -1,4 +1,4 @@
-"""Chinese line breaking (tui/kinsoku.py): no line starts with a closing mark
+"""Chinese line breaking (tui/runtime/kinsoku.py): no line starts with a closing mark
 or ends with an opening one, nor starts in a seat's number; English otherwise
 wraps exactly as Rich wraps it."""
 
@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.text import Text
 
 from protocol.i18n import CATALOGUES, t
-from tui import kinsoku
-from tui.kinsoku import NO_LINE_END, NO_LINE_START, divide_line
 from tui.overlord import catalogue as overlord_catalogue
+from tui.runtime import kinsoku
+from tui.runtime.kinsoku import NO_LINE_END, NO_LINE_START, divide_line
 from tui.sultans import catalogue as sultans_catalogue
 
 GAME_CATALOGUES = (overlord_catalogue, sultans_catalogue)  # imported, their texts join the catalogue

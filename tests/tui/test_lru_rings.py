@@ -1,4 +1,4 @@
-"""tui.retire: Textual's LRUCache keeps its entries in a ring of lists; a
+"""tui.runtime.retire: Textual's LRUCache keeps its entries in a ring of lists; a
 cache emptied or dropped with entries left the ring, and all its entries held,
 for the cyclic collector. Patched, reference counting frees them."""
 
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from textual.cache import LRUCache
 
-from tui import retire
+from tui.runtime import retire
 
 
 class Value:

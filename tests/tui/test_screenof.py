@@ -1,4 +1,4 @@
-"""A node's screen found by tui/screenof.py's walk is the one Textual's
+"""A node's screen found by tui/runtime/screenof.py's walk is the one Textual's
 ``DOMNode.screen`` finds: for widgets at every depth of a mounted app, for the
 screen itself, and ``NoScreen`` for a node not (or no longer) on a screen."""
 
@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui import screenof
+from tui.runtime import screenof
 
 
 class Nested(App[None]):

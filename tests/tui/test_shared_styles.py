@@ -1,4 +1,4 @@
-"""Style matching shared between the Apps of one process (tui/sharedcss.py):
+"""Style matching shared between the Apps of one process (tui/runtime/sharedcss.py):
 every widget of every screen gets exactly the styles Textual gives it, also
 when they come from another App's matches, and after focus moves."""
 
@@ -18,11 +18,11 @@ from textual.dom import DOMNode
 from textual.layout import Layout
 
 from protocol.contract import RoomSettings
-from tui import sharedcss
 from tui.app import ThroneApp
+from tui.runtime import sharedcss
+from tui.runtime.sharedcss import SharedCSSCache, forget, share_styles
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
-from tui.sharedcss import SharedCSSCache, forget, share_styles
 from tui.sultans.table import Table as SultansTable
 
 

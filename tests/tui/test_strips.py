@@ -1,4 +1,4 @@
-"""tui/strips.py: strips make their memo caches when first used, and behave as before."""
+"""tui/runtime/strips.py: strips make their memo caches when first used, and behave as before."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.style import Style
 from textual.cache import FIFOCache
 from textual.strip import Strip
 
-from tui import strips
+from tui.runtime import strips
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Widgets' background styles cached by colour (tui/stylescache.py): the same
+"""Widgets' background styles cached by colour (tui/runtime/stylescache.py): the same
 styles as Textual's, and no cache keeps closed widgets' drawings alive."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from fakes import FakeHub, settle
 from textual._styles_cache import StylesCache
 from textual.color import Color
 
-from tui import stylescache
 from tui.app import ThroneApp
+from tui.runtime import stylescache
 from tui.screens.help import HelpScreen
 
 

@@ -25,7 +25,7 @@ from textual.widgets._tooltip import Tooltip
 
 from protocol.contract import ClientError
 from protocol.i18n import Lang, t
-from tui.compositor import AcyclicCompositor, compositor
+from tui.runtime.compositor import AcyclicCompositor, compositor
 from tui.turns import Turns
 from tui.widgets import KeyBar, KeySpec, TailLog
 
@@ -368,7 +368,7 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self._compositor = AcyclicCompositor()  # its layouts leave no cycles (tui.compositor)
+        self._compositor = AcyclicCompositor()  # its layouts leave no cycles (tui.runtime.compositor)
 
     def dismiss(self, result: R | None = None) -> AwaitComplete:
         """Close the dialog with ``result``: once, and only while it is on top.

@@ -22,7 +22,7 @@ from textual.dom import DOMNode, NoScreen
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 
-from tui.textual_source import same_source
+from tui.runtime.textual_source import same_source
 
 TEXTUAL_SOURCE_SHA = {"screen": "df1e2422", "_parent": "f3133216"}
 """The first digits of the SHA-256 of the Textual code this reproduces."""

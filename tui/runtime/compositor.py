@@ -28,9 +28,13 @@ from typing import Any, cast
 from rich.cells import get_character_cell_size
 from rich.console import Console
 from rich.control import Control
-from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
+
+from tui.runtime.textual_source import private_imports
+
+with private_imports(__name__):
+    from textual._compositor import ChopsUpdate, Compositor
 
 MAX_CROPS = 8
 """More changed regions than this in one frame: one surrounding crop (Textual's way)."""

@@ -15,11 +15,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from textual._styles_cache import StylesCache
 from textual.color import Color
 from textual.style import Style
 
-from tui.textual_source import same_source
+from tui.runtime.textual_source import private_imports, same_source
+
+with private_imports(__name__):
+    from textual._styles_cache import StylesCache
 
 TEXTUAL_SOURCE_SHA = "d2509f3e"
 """The first digits of the SHA-256 of ``StylesCache.get_inner_outer``'s source."""

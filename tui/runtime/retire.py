@@ -34,10 +34,14 @@ import logging
 import weakref
 from typing import Any
 
-from textual._context import active_app
 from textual.app import App
 from textual.cache import LRUCache
 from textual.widget import Widget
+
+from tui.runtime.textual_source import private_imports
+
+with private_imports(__name__):
+    from textual._context import active_app
 
 log = logging.getLogger("throneroom.retire")
 
@@ -96,7 +100,7 @@ def take_apart(app: App[Any]) -> int:
     nodes: list[Any] = list(retired) if retired is not None else []
     nodes.append(app)
     # what else is the App's own and lives in cycles: each widget's virtual
-    # nodes for its component classes (tui.sharedcss keeps them), the App's
+    # nodes for its component classes (tui.runtime.sharedcss keeps them), the App's
     # stylesheet (its parse cache points back at it; the parsed rules it
     # shares with every App are kept by the class) and animator
     owned: list[Any] = []

@@ -36,10 +36,14 @@ from collections.abc import Callable
 
 import rich.text
 import textual.content
-from rich._loop import loop_last
-from rich._wrap import divide_line as _rich_divide_line
-from rich._wrap import words
 from rich.cells import cell_len, chop_cells, get_character_cell_size
+
+from tui.runtime.textual_source import private_imports
+
+with private_imports(__name__):
+    from rich._loop import loop_last
+    from rich._wrap import divide_line as _rich_divide_line
+    from rich._wrap import words
 
 NO_LINE_START = frozenset("，。、；：！？）」』》〉】〕﹞…‥·・～)]>")
 """Closing marks and pauses: never the first character of a line (the ASCII

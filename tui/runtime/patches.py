@@ -3,8 +3,9 @@
 Many sessions share one process (docs/ARCHITECTURE.md, "Textual patches"), so a few
 of Textual's internals are replaced with ones that do the same for less, or that
 close a crash seen over ssh. Each entry says what it fixes and how that was measured;
-:func:`install` applies them all, once, from the composition root (``server/cli.py``;
-the App calls it too, for local runs and tests, where it is a no-op the second time).
+:func:`install` (``tui.runtime.install``) applies them all, once per process, from the
+composition root (``server.cli.app_host``); the screens' tests install them in their
+conftest, as the server would.
 
 Textual is pinned exactly in ``pyproject.toml``. A patch whose target changed keeps
 Textual's own code and reports itself inactive here: ``tests/tui/test_patches.py``
@@ -17,9 +18,18 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tui import callbacks, compositor, dispatch, kinsoku, retire, screenof, strips, stylescache
-from tui.optionlists import guard_option_lists
-from tui.widgetmounts import guard_widget_mounts
+from tui.runtime import (
+    callbacks,
+    compositor,
+    dispatch,
+    kinsoku,
+    retire,
+    screenof,
+    strips,
+    stylescache,
+)
+from tui.runtime.optionlists import guard_option_lists
+from tui.runtime.widgetmounts import guard_widget_mounts
 
 log = logging.getLogger("throneroom.patches")
 

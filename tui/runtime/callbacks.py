@@ -22,9 +22,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-import textual._callback as textual_callback
+from tui.runtime.textual_source import private_imports, same_source
 
-from tui.textual_source import same_source
+with private_imports(__name__):
+    import textual._callback as textual_callback
 
 TEXTUAL_SOURCE_SHA = {"count_parameters": "1cfb1fbb", "_count_parameters": "645475a9"}
 """The first digits of the SHA-256 of the Textual functions this relies on."""

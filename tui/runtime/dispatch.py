@@ -23,12 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from textual._on import OnNoWidget
 from textual.css.match import match
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from tui.textual_source import same_source
+from tui.runtime.textual_source import private_imports, same_source
+
+with private_imports(__name__):
+    from textual._on import OnNoWidget
 
 Step = tuple[type, Callable[..., Any], dict[str, Any] | None, bool]
 """(class, function, selectors, decorated)."""
