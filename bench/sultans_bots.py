@@ -1,6 +1,6 @@
 """Benchmark: one Sultans bot seat (the hero) among seats of another kind.
 
-    ./manage bench sultans_bots [--rounds N] [--seed S] [--levels HERO:FIELD] [--budget SECONDS] [--samples K]
+    ./manage bench sultans_bots [--rounds N] [--seed S] [--levels HERO:FIELD] [--budget SECONDS] [--samples K] [--jobs J]
 
 Plays N rounds (default 2,200: 200 per player count 5-15). In each round one
 seat (rotating) is played by the hero bot from its own view; every other seat
@@ -16,11 +16,15 @@ the rounds ended.
 the room's default bot delay); the strong bot's decision times are printed.
 ``--samples`` searches exactly K sampled deals a decision instead (the same
 play on a busy or an idle machine, for comparing versions of the search).
+``--jobs`` plays that many rounds at once, each in its own process (the
+results are the same as with one).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import multiprocessing.pool
 import random
 import time
 from collections import Counter
@@ -110,6 +114,22 @@ def play_round(players: int, seed: int, hero: int, levels: tuple[str, str], make
     return r, steps
 
 
+def one_round(task: tuple[int, int, int, tuple[str, str], float | None, int]) -> tuple[float, float, str, int, list[float]]:
+    """One round with the hero at seat ``hero``: its points, a field seat's mean points,
+    how it ended, the actions played and the strong bot's decision times."""
+    players, seed, hero, levels, budget, samples = task
+    make, times = bot_maker(budget, samples)
+    r, steps = play_round(players, seed, hero, levels, make)
+    out = r.outcome()
+    assert out is not None
+    field = sum(out.points[s] for s in range(players) if s != hero) / (players - 1)
+    return float(out.points[hero]), field, f"{out.winner or 'none'}/{out.reason}", steps, times
+
+
+def _pool(jobs: int) -> multiprocessing.pool.Pool | None:
+    return multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else None
+
+
 def parse_levels(text: str) -> tuple[str, str]:
     hero, _, field = text.partition(":")
     for kind in (hero, field):
@@ -125,10 +145,11 @@ def main() -> None:
     ap.add_argument("--levels", default="normal:random", help="HERO:FIELD bot kinds (easy, normal, strong, random)")
     ap.add_argument("--players", type=int, nargs="*", default=list(range(5, 16)), help="player counts (5-15)")
     ap.add_argument("--budget", type=float, default=None, help="the strong bot's thinking seconds per decision")
+    ap.add_argument("--jobs", type=int, default=1, help="rounds played at once, each in its own process")
     ap.add_argument("--samples", type=int, default=0, help="search exactly this many samples a decision (not a time budget)")
     args = ap.parse_args()
     levels = parse_levels(args.levels)
-    make, times = bot_maker(args.budget, args.samples)
+    times: list[float] = []
     counts = list(args.players)
     per = max(1, args.rounds // len(counts))
     print(f"Sultans of Karaya: one {levels[0]} seat among {levels[1]} seats, {per} rounds per player count")
@@ -137,27 +158,32 @@ def main() -> None:
     all_hero: list[float] = []
     all_field: list[float] = []
     total_steps = 0
+    tasks = [
+        (players, args.seed * 100_000 + players * 1000 + i, i % players, levels, args.budget, args.samples)
+        for players in counts for i in range(per)
+    ]
+    # each round on its own (a process per job): rounds are independent, results kept in order
+    results = iter(pool.imap(one_round, tasks) if (pool := _pool(args.jobs)) else map(one_round, tasks))
     for players in counts:
         hero_pts: list[float] = []
         field_pts: list[float] = []
         ends: Counter[str] = Counter()
-        for i in range(per):
-            seed = args.seed * 100_000 + players * 1000 + i
-            hero = i % players
-            r, steps = play_round(players, seed, hero, levels, make)
+        for _ in range(per):
+            hero_p, field_p, end, steps, took = next(results)
             total_steps += steps
-            out = r.outcome()
-            assert out is not None
-            hero_pts.append(out.points[hero])
-            field_pts.append(sum(out.points[s] for s in range(players) if s != hero) / (players - 1))
-            ends[f"{out.winner or 'none'}/{out.reason}"] += 1
+            times += took
+            hero_pts.append(hero_p)
+            field_pts.append(field_p)
+            ends[end] += 1
         all_hero += hero_pts
         all_field += field_pts
         ratio, lo, hi = ratio_ci(hero_pts, field_pts)
         won = sum(1 for p in hero_pts if p > 0) / per
         top = ", ".join(f"{k} {v}" for k, v in ends.most_common(3))
         print(f"{players:>7} {sum(hero_pts) / per:>9.3f} {sum(field_pts) / per:>10.3f} {ratio:>6.2f} "
-              f"{f'{lo:.2f}-{hi:.2f}':>13}  {won:>8.0%}  {top}")
+              f"{f'{lo:.2f}-{hi:.2f}':>13}  {won:>8.0%}  {top}", flush=True)
+    if pool:
+        pool.close()
     dt = time.perf_counter() - t0
     n = len(all_hero)
     ratio, lo, hi = ratio_ci(all_hero, all_field)
