@@ -80,6 +80,7 @@ from sshclients import (
     percentile,
 )
 
+from engine.api import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from server.sshlib import asyncssh  # (set up once, without DSA)
 
 T = TypeVar("T")
@@ -214,7 +215,8 @@ async def phase_burst(server: ServerUnderTest, key: asyncssh.SSHKey, n: int) -> 
 
 
 async def create_room(
-    host: BenchClient, name: str, seats: int, bot_delay: float, turn_timer: int = 10, window_timer: int = 5
+    host: BenchClient, name: str, seats: int, bot_delay: float, turn_timer: int = 10, window_timer: int = 5,
+    bot_level: str = DEFAULT_BOT_LEVEL,
 ) -> None:
     """``c``, the dialog's fields one by one, Enter; again if the form was refused.
 
@@ -231,9 +233,13 @@ async def create_room(
             for value in (seats, 15, turn_timer, window_timer, f"{bot_delay:g}"):
                 for key in ("\t", "\x01", "\x0b", *str(value)):
                     await host.settled(key, quiet=0.04)
+            if bot_level != DEFAULT_BOT_LEVEL:
+                await choose_bot_level(host, bot_level)
             mark = host.end
             host.send("\r")
             await host.wait_for(f"Seats 1/{seats}", after=mark, timeout=10)
+            if bot_level != DEFAULT_BOT_LEVEL:
+                await host.wait_for(f"bots {bot_level}", after=mark, timeout=10)  # the room's summary line
             if attempt:
                 print(f"{host.name}: room {name} made at attempt {attempt + 1}", flush=True)
             return
@@ -243,6 +249,25 @@ async def create_room(
             host.send("\x1b")  # close the dialog if it is open, try again
             await asyncio.sleep(1.0)
     raise BenchError(f"{host.name}: could not create room {name}\n{host.screen()}")
+
+
+# Tabs from the bot delay to the bot level in a Sultans room's dialog: between rounds, the
+# match mode, the turn limit, the notebook, strict windows, the window minimum (first-to is
+# hidden while the match is a count of rounds)
+BOT_LEVEL_TABS = 7
+
+
+async def choose_bot_level(host: BenchClient, level: str) -> None:
+    """From the bot delay field: Tab to the level drop-down (the rows between are
+    the Sultans rows of the dialog's focus order), open it and move from the
+    default to ``level`` (the drop-down lists ``BOT_LEVELS`` in order)."""
+    for _ in range(BOT_LEVEL_TABS):
+        await host.settled("\t", quiet=0.04)
+    await host.settled("\r", quiet=0.1)
+    step = [str(lv) for lv in BOT_LEVELS].index(level) - BOT_LEVELS.index(DEFAULT_BOT_LEVEL)
+    for _ in range(abs(step)):
+        await host.settled("\x1b[B" if step > 0 else "\x1b[A", quiet=0.04)
+    await host.settled("\r", quiet=0.1)
 
 
 ROOMS_TITLE = re.compile(r"Rooms \((\d+)\)")
@@ -287,7 +312,8 @@ async def setup_room(
     host = Player(host_client, index, "host")
     if previous is not None:
         await previous.wait()
-    await create_room(host_client, name, args.per_room, args.bot_delay, args.turn_timer, args.window_timer)
+    await create_room(host_client, name, args.per_room, args.bot_delay, args.turn_timer, args.window_timer,
+                      args.bot_level)
     created.set()
     others: list[Player] = []
     logins = await asyncio.gather(
@@ -750,6 +776,8 @@ def main(argv: list[str] | None = None) -> int:
                              "seated players 0-2 s, seeded)")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the play phase")
     parser.add_argument("--bot-delay", type=float, default=1.0)
+    parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, choices=BOT_LEVELS,
+                        help="the rooms' bot level (strong: the bots search in the server's thinking pool)")
     parser.add_argument("--turn-timer", type=int, default=10, help="room turn timer, s (0: off)")
     parser.add_argument("--window-timer", type=int, default=5, help="room reaction timer, s (0: off)")
     parser.add_argument("--single", type=int, default=5, help="one-at-a-time logins")

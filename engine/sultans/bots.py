@@ -115,6 +115,7 @@ class Board:
             else:
                 self.known[note.seat] = note.card
         self._probs: dict[str, float] | None = None
+        self.memo: dict[object, float] = {}  # values the bots work out once per view (a search's rollouts ask often)
         self.prior = 0.7
         self._odds: float | None = None
 
@@ -450,12 +451,26 @@ class HeuristicBot:
             c = b.card_at(s)
             if c is not None:
                 return self._card_value(b, c, odds)
-        cards = ("sultan", "guard", "assassin", "slave", *_NEUTRAL_NAMES)
-        return sum(b.prob(s, c) * self._card_value(b, c, odds) for c in cards)
+        elif None in b.known:
+            return self._card_value(b, b.known[None], odds)
+        # every position this seat knows nothing of is worth the same (but "not a Slave")
+        key = ("unknown", s if s in b.not_slave else -1, odds)
+        got = b.memo.get(key)
+        if got is None:
+            cards = ("sultan", "guard", "assassin", "slave", *_NEUTRAL_NAMES)
+            got = b.memo[key] = sum(b.prob(s, c) * self._card_value(b, c, odds) for c in cards)
+        return got
 
     def _my_value(self, b: Board, odds: float) -> float:
         """What keeping the current card is worth; worth less as the turn limit nears
         (S-WIN-4: a round that runs out scores nothing), so a stalled round gets moving."""
+        key = ("mine", odds)
+        got = b.memo.get(key)
+        if got is None:
+            got = b.memo[key] = self._my_value_now(b, odds)
+        return got
+
+    def _my_value_now(self, b: Board, odds: float) -> float:
         c = b.my_card
         if b.rev[b.me]:
             side = _side_of(c, True, b.v.seats[b.me].declared)

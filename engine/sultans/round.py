@@ -1282,11 +1282,12 @@ class Round:
             )
         return tuple(out)
 
-    def view(self, seat: int | None, *, quick: bool = False) -> RoundView:
+    def view(self, seat: int | None, *, quick: bool = False, log: bool = True) -> RoundView:
         """Everything ``seat`` may know (``None``: a spectator), nothing more (S-VIEW-1..4).
 
         ``quick`` (S-REACT-5): in an open window, who still owes an answer is
-        shown for the viewer alone (its own seat), never for the others."""
+        shown for the viewer alone (its own seat), never for the others.
+        ``log=False`` leaves the log out (a search's rollouts: the bots do not read it)."""
         n = self.n
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < n):
             raise IllegalMove(f"seat {seat!r} is not a seat of this {n}-seat round", code="bad-seat")
@@ -1366,7 +1367,7 @@ class Round:
             notebook=self.notebook,
             turns_played=self.turns_played,
             turn_limit=self.turn_limit,
-            log=tuple(self.events(seat)),
+            log=tuple(self.events(seat)) if log else (),
             outcome=self.outcome(),
         )
 

@@ -25,7 +25,7 @@ import random
 from pydantic import BaseModel
 
 from engine.sultans.bots import Board, HeuristicBot, round_view
-from engine.sultans.cards import NEUTRALS, SLAVE, base_deck, card_id, neutral_count
+from engine.sultans.cards import NEUTRALS, SLAVE, SULTAN, base_deck, card_id, neutral_count
 from engine.sultans.round import Round
 from engine.sultans.views import RoundView
 
@@ -233,19 +233,23 @@ class Search:
         steps = 0
         while r.outcome() is None and steps < ROLLOUT_STEPS:
             steps += 1
-            sultan = next((s for s in range(n) if "claim" in r.legal(s)), None)
             pend = r.pending()
-            if sultan is not None and sultan not in pend:
-                claim = bots[sultan].act(r.view(sultan), r.legal(sultan), False)
-                if claim is not None:
-                    r.play(sultan, claim)
-                    continue
+            # a hidden Sultan may claim at any time (S-SUL-2): this is a sampled deal, so
+            # the rollout knows where the Sultan lies
+            sultan = r.card.index(SULTAN)
+            if sultan < n and sultan not in pend and r.alive[sultan] and not r.revealed[sultan]:
+                legal = r.legal(sultan)
+                if "claim" in legal:
+                    claim = bots[sultan].act(r.view(sultan, log=False), legal, False)
+                    if claim is not None:
+                        r.play(sultan, claim)
+                        continue
             s = order.choice(sorted(pend))
             legal = r.legal(s)
             if all(a in ("pass", "claim") for a in legal):
                 r.play(s, "pass")  # nothing to decide (as a quick window answers, S-REACT-5)
                 continue
-            a = bots[s].act(r.view(s), legal, True)
+            a = bots[s].act(r.view(s, log=False), legal, True)
             r.play(s, a if a is not None else legal[0])
         out = r.outcome()
         return float(out.points[self.me]) if out is not None else 0.0

@@ -255,3 +255,13 @@ def test_the_search_weighs_each_kind_of_move() -> None:
     while search.samples < 12:
         search.step()
     assert default in search.moves and len(search.moves) < 6
+
+
+def test_a_rollouts_view_leaves_out_only_the_log() -> None:
+    """The rollouts' bots read views without the log (S-VIEW-4's log is not what they
+    decide by); everything else is the seat's view as it is."""
+    r = to_own_turn(9, "nolog", 12)
+    me = min(r.pending())
+    full, short = r.view(me), r.view(me, log=False)
+    assert full.log and short.log == ()
+    assert full.model_copy(update={"log": ()}) == short
