@@ -2,7 +2,7 @@
 another, everything on 127.0.0.1.
 
     ./manage bench load [--rooms 10] [--per-room 15] [--seated 5] [--typers 3]
-                        [--seconds 30] [--bot-delay 1.0] [--burst 100] [--quick]
+                        [--seconds 30] [--bot-delay 1.0] [--bot-level normal] [--burst 100] [--quick]
                         [--timeline] [--py-spy FILE [--spy-phase play|burst]]
 
 Phases (each bounded; the script stops the server and exits by itself):
@@ -12,7 +12,7 @@ Phases (each bounded; the script stops the server and exits by itself):
    The server's RSS after them is the memory baseline.
 2. **rooms**: ``--rooms`` rooms of ``--per-room`` clients, all made through the
    screens like players do: a host creates a 15-seat room in the dialog (bot
-   delay ``--bot-delay``), ``--seated - 1`` players join from the lobby and
+   delay ``--bot-delay``, bots at ``--bot-level``: a level the game offers), ``--seated - 1`` players join from the lobby and
    press ``r``, the rest of the room's clients watch it (``w``); the host
    starts and bots fill the empty seats.
 3. **play** for ``--seconds``: bots play; seated players play a Peek (``p``,
@@ -268,6 +268,7 @@ async def choose_bot_level(host: BenchClient, level: str) -> None:
     for _ in range(abs(step)):
         await host.settled("\x1b[B" if step > 0 else "\x1b[A", quiet=0.04)
     await host.settled("\r", quiet=0.1)
+    await host.settled("\t", quiet=0.04)  # off the drop-down: Enter there would open it, not make the room
 
 
 ROOMS_TITLE = re.compile(r"Rooms \((\d+)\)")
