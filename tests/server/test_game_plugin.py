@@ -187,3 +187,21 @@ def test_each_games_catalogue_is_whole_in_both_languages(game: str, count_screen
     lead, rest = ui.layout()
     for name in (*lead, *rest):
         assert f"{game}.opt.{name}" in ui.en, name
+
+
+def test_the_games_words_load_without_textual() -> None:
+    """The catalogues are data and the registry plain Python: every game's
+    words, labels and option fields load without Textual or Rich (as the core
+    catalogue in protocol/ does)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tui.games\n"
+        "from protocol.i18n import t\n"
+        "assert [u.id for u in tui.games.game_uis()] == ['sultans', 'overlord']\n"
+        "assert t('game.overlord', 'zh') == '刺殺領主' and t('sultans.opt.notebook', 'en') == 'Notebook'\n"
+        "print(sorted(m for m in ('textual', 'rich', 'asyncssh') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "[]"
