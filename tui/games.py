@@ -175,6 +175,14 @@ class GameUI:
         f = self.fields().get(name)
         return t(key, lang, **self.facts, **({"lo": f.lo, "hi": f.hi} if f is not None else {}))
 
+    def choice_label(self, name: str, value: object, index: int, lang: Lang) -> str:
+        """A drop-down's choice: ``<game>.opt.<name>.<value>``, else by its place
+        (``.0``, ``.1``: "{n} (the rules)", the value being the rule set's), else the value."""
+        for key in (f"{self.id}.opt.{name}.{value}", f"{self.id}.opt.{name}.{index}"):
+            if has_key(key):
+                return t(key, lang, **self.facts, n=value)
+        return str(value)
+
     def help_text(self, lang: Lang) -> str:
         if self.help is not None:
             return self.help(lang)

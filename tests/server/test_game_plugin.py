@@ -205,3 +205,15 @@ def test_the_games_words_load_without_textual() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_coronation_choices_are_the_rule_sets() -> None:
+    """K-RND-4: the dialog offers the rule set's coronation and its shorter
+    option, labelled by their place, whatever the amounts."""
+    from engine.overlord.rules import load_ruleset
+    from tui.overlord.ui import UI, coronations
+
+    rs = load_ruleset("house")
+    assert coronations({}) == [rs.coronation, rs.coronation_alternative]
+    assert UI.choice_label("coronation", 50, 0, "en") == "50 (the rules)"
+    assert UI.choice_label("coronation", 35, 1, "zh") == "35（較短的選項）"

@@ -449,7 +449,7 @@ class RoomSettingsDialog(_ErrorLine, HostModal[RoomSettings | None]):
         pick = ui.choices.get(row.name)
         init = self._initial.options if self._initial is not None and self._initial.game == gid else {}
         values = list(pick(init)) if pick is not None else list(ui.fields()[row.name].choices)
-        return [(Text(ui.label(row.name, self.lang, f".{v}") or str(v)), str(v)) for v in values]
+        return [(Text(ui.choice_label(row.name, v, i, self.lang)), str(v)) for i, v in enumerate(values)]
 
     def _game_levels(self, game: str | None = None) -> tuple[BotLevel, ...]:
         """The levels ``game``'s (the chosen game's) bots play at: the strong one only
