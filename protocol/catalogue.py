@@ -120,7 +120,7 @@ EN: dict[str, str] = {
     "key.actions": "Actions",
     "key.view": "View",
     "key.play_again": "Play again",
-    "key.reopen": "Change settings",
+    "key.reopen": "Settings",
     "key.leaders": "Leaderboard",
     "key.online": "Online",
     "key.leaders_game": "Switch game",

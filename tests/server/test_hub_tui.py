@@ -265,8 +265,8 @@ async def test_after_a_match_o_takes_everyone_back_to_the_room_to_change_the_set
             await close_results(bob, bob_pilot)
             assert room.state == "finished" and app.screen is table
             assert "o to change the settings" in screen_text(app)
-            assert re.search(r" o +Change settings ", screen_text(app).splitlines()[-1])
-            assert "Change settings" not in screen_text(bob)  # the host's key only
+            assert re.search(r" o +Settings ", screen_text(app).splitlines()[-1])
+            assert " o Settings" not in screen_text(bob)  # the host's key only
             await bob_pilot.press("o")
             await settle(bob_pilot)
             assert room.state == "finished"

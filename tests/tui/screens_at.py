@@ -21,6 +21,7 @@ from tui.overlord.table import Table as OverlordTable
 from tui.screens.dialogs import RoomSettingsDialog
 from tui.screens.help import HelpScreen
 from tui.screens.room import RoomScreen
+from tui.screens.round_results import RoundResults
 from tui.sultans.table import Table as SultansTable
 
 Lang = Literal["en", "zh"]
@@ -153,6 +154,40 @@ async def empty_lobby(lang: Lang, size: tuple[int, int]) -> AsyncIterator[Opened
         yield app, pilot
 
 
+async def _the_table_after_the_match(app: ThroneApp, pilot: Pilot[None]) -> None:
+    """The match's result opens over the table at its end: look at the table."""
+    if isinstance(app.screen, RoundResults):
+        await pilot.press("escape")
+        await settle(pilot)
+
+
+@asynccontextmanager
+async def overlord_over(lang: Lang, size: tuple[int, int]) -> AsyncIterator[Opened]:
+    """The host's table after an Overlord match (the host's p and o)."""
+    game = Game.new(roles=["overlord", "captain", "squire", "peasant"], seed=1, round_limit=1)
+    while game.outcome() is None:
+        seat = min(game.pending())
+        game.play(seat, game.timeout_action(seat))
+    table = OverlordRoom(game, humans=(0,))
+    async with open_table(table, 0, OverlordClient, OverlordLobby, OverlordTable, size=size, lang=lang) as (app, pilot, _c):
+        await _the_table_after_the_match(app, pilot)
+        yield app, pilot
+
+
+@asynccontextmanager
+async def sultans_over(lang: Lang, size: tuple[int, int]) -> AsyncIterator[Opened]:
+    """The host's table after a Sultans match, as its room says it."""
+    table = SultansRoom(5, deal=["guard", "assassin", "slave", "sultan", "slave"], humans=(0,))
+    playing = table.snapshot
+    table.snapshot = lambda: playing().model_copy(update={"state": "finished"})  # type: ignore[method-assign]
+    async with open_table(table, 0, SultansClient, SultansLobby, SultansTable, size=size, lang=lang) as (app, pilot, _c):
+        await _the_table_after_the_match(app, pilot)
+        yield app, pilot
+
+
+AFTER_A_MATCH: dict[str, Opener] = {"overlord-over": overlord_over, "sultans-over": sultans_over}
+"""A host's table when the match is over."""
+
 WITH_KEY_BARS: dict[str, Opener] = {
     **OPENERS,
     "empty-lobby": empty_lobby,
@@ -161,5 +196,6 @@ WITH_KEY_BARS: dict[str, Opener] = {
     "sultans-turn": sultans_turn,
     "sultans-chat": sultans_chat,
     "overlord-pick": overlord_pick,
+    **AFTER_A_MATCH,
 }
 """Every screen above and a few more states of each: all show a key bar."""

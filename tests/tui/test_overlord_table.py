@@ -619,9 +619,9 @@ async def test_game_end_play_again_is_the_hosts() -> None:
         await pilot.press("p", "o")
         await settle(pilot)
         assert client.again == 0 and client.reopened == 0
-        assert "Change settings" not in screen_text(app)
+        assert " o Settings" not in screen_text(app)
     async with table(room, 0) as (app, pilot, client):
-        assert "Change settings" in screen_text(app).splitlines()[-1]
+        assert " o Settings" in screen_text(app).splitlines()[-1]
         await pilot.press("p")
         await settle(pilot)
         assert client.again == 1

@@ -387,7 +387,7 @@ OVERLORD_EN: dict[str, str] = {
     "ov.key.confirm": "Send",
     "ov.key.cancel": "Back",
     "ov.key.again": "Play again",
-    "ov.key.reopen": "Change settings",
+    "ov.key.reopen": "Settings",
     "ov.key.chat": "Chat",
     "ov.key.pane": "Pane",
     "ov.key.lang": "中文",

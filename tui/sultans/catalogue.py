@@ -127,7 +127,7 @@ SULTANS_EN: dict[str, str] = {
     "sk.key.help": "Help",
     "sk.key.lang": "中文",
     "sk.key.again": "Play again",
-    "sk.key.reopen": "Change settings",
+    "sk.key.reopen": "Settings",
     # plain words: what an action will do
     "sk.do.peek": "Look at {target}'s card. Everyone sees whom you looked at; only you see the card.",
     "sk.do.swap": "Swap your card with {target}'s. Everyone sees the swap; you both see your new cards.",

@@ -18,9 +18,9 @@ from tui.widgets.linestatic import LineStatic
 KeySpec = tuple[str, str, str]
 
 
-SPARE_ACTIONS = {"online", "results", "match_log"}
+SPARE_ACTIONS = {"online"}
 """Keys the key bar leaves out first when it is too narrow: the screen says
-them (the lobby's "+8 more (o)"; a table's help, its round-end line "F4 shows its result"). (The lobby's Settings, ``l``, was one, "F2
+them (the lobby's "+8 more (o)"). (The lobby's Settings, ``l``, was one, "F2
 does the same"; it holds the bell too, and a newcomer at 80 columns never
 found it: the chat's field and the leaderboard's title say their keys instead.)"""
 ACTION_KEYS = "key(…)"
@@ -29,21 +29,25 @@ ALL_BUT_LEAVE = "*"
 """In :data:`UNLABELLED_FIRST`: every key but the one that leaves the screen."""
 DROPPED_FIRST: tuple[frozenset[str], ...] = (
     frozenset({"app.quit_app"}),
+    frozenset({"leaders"}),
+    frozenset({"pane"}),
+    frozenset({"chat"}),
+    frozenset({"match_log"}),
+    frozenset({"standin"}),
+    frozenset({"results"}),
     frozenset({"reopen"}),
     frozenset({"play_again"}),
-    frozenset({"leaders"}),
-    frozenset({"chat"}),
-    frozenset({"pane"}),
-    frozenset({"standin"}),
 )
 """Then keys left out whole, a group (by action, or by key for the function
 keys) at a time, never shown without their label (the lobby's bar read
 " t   b   F1 Help  F2 中文  l Settings  q"): each is said elsewhere too, and
-F1 lists them all. q first (F1; Ctrl+C asks too); then a finished table's
-host keys, the longer first (its status line says "Press p to play again, or
-o to change the settings"); the leaderboard and chat (the leaderboard's title
-and the chat's field say their keys); a table's Tab (its pane's title); the
-host's z for a stand-in (F1 says what it does)."""
+F1 lists them all. q first (F1; Ctrl+C asks too); the leaderboard, a table's
+Tab (its pane's title) and chat (the leaderboard's title and the chat's field
+say their keys); a table's F3 (the whole log); the host's z for a stand-in (F1
+says what it does); then F4 (the results: the match's opens by itself at its
+end) and last a finished table's host keys, the longer first (its status line
+says "Press p to play again, or o to change the settings"): at a match's end
+80 columns lost o, F3 and F4 while t and Tab stayed."""
 DROPPED_LAST: tuple[frozenset[str], ...] = (
     frozenset({ACTION_KEYS}),
     frozenset({"leave_match"}),
