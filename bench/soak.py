@@ -18,8 +18,9 @@ Every ``--every`` seconds: the process's RSS and the matches finished (with
 ``--census``, after a full collection of the bench's own, the objects the
 collector tracks and the types that grew most: it changes what is measured).
 At the end: RSS after ``--settle`` minutes and at the end (target: within
-10%), and every full collection (generation 2) the process made, with its
-pause (target under load: 100 ms at most).
+10%), every full collection (generation 2) the process made, with its
+pause (target under load: 100 ms at most), and what was left in reference
+cycles over the run (what only a full collection would free).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import gc
 import sys
 import tempfile
 import time
+import weakref
 from collections import Counter
 from pathlib import Path
 
@@ -42,6 +44,8 @@ from protocol.contract import RoomClient, RoomSettings
 from server.heap import HeapKeeper
 from server.hub import Hub
 from server.storage import Storage
+from tui.app import ThroneApp
+from tui.runtime import retire
 
 
 def census() -> Counter[str]:
@@ -78,12 +82,21 @@ class FullCollections:
 
 
 async def leave(hub: Hub, session: Session) -> None:
-    """A player goes: the app ends and the hub forgets them (the server takes the
-    app apart the same way; its garbage is the heap keeper's)."""
+    """A player goes, as the server ends a session: the app ends, its terminal
+    closes, the hub forgets them, and ``RETIRE_AFTER`` seconds later the app is
+    taken apart (``tui.retire``) and the session counts as retired."""
     session.app.exit()
     if session.task is not None:
         await session.task
+    session.terminal.close()
     hub.disconnect(session.lobby)
+    asyncio.get_running_loop().call_later(retire.RETIRE_AFTER, _take_apart, weakref.ref(session.app))
+
+
+def _take_apart(ended: weakref.ref[ThroneApp]) -> None:
+    app = ended()
+    if app is not None:
+        retire.take_apart(app)
     SESSIONS[1] += 1
 
 
@@ -189,6 +202,25 @@ async def main(args: argparse.Namespace, db: Path) -> None:
         _print("full collections: none")
     gc.callbacks.remove(full)
     await heap.stop()
+    await asyncio.sleep(retire.RETIRE_AFTER + 1)  # the last leaver's app taken apart
+    garbage = cyclic_garbage()
+    kinds = ", ".join(f"{kind} {n}" for kind, n in garbage.most_common(5))
+    _print(f"cyclic garbage left (what a full collection would free): {garbage.total():,d} objects ({kinds or '-'})")
+
+
+def cyclic_garbage() -> Counter[str]:
+    """The objects in unreachable reference cycles, frozen ones too, by type
+    (a full collection that keeps them to count, then frees them)."""
+    gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        found = Counter(type(o).__qualname__ for o in gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    gc.collect()
+    return found
 
 
 def run() -> None:

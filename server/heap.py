@@ -20,34 +20,29 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   since; collecting the young generations at each epoch first cost 3-9% of
   the server's CPU while bots play (py-spy) for garbage play does not make;
 * collects everything (``gc.unfreeze`` + a full collection, then freezes
-  again) only when the process has grown by ``GROW`` of its resident memory
-  (at least ``GROW_MIN`` bytes) since the last full collection, beyond
-  ``PER_SESSION`` for each session more than were open then, counting the
-  most that were open at once since (an open session's screens are live
-  memory: counting only the logins of the last few seconds, 150 players
-  sitting down one after another grew the server past the rule three times,
-  each full collection stopping every screen for 0.5-3 s on a slow machine;
-  and what the players who left held is reused by those who come, not
-  growth: counting only the sessions open now, 150 players leaving at once
-  started a full collection of their 880,000 objects, 1.7 s in which no
-  other screen moved), or when the server is idle (under ``IDLE_CPU`` of a
-  core over the last ``IDLE_WINDOW`` seconds) and, since the last full
-  collection, sessions were retired (ended, and their app taken apart by
-  ``server.ssh``, ``RETIRE_AFTER`` seconds after: what is left of them,
-  what their screens popped while they ran, is garbage in reference
-  cycles; the frozen count hardly moves) or the frozen heap changed by
-  ``IDLE_CHANGE``; at most once per ``IDLE_GAP`` seconds, and only once at
-  least as many sessions were retired since the last full collection as are
-  open now (a full collection walks every
-  open session's screens, 2.6 s at 150 sessions on a slow machine: a quiet
-  half second at busy tables, the players reading, is no time for it; once
-  half of them left, it is). A session counts as open until it is retired:
-  the app of one that just ended is still whole, and a full collection
-  then walks all of it, where taking it apart first lets reference
-  counting free most of it. The resident memory is one read of
-  ``/proc/self/statm``; counting the frozen objects walks them all (~10 ms
-  per million), so it is done only when idle, at most every ``COUNT_EVERY``
-  seconds.
+  again), which stops the loop for seconds at a busy server, only:
+  when the server is idle (under ``IDLE_CPU`` of a core over the last
+  ``IDLE_WINDOW`` seconds) with no session open (a session counts as open
+  until it is retired: ended, and its App taken apart by ``server.ssh``
+  ``RETIRE_AFTER`` seconds after) and, since the last full collection,
+  sessions were retired or the frozen heap changed by ``IDLE_CHANGE``, at
+  most once per ``IDLE_GAP`` seconds; or, as a safety valve for cyclic
+  garbage that nothing below breaks, when the process has grown by ``GROW``
+  of its resident memory (at least ``GROW_MIN`` bytes) since the last full
+  collection, beyond ``PER_SESSION`` for each session more than were open
+  then, counting the most that were open at once since (an open session's
+  screens are live memory, and what players who left held is reused by
+  those who come). The resident memory is one read of ``/proc/self/statm``;
+  counting the frozen objects walks them all (~10 ms per million), so it is
+  done only when idle, at most every ``COUNT_EVERY`` seconds.
+
+  Under load nothing needs a full collection, because sessions leave almost
+  no garbage in reference cycles: an ended session's App and widgets are
+  taken apart (``tui.retire.take_apart``), a widget or screen a running
+  session removed (a round's result after every round, a dialog) has its
+  cycles broken ``RETIRE_AFTER`` seconds later (``tui.retire.loosen``), and a
+  closed terminal lets go of its session (``server.sshdriver``).
+  ``./manage bench soak`` counts what is left after an evening.
 * holds the automatic collections while sessions draw their first screen
   (:meth:`HeapKeeper.hold`, :meth:`HeapKeeper.release`; the server holds
   when the first of them starts and releases when none is left drawing): the
@@ -60,11 +55,10 @@ collector has nothing to find in the live heap. :class:`HeapKeeper` therefore:
   stop) is let go until the next hold.
 
 What a frozen object leaks until the next full collection: reference cycles
-that were still alive at a freeze or became garbage after it, which is what
-logins and screens left (a popped screen, a dismissed dialog, a closed
-session's app in its first seconds) turn into; the growth rule bounds that
-garbage at ``GROW`` of the process, the idle rule clears it when players
-leave. While logins hold the automatic collections, the epochs still freeze.
+that were still alive at a freeze or became garbage after it; the growth
+rule bounds that garbage at ``GROW`` of the process, the idle rule clears it
+when the last player has left. While logins hold the automatic collections,
+the epochs still freeze.
 """
 
 from __future__ import annotations
@@ -82,8 +76,8 @@ from collections.abc import Callable
 log = logging.getLogger("throneroom.heap")
 
 EPOCH = 0.5
-GROW = 0.5
-GROW_MIN = 64 << 20
+GROW = 1.0
+GROW_MIN = 128 << 20
 PER_SESSION = 2 << 20
 IDLE_CPU = 0.10
 IDLE_WINDOW = 0.5
@@ -196,7 +190,7 @@ class HeapKeeper:
         rss = resident_bytes()
         if rss > self.base_rss + max(GROW * self.base_rss, GROW_MIN) + self._new_sessions() * PER_SESSION:
             why = "memory grew"
-        elif idle and time.monotonic() - self.last_full >= IDLE_GAP and self._few_left_open() and (
+        elif idle and time.monotonic() - self.last_full >= IDLE_GAP and self._open() <= 0 and (
             self._retired() != self._retired_at_full or self._heap_changed()
         ):
             why = "idle"
@@ -207,10 +201,6 @@ class HeapKeeper:
     def _open(self) -> int:
         """Sessions open now: opened, not retired yet."""
         return self._opened() - self._retired()
-
-    def _few_left_open(self) -> bool:
-        """No more sessions open now than retired since the last full collection."""
-        return self._open() <= self._retired() - self._retired_at_full
 
     def _new_sessions(self) -> int:
         """The most sessions open at once since the last full collection (now

@@ -68,6 +68,10 @@ PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
 
 
+def _nowhere(data: bytes) -> None:
+    """A closed terminal's writer."""
+
+
 @dataclass(frozen=True)
 class Pasted:
     """A whole bracketed paste, its escape sequences taken out."""
@@ -383,6 +387,11 @@ class SessionTerminal:
         """The transport is gone: stop writing and reading."""
         self.closed = True
         self._pending_input.clear()
+        # the session's callbacks point back at the session that holds this
+        # terminal: a cycle (and the session's App and channel with it) that
+        # only a full collection of the whole heap would free
+        self._write = _nowhere
+        self.on_first_frame = self.on_flood = None
         if self._resize_timer is not None:
             self._resize_timer.cancel()
             self._resize_timer = None

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
+import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -297,6 +299,37 @@ def test_each_session_gets_its_own_driver_class() -> None:
     assert a.driver_class is not b.driver_class
     assert a.driver_class.terminal is a and b.driver_class.terminal is b
     assert issubclass(a.driver_class, SSHDriver)
+
+
+def test_a_closed_terminal_no_longer_holds_its_session() -> None:
+    """Issue 45, memory over an evening: the session's callbacks on its terminal
+    (its writer, first frame, flood) made a cycle with the session that holds
+    the terminal, its App and channel with it, that only a full collection of
+    the server's heap freed; closed, the terminal lets go of them, and the
+    session is freed by reference counting."""
+
+    class Session:
+        def __init__(self) -> None:
+            self.terminal = SessionTerminal(self.write)
+            self.terminal.on_first_frame = self.drawn
+            self.terminal.on_flood = self.drawn
+
+        def write(self, data: bytes) -> None:
+            pass
+
+        def drawn(self) -> None:
+            pass
+
+    gc.disable()
+    try:
+        session = Session()
+        gone = weakref.ref(session)
+        session.terminal.close()
+        session.terminal.write("late frame")  # dropped: the terminal is closed
+        del session
+        assert gone() is None
+    finally:
+        gc.enable()
 
 
 def test_input_flood_is_capped() -> None:

@@ -14,7 +14,10 @@ Here every widget whose message loop ended (a removed widget, a popped
 screen, all of them when the App closes) is noted in its App's
 ``retired_nodes`` (weakly: a full collection still frees them as before), and
 :func:`take_apart` empties the attributes of those widgets and of the App
-itself once the App has ended, which breaks the cycles. Only an App that has
+itself once the App has ended, which breaks the cycles. A widget removed
+while its App runs (a round's result after every round, a dialog) has its
+cycles broken ``RETIRE_AFTER`` seconds after by :func:`loosen`, which leaves
+its attributes readable (something may still hold it). Only an App that has
 ended is taken apart, a while after it ended (``server.ssh`` waits
 ``RETIRE_AFTER`` seconds, holding it weakly), so nothing of a live session is
 touched and what was still queued for the ended App (a late refresh, a
@@ -30,12 +33,17 @@ left a quarter as much for the collector, what it made while still open
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import weakref
+from contextvars import Context
 from typing import Any
 
 from textual.app import App
 from textual.cache import LRUCache
+from textual.dom import DOMNode
+from textual.timer import Timer
+from textual.visual import RichVisual
 from textual.widget import Widget
 
 from tui.runtime.textual_source import private_imports
@@ -58,8 +66,54 @@ async def _message_loop_exit(self: Widget) -> None:
     except LookupError:  # pragma: no cover - a widget's loop runs in its App's context
         return
     retired = getattr(app, "retired_nodes", None)
-    if retired is not None:
-        retired.add(self)
+    if retired is None:
+        return
+    retired.add(self)
+    if not isinstance(self, App) and getattr(app, "_running", False):
+        # removed from a running App (a popped screen, a dismissed dialog): its
+        # cycles are broken a while after, if it is still dead then (the call
+        # in an empty context: the widget's own, kept by the handle, holds it)
+        asyncio.get_running_loop().call_later(RETIRE_AFTER, _loosen_later, weakref.ref(self), context=Context())
+
+
+def _loosen_later(ref: weakref.ref[Widget]) -> None:
+    node = ref()
+    if node is not None:
+        try:
+            loosen(node)
+        except Exception:
+            log.exception("loosen: %r", node)
+
+
+def loosen(node: DOMNode) -> bool:
+    """Break the reference cycles a removed widget lives in (its styles point
+    back at it; a screen's compositor, layout caches and timers at the
+    screen, a Static's visual at the Static),
+    leaving every attribute readable, so reference counting frees it once
+    nothing else holds it. Only for a widget that has ended and is attached to
+    nothing (False, left alone, otherwise)."""
+    own = node.__dict__
+    if own.get("_MessagePump__parent") is not None or own.get("_running", False) or not own.get("_closed", False):
+        return False
+    for part in [node, *own.get("_kept_components", {}).values()]:
+        for key in ("_css_styles", "_inline_styles"):
+            styles = part.__dict__.get(key)
+            if styles is not None:
+                styles.node = None
+    for key in ("_layout_cache", "_layout_widgets"):  # (a screen's layouts still to do name it)
+        cached = own.get(key)
+        if isinstance(cached, dict):
+            cached.clear()
+    if isinstance(own.get("_Static__visual"), RichVisual):  # (it names its widget; made again if it is drawn)
+        own["_Static__visual"] = None
+    compositor = own.get("_compositor")
+    if compositor is not None:
+        own["_compositor"] = type(compositor)()  # an empty one: the screen is not drawn again
+    for value in own.values():
+        if isinstance(value, Timer):
+            value.stop()
+            value._callback = None
+    return True
 
 
 def _unlink(cache: LRUCache[Any, Any]) -> None:

@@ -191,6 +191,9 @@ class KeyBar(LineStatic):
         if self._last is not None:
             self.show(*self._last)
 
+    def on_unmount(self) -> None:
+        self._last = None  # (it names the screen that holds the bar: a cycle left for the collector)
+
     def plain(self) -> str:
         """The bar as plain text (for tests and screen readers)."""
         return str(self.render())
