@@ -136,6 +136,29 @@ async def test_a_pick_reads_key_colon_what_and_sets_the_choices_apart(lang: Lang
         assert " 2=bob  3=carol  4=dave  5=erin" in lines, lines
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_what_enter_will_do_is_shown_whole_in_the_prompt_box(lang: Lang, size: tuple[int, int]) -> None:
+    """The prompt box has PROMPT_ROWS rows: "▶ Your turn…", the pick's head, its
+    choices and what Enter does (S-PEEK-1, S-SWAP-1) left that last line cut at
+    80x24 ("…only you see the …"). Picking on one's own turn, the turn line
+    gives its row to it; a head too long is cut instead."""
+    room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, _client):
+        box_ = app.screen.query_one("#sk-prompt", Static)
+        for key, kind in (("p", "peek"), ("s", "swap")):
+            await pilot.press(key)
+            await settle(pilot)
+            region = box_.content_region
+            rows = [line[region.x : region.right].rstrip() for line in screen_text(app).splitlines()[region.y : region.bottom]]
+            preview = t(f"sk.do.{kind}", lang, target=t("sk.seat", lang, name="bob", n=2))
+            shown = (" " if lang == "en" else "").join(row.strip() for row in rows)
+            assert "⏎ " + preview in shown, rows
+            assert not any(row.endswith("…") for row in rows[1:]) or rows[0].endswith("…"), rows
+            await pilot.press("escape")
+            await settle(pilot)
+
+
 async def test_two_digit_seats_and_mouse_clicks_pick_seats() -> None:
     deal = ["guard", "assassin", "slave", "sultan", "slave", "slave", "guard", "assassin", "vizier", "slave", "guard", "assassin"]
     room = SultansRoom(12, deal=deal, spare="slave", first=0, humans=(0,))
@@ -262,18 +285,19 @@ async def test_reaction_answer_needs_a_key_and_enter() -> None:
 async def test_a_narrow_prompt_keeps_the_choices_and_what_enter_does_in_view(lang: Lang) -> None:
     """S-GRD-1 (Detain) at 50 columns: the prompt box has four lines; the pick's
     first line wrapped to two and pushed what Enter does out of the box. Now,
-    when the wrapped lines would not fit, each line is cut to one with "…"."""
+    when the wrapped lines would not fit, the longest are cut to one with "…"
+    (the turn line makes way for the pick on one's own turn)."""
     room = SultansRoom(5, deal=DEAL_A, first=0, humans=(0,))
     async with table(room, 0, size=(50, 24), lang=lang) as (app, pilot, _client):
         await pilot.press("d")
         await settle(pilot)
         lines = screen_text(app).splitlines()
         head = next(i for i, line in enumerate(lines) if line.startswith(" " + t("sk.key.detain", lang)))
-        shown = lines[head - 1 : head + 3]
-        assert shown[0].startswith(" ▶ "), shown  # whose turn it is, above
-        assert shown[2].startswith("  2=bob  3=carol"), shown
-        assert shown[3].startswith(" ⏎ "), shown
-        assert shown[3].rstrip().endswith("…")  # cut, and says so
+        shown = lines[head : head + 4]
+        assert not lines[head - 1].startswith(" ▶ "), lines[head - 1]  # the pick says what this turn is doing
+        assert shown[1].startswith("  2=bob  3=carol"), shown
+        assert shown[2].startswith(" ⏎ "), shown
+        assert shown[0].rstrip().endswith("…") or shown[3].rstrip().endswith("…"), shown  # cut, and says so
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

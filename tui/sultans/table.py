@@ -281,6 +281,10 @@ class Table(GameTableScreen[Picker]):
         namer = self.namer()
         me = namer.viewer
         lines: list[Text] = [self._status_line(mv, rv, namer, me)]
+        if self.picker is not None and not mv.over and self._my_turn(rv, me):
+            # "▶ Your turn: choose one thing to do." once a thing is chosen says nothing the
+            # picker's head does not: its row goes to what Enter will do (cut at 80x24)
+            lines = []
         if mv.over:
             lines = [match_winner_line(mv, namer, self.lang), standings_line(mv, namer, self.lang), *lines]
             if not self.is_host and not self.watching:
@@ -311,8 +315,14 @@ class Table(GameTableScreen[Picker]):
         if self.message.plain:
             lines.append(self.message)
         self.fit_prompt("#sk-prompt", len(lines), over=mv.over)
-        text = Text("\n", end="").join(lines[:4])
+        text = Text("\n", end="").join(lines[: self.PROMPT_ROWS])
         self._update("#sk-prompt", text)
+
+    @staticmethod
+    def _my_turn(rv: RoundView, me: int | None) -> bool:
+        """This seat's own turn (its status line is "▶ Your turn: …", nothing else)."""
+        who = rv.playing if rv.playing is not None else rv.active
+        return rv.phase == "turn" and who is not None and who == me and me in rv.pending
 
     def _options_line(self, kinds: list[str], apart: Sequence[str] = ()) -> Text:
         out = Text(self.tr("sk.pick.options") + " ", style="bold", end="")
