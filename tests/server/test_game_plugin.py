@@ -217,3 +217,24 @@ def test_the_coronation_choices_are_the_rule_sets() -> None:
     assert coronations({}) == [rs.coronation, rs.coronation_alternative]
     assert UI.choice_label("coronation", 50, 0, "en") == "50 (the rules)"
     assert UI.choice_label("coronation", 35, 1, "zh") == "35（較短的選項）"
+
+
+def test_the_generic_screens_name_no_game() -> None:
+    """Issue 46: the generic screen layer named both games (titles, help,
+    summaries, option forms). No module of tui/ outside a game's own package
+    holds a game's id as a string now: each game comes through tui.games."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "tui"
+    ids = set(registered_games())
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] in ids:
+            continue  # (a game's own screens)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                words = set(node.value.replace(".", " ").replace(":", " ").split())
+                if len(node.value) < 60 and words & ids:
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {node.value!r}")
+    assert found == []
