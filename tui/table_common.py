@@ -464,8 +464,8 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
     def result_title(self, number: int) -> str:
         return self.tr("table.results.round", n=number)
 
-    def result_body(self, number: int) -> Text:
-        """The result of round ``number`` (override this)."""
+    def result_body(self, number: int, width: int | None = None) -> Text:
+        """The result of round ``number`` (override this), for lines ``width`` cells wide."""
         return Text("")
 
     def live_result(self) -> int | None:

@@ -7,6 +7,7 @@ Card values always appear bracketed (``[Guard]``, ``<Slave>``, ``(Vizier)``), so
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal
@@ -1280,9 +1281,46 @@ def test_the_match_table_names_its_rounds_in_the_reader_s_language() -> None:
     rows = [line for line in zh[2:7]]
     assert len({cell_len(line.rstrip()) for line in rows}) == 1, rows  # the columns line up
     head_end = cell_len(zh[1][: zh[1].index("10局") + 3])
-    assert cell_len(rows[0].rstrip()[:-5]) == head_end, (rows[0], zh[1])  # round 10's points under "10局"
+    assert cell_len(rows[0].rstrip()[:-6]) == head_end, (rows[0], zh[1])  # round 10's points under "10局"
     en = match_table(v, Namer(names, 0, "en"), "en").plain.splitlines()
     assert "  R9 R10  Total" in en[1], en[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_the_match_score_table_keeps_each_row_on_one_line(lang: Lang, size: tuple[int, int]) -> None:
+    """S-MATCH-1's score table after a 5-round match, in the result over the
+    table and in the table's result pane: at 60x20 in Chinese its header's
+    總分 and its rows' totals went to a line of their own. Names are cut first,
+    then the earliest rounds give way to "…"; every row keeps its total."""
+    room = SultansRoom(5, rounds=5, humans=(0,), names=["alice", "bob_the_builder", "carol", "dave", "erin"])
+    m = room.match
+    while not m.is_over():
+        if m.pending():
+            s = min(m.pending())
+            m.play(s, m.legal(s)[-1])
+        else:
+            m.next_round()
+    room.changed()
+    totals = m.view(0).totals
+    async with table(room, 0, size=size, lang=lang) as (app, pilot, _client):
+        await close_results(app, pilot)
+        while t("sk.pane.result", lang) not in screen_text(app):  # Tab: the log, the notes, the result
+            await pilot.press("tab")
+            await settle(pilot)
+        for where in ("pane", "dialog"):
+            lines = [[*re.split("[│█]", line), "", ""][1].rstrip(" ┃") for line in screen_text(app).splitlines()]
+            head = next(i for i, line in enumerate(lines) if t("sk.match.total", lang) in line)
+            assert lines[head].endswith(t("sk.match.total", lang)), (where, lines[head:])
+            rows = []
+            for inside in lines[head + 1 : head + 1 + len(totals)]:
+                if not inside.strip():
+                    break  # the pane's end
+                rows.append(inside)
+            assert rows and all(row.startswith((" ★", "   ")) for row in rows), (where, lines[head:])
+            assert all(int(row.split()[-1]) in totals for row in rows), (where, rows)
+            await pilot.press("f4")  # the match's result
+            await settle(pilot)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -764,7 +764,7 @@ class Table(GameTableScreen[Picker]):
             return self.tr("ov.results.game")
         return self.tr("ov.results.round", n=number)
 
-    def result_body(self, number: int) -> Text:
+    def result_body(self, number: int, width: int | None = None) -> Text:
         ov = self.ov
         out = Text(end="")
         if ov is None:

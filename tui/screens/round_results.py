@@ -33,7 +33,9 @@ class ResultSource(Protocol):
 
     def result_title(self, number: int) -> str: ...
 
-    def result_body(self, number: int) -> Text: ...
+    def result_body(self, number: int, width: int | None = None) -> Text:
+        """A result, its tables within ``width`` cells (None: not laid out yet)."""
+        ...
 
     def live_result(self) -> int | None:
         """The result the table is showing now (a round just ended, or the
@@ -90,6 +92,10 @@ class RoundResults(HostModal[None]):
         self.live = True
         self.apply_lang()
         self.query_one("#results-body").focus()
+        self.call_after_refresh(self.show)  # laid out: its tables fitted to the width
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show)
 
     def apply_lang(self) -> None:
         self._body_key = ()
@@ -114,12 +120,13 @@ class RoundResults(HostModal[None]):
         if len(numbers) > 1 and self.number in numbers:
             title.append(f"  ({numbers.index(self.number) + 1}/{len(numbers)})", style="dim")
         self.query_one("#results-title", LineStatic).update(title, layout=False)
-        body = self.source.result_body(self.number)
+        log = self.query_one("#results-body", TailLog)
+        body = self.source.result_body(self.number, log.text_width() if log.content_size.width else None)
         key = (self.lang, body.plain, tuple(body.spans))
         if key != self._body_key:
             fresh = not self._body_key
             self._body_key = key
-            self.query_one("#results-body", TailLog).show_sheet(body, from_top=fresh)
+            log.show_sheet(body, from_top=fresh)
         self.show_foot()
         self.show_keys()
 

@@ -349,21 +349,40 @@ def standings_line(mv: MatchView, namer: Namer, lang: Lang) -> Text:
     return Text(t("sk.match.standings", lang, list=" · ".join(items)), style="bold", end="")
 
 
-def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.title", **params: object) -> Text:
+MATCH_NAME_MIN = 8
+"""Cells a name keeps in a narrow score table before earlier rounds give way."""
+
+
+def match_table(
+    mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.title", *, width: int | None = None, **params: object
+) -> Text:
     """The score table over the rounds played, winners and the tie-break
     explained once the match is over, its rows then in standing order
-    (``title``: the table's heading key)."""
+    (``title``: the table's heading key). Within ``width`` cells: names are cut
+    first (to :data:`MATCH_NAME_MIN`), then the earliest rounds give way to
+    "…" (a row never wraps: at 60x20 its total went to the next line)."""
     out = Text(end="")
     out.append(t(title, lang, **params) + "\n", style="bold underline")
-    rounds = [r.number for r in mv.history]
     name_w = max([cell_len(namer.seat(s)) for s in range(mv.players)] + [4])
     name_w = min(name_w, 18)
-    head = Text(" " * (name_w + 2), style="bold", end="")
-    cols = [t("sk.match.round_col", lang, n=n) for n in rounds]  # "R3", "3局"
+    total = t("sk.match.total", lang)
+    tail_w = 2 + max(3, cell_len(total))  # "  Total" over "    7"
+    cols = [t("sk.match.round_col", lang, n=r.number) for r in mv.history]  # "R3", "3局"
     col_w = max([4, *(cell_len(c) + 1 for c in cols)])
+    history = list(mv.history)
+    gap = ""  # " …" where earlier rounds are left out
+    if width is not None:
+        room = width - 2 - tail_w
+        if name_w + col_w * len(cols) > room:
+            name_w = max(min(name_w, MATCH_NAME_MIN), room - col_w * len(cols))
+        if name_w + col_w * len(cols) > room:
+            gap = " …"
+            keep = max(0, (room - name_w - len(gap)) // col_w)
+            cols, history = cols[len(cols) - keep :] if keep else [], history[len(history) - keep :] if keep else []
+    head = Text(" " * (name_w + 2) + gap, style="bold", end="")
     for col in cols:
         head.append(" " * (col_w - cell_len(col)) + col)
-    head.append(f"  {t('sk.match.total', lang)}\n")
+    head.append(" " * (tail_w - cell_len(total)) + total + "\n")
     out.append_text(head)
     winners = set(mv.winners)
     # once the match is over, its standing: winners first, then by total (the
@@ -374,10 +393,11 @@ def match_table(mv: MatchView, namer: Namer, lang: Lang, title: str = "sk.match.
         label = namer.seat(s)
         row = Text(f"{star} ", style="bold", end="")
         row.append(fit(label, name_w), style="bold" if s in winners else "")
-        for r in mv.history:
+        row.append(gap, style="dim")
+        for r in history:
             p = r.points[s] if s < len(r.points) else 0
             row.append(f"{p:>{col_w}}", style="bold" if p == 2 else ("" if p else "dim"))
-        row.append(f"  {mv.totals[s]:>3}\n", style="bold reverse" if s in winners else "bold")
+        row.append(f"{mv.totals[s]:>{tail_w}}\n", style="bold reverse" if s in winners else "bold")
         out.append_text(row)
     tb = mv.tiebreak
     if tb is not None:

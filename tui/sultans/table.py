@@ -469,8 +469,9 @@ class Table(GameTableScreen[Picker]):
         elif pane == "result":
             namer = Namer(self.result_names() or self.names, namer.viewer, self.lang)  # bots with their levels
             body = Text(end="")
+            width = log.text_width() if log.content_size.width else None
             if mv.over:
-                body.append_text(match_table(mv, namer, self.lang))
+                body.append_text(match_table(mv, namer, self.lang, width=width))
                 body.append("\n")
                 body.append(self.tr(self._again_key()) + "\n\n", style="bold")
             left = self.left_line(namer.seat)
@@ -483,7 +484,7 @@ class Table(GameTableScreen[Picker]):
             if not mv.over and mv.history:  # mid-match: every round's points so far
                 if self._last_result is not None:
                     body.append("\n")
-                body.append_text(match_table(mv, namer, self.lang, title="sk.match.so_far"))
+                body.append_text(match_table(mv, namer, self.lang, title="sk.match.so_far", width=width))
             self._show_sheet(pane, body)
         else:
             self._show_sheet(None)
@@ -557,9 +558,10 @@ class Table(GameTableScreen[Picker]):
                 made = self._round_views[number] = view
         return made
 
-    def result_body(self, number: int) -> Text:
+    def result_body(self, number: int, width: int | None = None) -> Text:
         """Who won round ``number`` and why, every card and where it went, the
-        round's points and the totals after it; at the match's end its result first."""
+        round's points and the totals after it; at the match's end its result
+        first (its score table within ``width`` cells)."""
         mv = self.mv
         body = Text(end="")
         if mv is None:
@@ -571,7 +573,7 @@ class Table(GameTableScreen[Picker]):
             body.append("\n")
             body.append_text(standings_line(mv, namer, self.lang))
             body.append("\n\n")
-            body.append_text(match_table(mv, namer, self.lang))
+            body.append_text(match_table(mv, namer, self.lang, width=width))
             body.append("\n")
             body.append(self.tr(self._again_key()) + "\n\n", style="bold")
         rv = self._round_view(number)
@@ -583,7 +585,7 @@ class Table(GameTableScreen[Picker]):
             totals = tuple(sum(r.points[s] for r in played) for s in range(mv.players))
             upto = mv.model_copy(update={"history": played, "totals": totals, "over": False, "winners": (), "tiebreak": None})
             body.append("\n")
-            body.append_text(match_table(upto, namer, self.lang, title="sk.match.after", n=number))
+            body.append_text(match_table(upto, namer, self.lang, title="sk.match.after", width=width, n=number))
         return body
 
     def full_log(self) -> list[Text]:
@@ -712,6 +714,7 @@ class Table(GameTableScreen[Picker]):
         if self.mv is not None:
             self._render_ring(self.mv)  # its seats were made at a provisional cell size
             self._render_head(self.mv)  # fitted to the width it has now
+            self._render_pane(self.mv)  # its score table too
 
     def on_resize(self) -> None:
         if self.mv is not None:
@@ -721,6 +724,7 @@ class Table(GameTableScreen[Picker]):
     def _refit_head(self) -> None:
         if self.mv is not None:
             self._render_head(self.mv)
+            self._render_pane(self.mv)
 
     # ---------------------------------------------------------------- mouse
     def on_table_ring_resized(self, event: TableRing.Resized) -> None:

@@ -221,11 +221,15 @@ class TailLog(DirectLines, can_focus=True):
         if written:
             self.refresh()
 
+    def text_width(self, width: int | None = None) -> int:
+        """Cells a line has in a log ``width`` wide (its own now by default):
+        the rightmost column is the scroll indicator."""
+        return max(self.min_width, (self.content_size.width if width is None else width) - 1)
+
     def _wrap(self, text: Text, width: int, *, wrap: bool) -> list[Strip]:
-        """``text`` (a copy with tabs expanded) as lines for a log ``width``
-        wide: the rightmost column is the scroll indicator."""
+        """``text`` (a copy with tabs expanded) as lines for a log ``width`` wide."""
         text.end = ""
-        return wrapped_strips(self, text, max(self.min_width, width - 1), wrap=wrap)
+        return wrapped_strips(self, text, self.text_width(width), wrap=wrap)
 
     def _append_lines(self, lines: list[Strip]) -> None:
         self.lines.extend(lines)
