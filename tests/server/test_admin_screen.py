@@ -69,6 +69,33 @@ async def test_an_admin_bans_a_troublemaker_from_the_admin_screen(size: tuple[in
         await hub.stop()
 
 
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_online_list_keeps_a_cut_names_marks(size: tuple[int, int], lang: str) -> None:
+    """At 60x20 in Chinese "visitor_long（訪客）" was cut to "visitor_l…": the
+    name gives way, its marks (guest, muted) stay."""
+    hub = new_hub()
+    await hub.start()
+    try:
+        hub.club.config_admins = frozenset({ADMIN})
+        hub.connect(Identity(name="visitor_long", guest=True, address="192.0.2.5"))
+        hub.connect(Identity(name="trollish_name", key_fingerprint="SHA256:trollkey", address="192.0.2.6"))
+        hub.club.mute("boss", "trollish_name", "spam", None)
+        lobby = hub.connect(Identity(name="boss", key_fingerprint=ADMIN, admin=True, lang=lang))  # type: ignore[arg-type]
+        app = ThroneApp(lobby)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await pilot.press("f9")
+            await settle(pilot)
+            lines = screen_text(app).splitlines()
+            guest = next(line for line in lines if "192.0.2.5" in line)
+            muted = next(line for line in lines if "192.0.2.6" in line)
+            assert t("admin.guest", lang, name="") in guest and guest.lstrip("│ ").startswith("v"), guest  # type: ignore[arg-type]
+            assert t("admin.muted", lang, name="") in muted and muted.lstrip("│ ").startswith("t"), muted  # type: ignore[arg-type]
+    finally:
+        await hub.stop()
+
+
 async def test_f9_is_not_offered_to_players() -> None:
     hub = new_hub()
     await hub.start()

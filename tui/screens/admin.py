@@ -16,7 +16,7 @@ from protocol.i18n import error_text, room_title, t
 from tui.screens.base import HostModal, HostScreen
 from tui.screens.dialogs import OkCancel
 from tui.text import literal
-from tui.widgets import KeyBar, KeySpec, LineStatic, RowList, SteadyInput
+from tui.widgets import KeyBar, KeySpec, LineStatic, Marked, RowList, SteadyInput
 
 View = Literal["online", "bans", "members", "audit"]
 VIEWS: tuple[View, ...] = ("online", "bans", "members", "audit")
@@ -179,7 +179,7 @@ class AdminScreen(HostScreen):
             self._keys = [p.name for p in players]
             rows.set_rows([
                 (
-                    p.name + (" " + self.tr("admin.guest") if p.guest else "") + (" " + self.tr("admin.muted") if p.muted else ""),
+                    Marked(p.name, self._marks(p.guest, p.muted)),
                     _short(p.key_fingerprint) or "-",
                     p.address or "-",
                     self.tr("admin.lobby") if p.where == "lobby" else self.tr("admin.room", room=p.where),
@@ -209,6 +209,11 @@ class AdminScreen(HostScreen):
             rows.set_columns([self.tr(k) for k in ("admin.col.when", "admin.col.who", "admin.col.what", "admin.col.reason")])
             self._keys = ["" for _ in entries]
             rows.set_rows([(_clock(a.at), a.actor, f"{a.action} {a.target}", a.reason) for a in entries])
+
+    def _marks(self, guest: bool, muted: bool) -> str:
+        """What follows a name in the list: " (guest) (muted)", "（訪客）（禁言中）"."""
+        keys = [k for k, on in (("admin.guest", guest), ("admin.muted", muted)) if on]
+        return "".join(self.tr(k, name="") for k in keys)
 
     def _row(self) -> int | None:
         rows = self.query_one("#admin-rows", RowList)

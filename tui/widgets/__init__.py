@@ -17,7 +17,7 @@ from tui.widgets.direct import (
 from tui.widgets.keybar import KeyBar, KeySpec
 from tui.widgets.linestatic import LineStatic
 from tui.widgets.panebox import PaneBox
-from tui.widgets.rowlist import RowList
+from tui.widgets.rowlist import Marked, RowList
 from tui.widgets.steadyinput import SteadyInput
 from tui.widgets.taillog import TailLog
 from tui.widgets.tickbox import TickBox
@@ -30,6 +30,7 @@ __all__ = [
     "KeyBar",
     "KeySpec",
     "LineStatic",
+    "Marked",
     "PaneBox",
     "RowList",
     "ScreenRepaint",

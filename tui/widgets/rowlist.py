@@ -17,6 +17,28 @@ from tui.text import fit
 from tui.widgets.direct import DirectLines
 
 
+class Marked(str):
+    """A cell of a name and its marks ("troll (guest) (muted)"): cut in a narrow
+    column, the name gives way and the marks stay ("tr… (guest) (muted)")."""
+
+    mark: str
+
+    def __new__(cls, name: str, mark: str) -> Marked:
+        made = super().__new__(cls, name + mark)
+        made.mark = mark
+        return made
+
+    def fitted(self, width: int) -> str:
+        name_w = width - cell_len(self.mark)
+        if cell_len(self) <= width or name_w < 2 or not self.mark:
+            return fit(self, width)
+        return fit(self[: len(self) - len(self.mark)], name_w) + self.mark
+
+
+def _fit_cell(cell: str, width: int) -> str:
+    return cell.fitted(width) if isinstance(cell, Marked) else fit(cell, width)
+
+
 class RowList(DirectLines, can_focus=True):
     """A table of plain-text rows under a header line, with a row cursor: the
     lobby's rooms. In place of Textual's ``DataTable``, whose cells are Rich
@@ -205,7 +227,7 @@ class RowList(DirectLines, can_focus=True):
         return widths
 
     def _line(self, cells: tuple[str, ...], width: int, style: Style) -> Strip:
-        text = " " + "  ".join(fit(cell, w) for cell, w in zip(cells, self._fitted(width), strict=False))
+        text = " " + "  ".join(_fit_cell(cell, w) for cell, w in zip(cells, self._fitted(width), strict=False))
         return Strip([Segment(fit(text, width), style)], width)
 
     def render_line(self, y: int) -> Strip:
