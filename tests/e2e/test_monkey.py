@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from harness import Client, ServerProcess
 
 # every key a player might hit, but q (quit): a player who quits is let back in anyway
@@ -27,6 +28,7 @@ BURSTS = [b"b\x1b[A\r\r", b"c\r\r", b"l\r\r\r", b"\x1bOP\x1bOP", b"q\rn", b"c\x1
 its screen mounted (crashes seen in a longer random-input run)."""
 
 
+@pytest.mark.slow
 def test_random_input_crashes_nothing(
     make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path]
 ) -> None:

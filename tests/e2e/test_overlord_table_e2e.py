@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from harness import Client, ServerProcess
 from roomkit import CLEAR_FIELD, keys
 
@@ -72,6 +73,7 @@ def play_step(c: Client) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_player_plays_a_whole_overlord_game_with_bots_to_the_result(
     make_server: Callable[..., ServerProcess], client_key: Callable[[str], Path]
 ) -> None:

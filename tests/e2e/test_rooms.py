@@ -112,6 +112,7 @@ def test_join_from_the_lobby_ready_and_start_together(
     assert_no_traceback(server)
 
 
+@pytest.mark.slow
 def test_reconnect_gets_the_same_seat_and_table_back(
     server: ServerProcess, client_key: Callable[[str], Path]
 ) -> None:
@@ -168,6 +169,7 @@ def _wait_log(
     raise HarnessError(f"{what} not reached within {timeout}s (log: {len(log)} entries, {state})\n{server.log_tail()}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("how", "config", "window_timer"),
     [

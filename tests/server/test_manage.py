@@ -101,13 +101,19 @@ def test_the_locks_pin_what_pyproject_declares() -> None:
         assert text.count("--hash=sha256:") >= len(pins)
 
 
-def test_test_runs_in_one_process_and_unit_on_two_workers_without_the_end_to_end_tests(tmp_path: Path) -> None:
+def test_test_leaves_the_slow_tests_to_test_slow_and_unit_leaves_the_end_to_end_tests_too(
+    tmp_path: Path,
+) -> None:
     project = _project(tmp_path)
     for tool in ("ruff", "mypy"):
         stub = project / ".venv" / "bin" / tool
         stub.write_text(f'#!/bin/sh\necho "{tool} $*" >> "$(dirname "$0")/../calls"\n')
         stub.chmod(0o755)
     calls, _ = _run(project, "test", "tests/sultans", "-x")
-    assert calls[-1] == "python -m pytest -q -n 0 tests/sultans -x"
+    assert calls[-3:-1] == ["ruff check .", "mypy "]
+    # two workers, the end-to-end tests kept together on one (their xdist group)
+    assert calls[-1] == "python -m pytest -q -n 2 --dist loadgroup -m not slow tests/sultans -x"
+    calls, _ = _run(project, "test-slow")
+    assert calls == ["python -m pytest -q -n 2 --dist loadgroup -m slow"]
     calls, _ = _run(project, "unit")
-    assert calls[-1] == "python -m pytest -q -n 2 -m not e2e"
+    assert calls[-1] == "python -m pytest -q -n 2 -m not e2e and not slow"

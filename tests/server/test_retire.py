@@ -83,6 +83,7 @@ def cyclic_garbage() -> int:
     return found
 
 
+@pytest.mark.slow
 async def test_an_ended_session_taken_apart_leaves_little_for_the_collector(monkeypatch: pytest.MonkeyPatch) -> None:
     """Measured: 8,043 objects for the collector from a session left whole,
     1,939 from one taken apart (what remains was garbage before the session

@@ -716,12 +716,12 @@ def test_golden_counts(players: int, seed: int) -> None:
     assert got == want
 
 
-@pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("players", COUNTS)
 def test_random_playouts_long(players: int, request: pytest.FixtureRequest) -> None:
-    """The same checks over many more seeds; runs only when asked: ``pytest -m slow``."""
-    if "slow" not in str(request.config.getoption("markexpr", "")):
-        pytest.skip("long random playouts: run with -m slow")
+    """The same checks over many more seeds; runs only when asked: ``pytest -m long``."""
+    if "long" not in str(request.config.getoption("markexpr", "")):
+        pytest.skip("long random playouts: run with -m long")
     for seed in range(5000):
         r, _ = playout(players, f"slow{players}:{seed}", garbage_every=53 if seed % 20 == 0 else 0,
                        exhaustive_every=11 if seed % 200 == 0 else 0)

@@ -66,6 +66,7 @@ def bot_game(players: int, seed: int, rounds: int, expansion: tuple[int, ...] = 
     return g, acts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "seed", "rounds", "expansion"),
     [(5, 11, 2, ()), (6, 4, 2, (6, 4, 3))],  # base roles; Soothsayer, Bureaucrat, Merchant

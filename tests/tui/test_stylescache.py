@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from fakes import FakeHub, settle
 from textual._styles_cache import StylesCache
 from textual.color import Color
@@ -33,6 +34,7 @@ def live_styles_caches() -> int:
     return sum(1 for o in gc.get_objects() if isinstance(o, StylesCache))
 
 
+@pytest.mark.slow
 async def test_closed_dialogs_leave_no_drawings_behind() -> None:
     """Textual's cache held the last 1,024 widgets' StylesCache (and the lines
     each drew) after the widgets were gone: ~7 for every help opened and closed."""

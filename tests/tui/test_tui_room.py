@@ -398,6 +398,7 @@ async def test_cjk_names_stay_aligned_in_the_seat_table(hub: FakeHub) -> None:
         assert len(columns) == 1  # the kind column starts at the same cell on both rows
 
 
+@pytest.mark.slow
 async def test_changes_in_the_room_leave_no_reference_cycles(hub: FakeHub) -> None:
     """Seats filling and readying redraw every waiting room's seat list; the
     redraw leaves nothing for the garbage collector (server/heap.py freezes

@@ -100,6 +100,7 @@ def test_action_labels_name_the_seats() -> None:
     assert action_label("pass", NAMES) == "pass"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["sultans", "overlord"])
 def test_real_engine_views_render_for_every_seat_and_spectator(game: str) -> None:
     from engine.registry import games
