@@ -480,7 +480,24 @@ class FakeRoomClient:
         self.listener = listener
 
 
-class FakeLobby:
+class ClubStubs:
+    """The LobbyClient's club parts for a fake lobby of an open club without an
+    admin: no message of the day, no admin screen, no notices, no invites."""
+
+    def motd(self) -> str:
+        return ""
+
+    def admin(self) -> None:
+        return None
+
+    def take_notices(self) -> list[str]:
+        return []
+
+    def redeem_invite(self, code: str) -> None:
+        raise AssertionError("not a members-only club")
+
+
+class FakeLobby(ClubStubs):
     """One session's handle on the FakeHub."""
 
     def __init__(self, hub: FakeHub, identity: Identity) -> None:
@@ -584,18 +601,6 @@ class FakeLobby:
 
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener
-
-    def motd(self) -> str:
-        return ""
-
-    def admin(self) -> None:
-        return None
-
-    def take_notices(self) -> list[str]:
-        return []
-
-    def redeem_invite(self, code: str) -> None:
-        raise AssertionError("not a members-only club")
 
 
 # ---------------------------------------------------------------- test helpers

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from fakes import settle
+from fakes import ClubStubs, settle
 from pydantic import BaseModel
 from textual.pilot import Pilot
 
@@ -264,7 +264,7 @@ class FakeTableClient(Generic[R]):
 C = TypeVar("C", bound=FakeTableClient[Any])
 
 
-class FakeTableLobby(Generic[C]):
+class FakeTableLobby(ClubStubs, Generic[C]):
     """The smallest LobbyClient: the app goes straight to ``client``'s table."""
 
     GAME: ClassVar[tuple[str, str, int, int]]  # the one game this fake offers
@@ -328,18 +328,6 @@ class FakeTableLobby(Generic[C]):
 
     def set_listener(self, listener: Listener | None) -> None:
         self.listener = listener
-
-    def motd(self) -> str:
-        return ""
-
-    def admin(self) -> None:
-        return None
-
-    def take_notices(self) -> list[str]:
-        return []
-
-    def redeem_invite(self, code: str) -> None:
-        raise AssertionError("not a members-only club")
 
 
 @asynccontextmanager

@@ -1442,3 +1442,14 @@ async def test_a_name_cleaned_at_login_is_said_once(hub: FakeHub, lang: Lang) ->
         said = t("lobby.renamed", lang, name="h1bx", asked="h1[/b]x")
         assert "".join(said.split())[:12] in text, text  # (the toast wraps)
         assert "h1[/b]x" in text
+
+
+def test_the_fake_lobbies_share_one_set_of_club_stubs() -> None:
+    """The lobby fakes (tests/tui/fakes.py, table_fakes.py) had the same four
+    LobbyClient methods each: one definition, so a change to the contract is
+    made once."""
+    from fakes import ClubStubs, FakeLobby
+    from table_fakes import FakeTableLobby
+
+    for name in ("motd", "admin", "take_notices", "redeem_invite"):
+        assert getattr(FakeLobby, name) is getattr(ClubStubs, name) is getattr(FakeTableLobby, name), name
