@@ -8,9 +8,11 @@ import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
+from functools import partial
 
 import pytest
 from hubs import new_hub, settle
+from textual.screen import Screen
 
 from protocol.contract import Identity, RoomSettings
 from server.cli import app_host
@@ -162,3 +164,16 @@ async def test_a_screen_closed_in_a_running_session_is_freed_without_the_collect
             assert not isinstance(app.screen, LobbyScreen)
     finally:
         await hub.stop()
+
+
+def test_a_closed_screen_with_calls_still_pending_is_loosened() -> None:
+    """A screen that closed before its next refresh still lists the calls
+    waiting for it (``call_after_refresh``), bound to itself: a cycle that
+    :func:`retire.loosen` breaks with the others."""
+    screen = Screen[None]()
+    screen._callbacks.append((partial(screen.refresh), screen))  # what call_after_refresh queues
+    screen._closed = True  # as its message loop leaves it
+    gone = weakref.ref(screen)
+    assert retire.loosen(screen)
+    del screen
+    assert gone() is None  # the collector is off (collector_off)

@@ -87,8 +87,8 @@ def _loosen_later(ref: weakref.ref[Widget]) -> None:
 
 def loosen(node: DOMNode) -> bool:
     """Break the reference cycles a removed widget lives in (its styles point
-    back at it; a screen's compositor, layout caches and timers at the
-    screen, a Static's visual at the Static),
+    back at it; a screen's compositor, layout caches, calls after its next
+    refresh and timers at the screen, a Static's visual at the Static),
     leaving every attribute readable, so reference counting frees it once
     nothing else holds it. Only for a widget that has ended and is attached to
     nothing (False, left alone, otherwise)."""
@@ -100,9 +100,9 @@ def loosen(node: DOMNode) -> bool:
             styles = part.__dict__.get(key)
             if styles is not None:
                 styles.node = None
-    for key in ("_layout_cache", "_layout_widgets"):  # (a screen's layouts still to do name it)
+    for key in ("_layout_cache", "_layout_widgets", "_callbacks"):  # (a screen's layouts and calls still to do name it)
         cached = own.get(key)
-        if isinstance(cached, dict):
+        if isinstance(cached, (dict, list)):
             cached.clear()
     if isinstance(own.get("_Static__visual"), RichVisual):  # (it names its widget; made again if it is drawn)
         own["_Static__visual"] = None
