@@ -79,11 +79,11 @@ class SidePane:
 
 class SideStatic(LineStatic):
     """The side pane's widget: laid out anew (another terminal size), the lobby
-    shares its lines out again."""
+    shares its lines out again (the pane alone: the rest of the lobby is as it was)."""
 
     def on_resize(self, event: events.Resize) -> None:
         if isinstance(self.screen, LobbyScreen) and self.screen.is_mounted:
-            self.screen.refresh_data()
+            self.screen.refresh_side()
 
 
 class LobbyScreen(ChatKeys, HostScreen):
@@ -195,10 +195,17 @@ class LobbyScreen(ChatKeys, HostScreen):
         if time.monotonic() - self._leaders_at > LEADERS_EVERY:
             self._leaders_at = time.monotonic()
             self._leaders = self.throne.lobby.leaderboard()[:10]
+        self.refresh_side(online)
+        self.query_one(ChatPanel).set_lines(lobby.chat_lines())
+
+    def refresh_side(self, online: Sequence[str] | None = None) -> None:
+        """The side pane alone, for the lines it has now (its size changed, or the lobby's data)."""
+        if online is None:
+            guests = self.throne.lobby.online_guests()
+            online = [guest_marked(name, name in guests, self.lang) for name in self.throne.lobby.online()]
         rows = self.side_rows()
         if self._changed("side-pane", (tuple(online), self._leaders, self.lang, rows)):
             self._show_side(online, rows)
-        self.query_one(ChatPanel).set_lines(lobby.chat_lines())
 
     def _seated_in(self, room: RoomSummary) -> bool:
         me = name_key(self.throne.lobby.identity.name)
