@@ -106,11 +106,14 @@ class Truth:
         that runs on the room's reaction timer -- with that timer off the whole
         table rests until the seat answers. The other seats still asked may only
         pass: in quick windows (S-REACT-5) the room passes for them when the window
-        closes, so the log has their passes only then."""
+        closes, so the log has their passes only then. ``seat`` itself has a real
+        choice: were ``pass`` its only answer, the room would pass for it too when
+        the window's minimum time is up, and the table would move on."""
         pending = self.pending()
         return (
             seat in pending
             and "pass" in self.table.legal(seat)
+            and self.table.answers(seat) != ["pass"]
             and all(self.table.answers(other) == ["pass"] for other in pending - {seat})
         )
 
