@@ -2,12 +2,15 @@
 answer it gets (snapshots, per-seat views, log events, chat lines, refusals),
 as messages that round-trip through JSON.
 
-Screens and rooms share a process today and call :class:`RoomClient`
-directly; :class:`WireRoomClient` puts JSON between the two ends of that
-call, so that a screen works from what it could have been sent over a socket
-(``tests/server/test_wire.py`` plays whole matches through it). A command
-carries the room version its screen last saw; the room refuses a stale
-``act`` (``ClientError("stale")``) and takes the others as they come.
+Screens and rooms share a process today and call :class:`LobbyClient` and
+:class:`RoomClient` directly; :class:`WireLobbyClient` and
+:class:`WireRoomClient` put JSON between the two ends of each call, so that a
+screen works from what it could have been sent over a socket
+(``tests/server/test_wire.py`` plays whole matches through them). A room
+command carries the room version its screen last saw; the room refuses a
+stale ``act`` (``ClientError("stale")``) and takes the others as they come.
+The admin screen's client (:class:`AdminClient`) is not sent: it stays
+in-process.
 """
 
 from __future__ import annotations
@@ -19,12 +22,17 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.api import ViewModels
 from protocol.contract import (
+    AdminClient,
     ChatLine,
     ClientError,
+    Identity,
+    LeaderRow,
     Listener,
+    LobbyClient,
     RoomClient,
     RoomSettings,
     RoomSnapshot,
+    RoomSummary,
     WhyNote,
 )
 
@@ -327,3 +335,212 @@ _STRINGS: TypeAdapter[list[str]] = TypeAdapter(list[str])
 _BOOL: TypeAdapter[bool] = TypeAdapter(bool)
 _WHY: TypeAdapter[list[WhyNote]] = TypeAdapter(list[WhyNote])
 _CHAT: TypeAdapter[list[ChatLine]] = TypeAdapter(list[ChatLine])
+
+
+# -- the lobby ------------------------------------------------------------------
+
+
+class _LobbyCommand(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CreateRoom(_LobbyCommand):
+    op: Literal["create_room"] = "create_room"
+    settings: RoomSettings
+
+
+class Join(_LobbyCommand):
+    op: Literal["join"] = "join"
+    room_id: str
+    code: str = ""
+
+
+class Watch(_LobbyCommand):
+    op: Literal["watch"] = "watch"
+    room_id: str
+    code: str = ""
+
+
+class LobbyChat(_LobbyCommand):
+    op: Literal["lobby_chat"] = "lobby_chat"
+    text: str
+
+
+class SetLang(_LobbyCommand):
+    op: Literal["set_lang"] = "set_lang"
+    lang: Literal["en", "zh"]
+
+
+class SetBell(_LobbyCommand):
+    op: Literal["set_bell"] = "set_bell"
+    on: bool
+
+
+class SetAskEvery(_LobbyCommand):
+    op: Literal["set_ask_every"] = "set_ask_every"
+    on: bool
+
+
+class RedeemInvite(_LobbyCommand):
+    op: Literal["redeem_invite"] = "redeem_invite"
+    code: str
+
+
+LobbyCommand = Annotated[
+    CreateRoom | Join | Watch | LobbyChat | SetLang | SetBell | SetAskEvery | RedeemInvite,
+    Field(discriminator="op"),
+]
+LOBBY_COMMAND: TypeAdapter[LobbyCommand] = TypeAdapter(LobbyCommand)
+
+
+class Entered(BaseModel):
+    """The room a lobby command took the player to (or the one it is in)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    room_id: str
+    seat: int | None  # None: watching
+
+
+def apply_lobby(lobby: LobbyClient, command: LobbyCommand) -> RoomClient | None:
+    """Run a decoded lobby command on the host's side; the room it entered, if any."""
+    match command:
+        case CreateRoom(settings=settings):
+            return lobby.create_room(settings)
+        case Join(room_id=room_id, code=code):
+            return lobby.join(room_id, code)
+        case Watch(room_id=room_id, code=code):
+            return lobby.watch(room_id, code)
+        case LobbyChat(text=text):
+            lobby.chat(text)
+        case SetLang(lang=lang):
+            lobby.set_lang(lang)
+        case SetBell(on=on):
+            lobby.set_bell(on)
+        case SetAskEvery(on=on):
+            lobby.set_ask_every(on)
+        case RedeemInvite(code=code):
+            lobby.redeem_invite(code)
+    return None
+
+
+class WireLobbyClient:
+    """A :class:`LobbyClient` whose every call crosses JSON, as
+    :class:`WireRoomClient` does for a room; the rooms it enters are handed
+    over as wire clients, their views decoded by ``views(game)``."""
+
+    def __init__(self, inner: LobbyClient, views: Callable[[str], ViewModels]) -> None:
+        self._inner = inner
+        self._views = views
+        self._rooms: dict[int, WireRoomClient] = {}  # id() of the host's handle -> its wire client
+        self.sent = 0
+        self.bytes = 0
+
+    def _cross(self, text: str | bytes) -> str | bytes:
+        self.sent += 1
+        self.bytes += len(text)
+        return text
+
+    def _answer(self, adapter: TypeAdapter[_T], value: _T) -> _T:
+        return adapter.validate_json(self._cross(adapter.dump_json(value)))
+
+    def _room(self, inner: RoomClient | None) -> WireRoomClient | None:
+        if inner is None:
+            return None
+        entered = Entered.model_validate_json(self._cross(Entered(room_id=inner.room_id, seat=inner.my_seat).model_dump_json()))
+        known = self._rooms.get(id(inner))
+        if known is None or known.room_id != entered.room_id:
+            game = inner.snapshot().settings.game
+            known = self._rooms[id(inner)] = WireRoomClient(inner, self._views(game))
+        return known
+
+    def _send(self, command: LobbyCommand) -> WireRoomClient | None:
+        sent = LOBBY_COMMAND.validate_json(self._cross(command.model_dump_json()))
+        try:
+            entered = apply_lobby(self._inner, sent)
+        except ClientError as err:
+            raise Refusal.model_validate_json(self._cross(Refusal.of(err).model_dump_json())).error() from None
+        return self._room(entered)
+
+    # -- what a screen reads
+
+    @property
+    def identity(self) -> Identity:
+        return self._answer(_IDENTITY, self._inner.identity)
+
+    @property
+    def host_fingerprint(self) -> str:
+        return self._answer(_STRING, self._inner.host_fingerprint)
+
+    def games(self) -> list[tuple[str, str, int, int]]:
+        return self._answer(_GAMES, self._inner.games())
+
+    def online(self) -> list[str]:
+        return self._answer(_STRINGS, self._inner.online())
+
+    def online_guests(self) -> frozenset[str]:
+        names: list[str] = self._answer(_STRINGS, sorted(self._inner.online_guests()))
+        return frozenset(names)
+
+    def rooms(self) -> list[RoomSummary]:
+        return self._answer(_SUMMARIES, self._inner.rooms())
+
+    def current_room(self) -> RoomClient | None:
+        return self._room(self._inner.current_room())
+
+    def chat_lines(self) -> list[ChatLine]:
+        return self._answer(_CHAT, self._inner.chat_lines())
+
+    def leaderboard(self, game: str | None = None) -> list[LeaderRow]:
+        return self._answer(_LEADERS, self._inner.leaderboard(game))
+
+    def motd(self) -> str:
+        return self._answer(_STRING, self._inner.motd())
+
+    def take_notices(self) -> list[str]:
+        return self._answer(_STRINGS, self._inner.take_notices())
+
+    def admin(self) -> AdminClient | None:
+        return self._inner.admin()  # (in-process only: see the module's docstring)
+
+    # -- what a screen sends
+
+    def create_room(self, settings: RoomSettings) -> RoomClient:
+        room = self._send(CreateRoom(settings=settings))
+        assert room is not None
+        return room
+
+    def join(self, room_id: str, code: str = "") -> RoomClient:
+        room = self._send(Join(room_id=room_id, code=code))
+        assert room is not None
+        return room
+
+    def watch(self, room_id: str, code: str = "") -> RoomClient:
+        room = self._send(Watch(room_id=room_id, code=code))
+        assert room is not None
+        return room
+
+    def chat(self, text: str) -> None:
+        self._send(LobbyChat(text=text))
+
+    def set_lang(self, lang: Literal["en", "zh"]) -> None:
+        self._send(SetLang(lang=lang))
+
+    def set_bell(self, on: bool) -> None:
+        self._send(SetBell(on=on))
+
+    def set_ask_every(self, on: bool) -> None:
+        self._send(SetAskEvery(on=on))
+
+    def redeem_invite(self, code: str) -> None:
+        self._send(RedeemInvite(code=code))
+
+    def set_listener(self, listener: Listener | None) -> None:
+        self._inner.set_listener(listener)
+
+
+_STRING: TypeAdapter[str] = TypeAdapter(str)
+_IDENTITY: TypeAdapter[Identity] = TypeAdapter(Identity)
+_GAMES: TypeAdapter[list[tuple[str, str, int, int]]] = TypeAdapter(list[tuple[str, str, int, int]])
+_SUMMARIES: TypeAdapter[list[RoomSummary]] = TypeAdapter(list[RoomSummary])
+_LEADERS: TypeAdapter[list[LeaderRow]] = TypeAdapter(list[LeaderRow])

@@ -12,26 +12,37 @@ from typing import Any
 import pytest
 from hubs import new_hub, settle
 
+from engine.api import ViewModels
 from engine.registry import games
 from protocol.contract import ClientError, Identity, LobbyClient, RoomClient, RoomSettings
 from protocol.wire import (
     COMMAND,
+    LOBBY_COMMAND,
     Act,
     AddBot,
     Chat,
     ComeBack,
+    CreateRoom,
     GoOn,
     HandToStandin,
+    Join,
     Kick,
     Leave,
     LeaveMatch,
+    LobbyChat,
     PlayAgain,
+    RedeemInvite,
     RemoveBot,
     Reopen,
+    SetAskEvery,
+    SetBell,
+    SetLang,
     SetReady,
     Start,
     TakeSeat,
     UpdateSettings,
+    Watch,
+    WireLobbyClient,
     WireRoomClient,
 )
 from server.room import Room
@@ -150,37 +161,46 @@ async def test_a_refusal_crosses_as_the_same_error() -> None:
         await hub.stop()
 
 
-class WireLobby:
-    """The in-process lobby, its rooms handed over as wire clients."""
+def wire_lobby(inner: LobbyClient) -> WireLobbyClient:
+    def views(game: str) -> ViewModels:
+        spec = games()[game].views
+        assert spec is not None
+        return spec
 
-    def __init__(self, inner: LobbyClient) -> None:
-        self._inner = inner
-        self.clients: list[Checked] = []
+    return WireLobbyClient(inner, views)
 
-    def _wrap(self, rc: RoomClient | None) -> Any:
-        if rc is None:
-            return None
-        for known in self.clients:
-            if known.direct is rc:
-                return known
-        wrapped = Checked(rc, rc.snapshot().settings.game)
-        self.clients.append(wrapped)
-        return wrapped
 
-    def create_room(self, settings: RoomSettings) -> RoomClient:
-        return self._wrap(self._inner.create_room(settings))  # type: ignore[no-any-return]
+def test_every_lobby_command_round_trips_through_json() -> None:
+    for command in (
+        CreateRoom(settings=RoomSettings(game="sultans", name="水 & <b>", private=True, code="x1")), Join(room_id="3"),
+        Watch(room_id="3", code="abc"), LobbyChat(text="hello 你好"), SetLang(lang="zh"), SetBell(on=False),
+        SetAskEvery(on=True), RedeemInvite(code="K7-Q2"),
+    ):
+        assert LOBBY_COMMAND.validate_json(command.model_dump_json()) == command
 
-    def join(self, room_id: str, code: str = "") -> RoomClient:
-        return self._wrap(self._inner.join(room_id, code))  # type: ignore[no-any-return]
 
-    def watch(self, room_id: str, code: str = "") -> RoomClient:
-        return self._wrap(self._inner.watch(room_id, code))  # type: ignore[no-any-return]
-
-    def current_room(self) -> RoomClient | None:
-        return self._wrap(self._inner.current_room())  # type: ignore[no-any-return]
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
+async def test_the_lobby_through_json_creates_joins_and_refuses() -> None:
+    """The lobby's answers and commands cross JSON too: a room created and
+    joined, the rooms list and chat as sent, a refusal with its code."""
+    hub = new_hub(games=None)
+    await hub.start()
+    try:
+        alice = wire_lobby(hub.connect(Identity(name="alice")))
+        bob = wire_lobby(hub.connect(Identity(name="bob")))
+        room = alice.create_room(RoomSettings(game="overlord", seats=4, name="Den"))
+        assert isinstance(room, WireRoomClient) and room.my_seat == 0
+        assert [r.name for r in bob.rooms()] == ["Den"] and bob.rooms()[0].game == "overlord"
+        seat = bob.join(room.room_id)
+        assert seat.my_seat == 1 and bob.current_room() is seat
+        bob.set_lang("zh")
+        assert bob.identity.lang == "zh"
+        with pytest.raises(ClientError) as missing:
+            bob.watch("nope")
+        assert missing.value.code
+        assert set(alice.online()) == {"alice", "bob"} and alice.online_guests() == frozenset()
+        assert alice.sent >= 4
+    finally:
+        await hub.stop()
 
 
 @pytest.fixture
@@ -200,14 +220,14 @@ async def test_the_sultans_table_draws_from_what_crossed_the_wire() -> None:
         rc = first.create_room(RoomSettings(game="sultans", seats=5, window_timer=0, turn_timer=0, bot_delay=0.5))
         rc.start()
         hub.disconnect(first)
-        lobby = WireLobby(hub.connect(Identity(name="alice")))
+        lobby = wire_lobby(hub.connect(Identity(name="alice")))
         app = ThroneApp(lobby)
         async with app.run_test(size=(100, 32)) as pilot:
             await settle(pilot)
-            assert isinstance(app.screen, TableScreen) and isinstance(app.room, Checked)
+            assert isinstance(app.screen, TableScreen) and isinstance(app.room, WireRoomClient)
             text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
             assert "Your card: " in text and "you are alice (1)" in text
-        assert lobby.clients[0].mismatches == [] and lobby.clients[0].sent > 10
+        assert isinstance(app.room, WireRoomClient) and app.room.sent > 10 and lobby.sent > 3
     finally:
         await hub.stop()
 
@@ -224,12 +244,12 @@ async def test_the_table_screen_plays_a_match_from_what_crossed_the_wire() -> No
         rc.start()
         hub.disconnect(first)
         room = rc.room
-        lobby = WireLobby(hub.connect(Identity(name="alice")))
+        lobby = wire_lobby(hub.connect(Identity(name="alice")))
         app = ThroneApp(lobby)
         played = 0
         async with app.run_test(size=(100, 32)) as pilot:
             await settle(pilot)
-            assert isinstance(app.screen, TableScreen) and isinstance(app.room, Checked)
+            assert isinstance(app.screen, TableScreen) and isinstance(app.room, WireRoomClient)
             for _ in range(3000):
                 if room.state != "playing":
                     break
@@ -242,6 +262,6 @@ async def test_the_table_screen_plays_a_match_from_what_crossed_the_wire() -> No
                 else:
                     await asyncio.sleep(0.002)
         assert played > 0 and room.state == "finished"
-        assert lobby.clients and sum(c.sent for c in lobby.clients) > played * 2
+        assert isinstance(app.room, WireRoomClient) and app.room.sent > played * 2
     finally:
         await hub.stop()
