@@ -417,6 +417,7 @@ EN: dict[str, str] = {
     "summary.strict_windows": "strict windows (everyone answers)",
     "summary.bot_level": "bots {level}",
     "summary.bot_seat": "seat {n} {level}",
+    "summary.bot_levels": "{level} ({seats})",
     "summary.between_rounds": "results stay {s} s",
     # view field labels (generic table)
     "view.seats": "Seats",
@@ -1007,6 +1008,7 @@ ZH: dict[str, str] = {
     "summary.strict_windows": "嚴格回應時機（每人都要回答）",
     "summary.bot_level": "電腦{level}",
     "summary.bot_seat": "座位 {n} {level}",
+    "summary.bot_levels": "{level}（{seats}）",
     "summary.between_rounds": "結果停留 {s} 秒",
     "view.seats": "座位",
     "view.seat": "座位",

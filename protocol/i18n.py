@@ -225,7 +225,7 @@ def bot_levels_summary(settings: RoomSettings, lang: Lang) -> str:
         for i, level in sorted(settings.bot_levels.items())
         if level != settings.bot_level
     ]
-    return f"{out} ({t('punct.list', lang).join(seats)})" if seats else out
+    return t("summary.bot_levels", lang, level=out, seats=t("punct.list", lang).join(seats)) if seats else out
 
 
 def seat_shown(info: SeatInfo, name: str, lang: Lang) -> str:

@@ -59,7 +59,7 @@ async def test_the_dialog_sets_levels_and_the_room_shows_them(hub: FakeHub, size
         rows = [line for line in screen_text(app).splitlines() if re.search(r"│\s+[23]\s", line)]
         assert len(rows) == 2
         assert f" {normal} " in rows[0] and f" {easy} " in rows[1]  # the kind column says the level
-        said = "bots easy (seat 2 normal)" if lang == "en" else "電腦簡單 (座位 2 普通)"
+        said = "bots easy (seat 2 normal)" if lang == "en" else "電腦簡單（座位 2 普通）"
         assert said in settings_summary(room.settings, lang).split(" · ")
         await pilot.press("o")
         await settle(pilot)
@@ -74,7 +74,7 @@ def test_the_summary_names_the_levels_only_when_not_all_normal() -> None:
     assert "bots normal" not in settings_summary(plain, "en")
     mixed = RoomSettings(seats=5, bot_level="easy", bot_levels={2: "normal", 3: "easy"})
     assert "bots easy (seat 3 normal)" in settings_summary(mixed, "en").split(" · ")  # seat index 2, shown from 1
-    assert "電腦簡單 (座位 3 普通)" in settings_summary(mixed, "zh").split(" · ")
+    assert "電腦簡單（座位 3 普通）" in settings_summary(mixed, "zh").split(" · ")
     for level in BOT_LEVELS:
         assert level_name(level, "en") == level and level_name(level, "zh")
 
