@@ -3,16 +3,20 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fakes import FakeHub, open_new_room_dialog, screen_text, settle, settle_in_chinese
 from textual.widgets import Input, Select
 
 from engine.overlord.spec import OverlordOptions
 from engine.registry import games
+from protocol.contract import RoomSettings
 from protocol.i18n import Lang, t
 from tui.app import ThroneApp
 from tui.overlord.ui import expansion_choices
 from tui.screens.room import RoomScreen
+from tui.summary import settings_summary
 
 
 def test_the_host_offers_kill_the_overlord() -> None:
@@ -156,3 +160,32 @@ async def test_the_dialog_names_each_expansion_role_its_rank_and_the_role_it_rep
         assert all("(" not in item and "（" not in item for item in eight), eight
         text = " ".join(screen_text(app).split())
         assert " ".join(eight[-1].split()) in text, text  # the Outlaw for the Truant, ticked
+
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("seats", [5, 8])
+async def test_the_waiting_room_at_60x20_shows_every_setting_and_every_seat(hub: FakeHub, lang: Lang, seats: int) -> None:
+    """A Kill the Overlord room with per-seat bot levels and expansion roles
+    (K-XROLE-1) needs four lines of settings at 60 columns: none is cut (the note
+    that rank 7 is not in play at 5 seats came last and was lost), and an 8-seat
+    room full of bots still shows every seat."""
+    lobby = hub.lobby("alice", lang=lang)
+    ranks = [7] if seats == 5 else [8, 1]
+    lobby.create_room(RoomSettings(game="overlord", seats=seats, bot_levels={1: "easy"}, options={"expansion_ranks": ranks, "round_limit": 3, "coronation": 40}))
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(60, 20)) as pilot:
+        if lang == "zh":
+            await settle_in_chinese(app, pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        for _ in range(seats - 1):
+            await pilot.press("a")
+        await settle(pilot)
+        [room] = hub.rooms.values()
+        text = screen_text(app).splitlines()
+        below_title = " · ".join(line.strip() for line in text[1:5])  # the settings' four lines under the title
+        parts = settings_summary(room.settings, app.lang).split(" · ")
+        assert below_title.split(" · ")[: len(parts)] == parts
+        rows = [line for line in screen_text(app).splitlines() if re.match(r"│\s+▶?\d\s", line)]
+        assert len(rows) == seats
