@@ -279,6 +279,29 @@ async def test_back_to_one_s_own_seat_in_a_private_room_asks_no_code(hub: FakeHu
         assert isinstance(app.screen, CodeDialog)
 
 
+async def test_the_lobby_opens_on_the_room_where_one_s_seat_is_kept(hub: FakeHub) -> None:
+    """bob left his table mid-match; his lobby listed another room first, said
+    "select it and press Enter", and Enter tried the other room ("That room is
+    full"). The cursor starts on the kept seat's room: Enter takes him back."""
+    other = hub.lobby("carol").create_room(RoomSettings(name="first"))
+    hub.rooms[other.room_id].start_game()
+    lobby = hub.lobby("bob")
+    room = hub.rooms[lobby.create_room(RoomSettings(name="mine")).room_id]
+    room.start_game()
+    app = ThroneApp(lobby)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        assert app.screen.has_class("table-screen")
+        await pilot.press("escape", "y")  # leaves the table: the match goes on, the seat stays his
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.screen._rooms[0].name == "first"  # the other room is listed first
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.has_class("table-screen")
+        assert room.seat_of("bob") == 0 and room.seats[0].connected
+
+
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "Room bob's table is private. Its code:"),
     ("zh", "「bob 的牌桌」是私人房間。請輸入密碼："),

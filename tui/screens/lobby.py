@@ -249,6 +249,8 @@ class LobbyScreen(ChatKeys, HostScreen):
         self._rooms = list(rooms)
         if emptiness_changed:
             self.refresh_keys()  # join and watch come and go with the rooms
+        if selected is None:  # a lobby just opened starts on the room where the player's seat is kept
+            selected = mine
         if selected is not None:
             for row, room in enumerate(rooms):
                 if room.id == selected.id:
