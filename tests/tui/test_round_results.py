@@ -115,6 +115,7 @@ async def test_f4_reopens_every_past_rounds_result(size: tuple[int, int], lang: 
         assert isinstance(app.screen, RoundResults) and app.screen.number == 2
         # the title names the round; its body does not say it again (seen over ssh: twice, one under the other)
         assert screen_text(app).count(t("table.results.round", lang, n=2)) == 1
+        assert ("(2/2)" if lang == "en" else "（2/2）") in screen_text(app)  # which of the results, in the language's brackets
         assert t("sk.end.title", lang, n=2) not in body(app)
         assert t("sk.match.after", lang, n=2) in body(app)
         await pilot.press("left")

@@ -118,7 +118,7 @@ class RoundResults(HostModal[None]):
         numbers = self.source.result_numbers()
         title = Text(self.source.result_title(self.number), style="bold", end="")
         if len(numbers) > 1 and self.number in numbers:
-            title.append(f"  ({numbers.index(self.number) + 1}/{len(numbers)})", style="dim")
+            title.append("  " + self.tr("table.results.position", i=numbers.index(self.number) + 1, n=len(numbers)), style="dim")
         self.query_one("#results-title", LineStatic).update(title, layout=False)
         log = self.query_one("#results-body", TailLog)
         body = self.source.result_body(self.number, log.text_width() if log.content_size.width else None)
