@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from sharing import make_scheduler, scope_of
+from sharing import make_scheduler, scope_of, yield_to_end_to_end
 
 COLLECTION = [
     "tests/e2e/test_login.py::test_a",
@@ -75,3 +75,17 @@ def test_loadgroup_gives_every_end_to_end_test_to_one_worker_and_the_rest_to_bot
 
 def test_other_ways_of_sharing_out_are_pytest_xdist_s_own() -> None:
     assert make_scheduler(config("load"), None) is None
+
+
+def test_a_worker_running_other_tests_yields_to_the_end_to_end_tests_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    niced: list[int] = []
+    monkeypatch.setattr("os.nice", niced.append)
+    grouped = config("loadgroup")
+    assert not yield_to_end_to_end(grouped, COLLECTION[0], "gw0")  # an end-to-end test
+    assert not yield_to_end_to_end(grouped, COLLECTION[4], None)  # no workers: one process
+    assert not yield_to_end_to_end(config("load"), COLLECTION[4], "gw1")
+    assert yield_to_end_to_end(grouped, COLLECTION[4], "gw1")
+    assert not yield_to_end_to_end(grouped, COLLECTION[5], "gw1")  # once
+    assert niced == [5]

@@ -111,9 +111,9 @@ def test_test_leaves_the_slow_tests_to_test_slow_and_unit_leaves_the_end_to_end_
         stub.chmod(0o755)
     calls, _ = _run(project, "test", "tests/sultans", "-x")
     assert calls[-3:-1] == ["ruff check .", "mypy "]
-    # two workers, the end-to-end tests kept together on one (their xdist group)
-    assert calls[-1] == "python -m pytest -q -n 2 --dist loadgroup -m not slow tests/sultans -x"
+    # four workers, the end-to-end tests kept together on one
+    assert calls[-1] == "python -m pytest -q -n 4 --dist loadgroup -m not slow tests/sultans -x"
     calls, _ = _run(project, "test-slow")
-    assert calls == ["python -m pytest -q -n 2 --dist loadgroup -m slow"]
+    assert calls == ["python -m pytest -q -n 4 --dist loadgroup -m slow"]
     calls, _ = _run(project, "unit")
-    assert calls[-1] == "python -m pytest -q -n 2 -m not e2e and not slow"
+    assert calls[-1] == "python -m pytest -q -n 4 -m not e2e and not slow"
