@@ -279,17 +279,28 @@ async def test_back_to_one_s_own_seat_in_a_private_room_asks_no_code(hub: FakeHu
         assert isinstance(app.screen, CodeDialog)
 
 
-async def test_the_lobby_opens_on_the_room_where_one_s_seat_is_kept(hub: FakeHub) -> None:
+@pytest.mark.parametrize("from_lobby", [False, True])
+async def test_the_lobby_puts_the_cursor_on_the_room_where_one_s_seat_is_kept(hub: FakeHub, from_lobby: bool) -> None:
     """bob left his table mid-match; his lobby listed another room first, said
     "select it and press Enter", and Enter tried the other room ("That room is
-    full"). The cursor starts on the kept seat's room: Enter takes him back."""
+    full"). The cursor goes to the kept seat's room, in a lobby just made and in
+    the one he started the room from: Enter takes him back."""
     other = hub.lobby("carol").create_room(RoomSettings(name="first"))
     hub.rooms[other.room_id].start_game()
     lobby = hub.lobby("bob")
-    room = hub.rooms[lobby.create_room(RoomSettings(name="mine")).room_id]
-    room.start_game()
+    if not from_lobby:
+        lobby.create_room(RoomSettings(name="mine"))
     app = ThroneApp(lobby)
     async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        if from_lobby:
+            await pilot.press("c")
+            await settle(pilot)
+            assert isinstance(app.screen, RoomSettingsDialog)
+            await pilot.press(*"mine", "enter")
+            await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        await pilot.press("s")
         await settle(pilot)
         assert app.screen.has_class("table-screen")
         await pilot.press("escape", "y")  # leaves the table: the match goes on, the seat stays his
@@ -299,6 +310,7 @@ async def test_the_lobby_opens_on_the_room_where_one_s_seat_is_kept(hub: FakeHub
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.has_class("table-screen")
+        room = next(r for r in hub.rooms.values() if r.settings.name == "mine")
         assert room.seat_of("bob") == 0 and room.seats[0].connected
 
 

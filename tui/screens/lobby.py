@@ -120,6 +120,7 @@ class LobbyScreen(ChatKeys, HostScreen):
     def __init__(self) -> None:
         super().__init__()
         self._rooms: list[RoomSummary] = []
+        self._kept_id: str | None = None  # the room whose kept seat the cursor was last put on
         self._leaders_at = -LEADERS_EVERY
         self._titles: dict[str, str] = {}  # English titles of the games offered
         self._leaders: list[LeaderRow] = []
@@ -249,8 +250,9 @@ class LobbyScreen(ChatKeys, HostScreen):
         self._rooms = list(rooms)
         if emptiness_changed:
             self.refresh_keys()  # join and watch come and go with the rooms
-        if selected is None:  # a lobby just opened starts on the room where the player's seat is kept
+        if mine is not None and mine.id != self._kept_id:  # a seat just left at its table: the cursor goes to its room
             selected = mine
+        self._kept_id = mine.id if mine is not None else None
         if selected is not None:
             for row, room in enumerate(rooms):
                 if room.id == selected.id:
