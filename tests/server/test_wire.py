@@ -213,7 +213,7 @@ def plain_sultans_table() -> Iterator[None]:
 
 async def test_the_sultans_table_draws_from_what_crossed_the_wire() -> None:
     """The Sultans table screen, fed only through JSON, shows alice her card and her turn."""
-    hub = new_hub(games=None)
+    hub = new_hub(games=None, grace_period=1e6)  # (alice's seat waits for her screen: a bot took it after 60 ms)
     await hub.start()
     try:
         first = hub.connect(Identity(name="alice"))
@@ -236,7 +236,7 @@ async def test_the_sultans_table_draws_from_what_crossed_the_wire() -> None:
 async def test_the_table_screen_plays_a_match_from_what_crossed_the_wire() -> None:
     """A table screen, fed only through JSON, plays alice's seat to the match's
     end with the keys a player presses."""
-    hub = new_hub(games=None)
+    hub = new_hub(games=None, grace_period=1e6)  # (alice's seat waits for her screen: a bot took it after 60 ms)
     await hub.start()
     try:
         first = hub.connect(Identity(name="alice"))
