@@ -205,32 +205,38 @@ def handle(client: RoomClient, sent: str | bytes) -> str:
 _T = TypeVar("_T")
 
 
-class WireRoomClient:
-    """A :class:`RoomClient` whose every call crosses JSON: commands are encoded,
-    decoded and run by :func:`handle`; every answer is encoded by the room's end
-    and decoded by the screen's, views and events by the game's
-    :class:`~engine.api.ViewModels`. ``sent``/``bytes`` count the messages."""
+class _Crossing:
+    """What both wire clients share: every message crosses as JSON, counted
+    (``sent`` messages, ``bytes``)."""
 
-    def __init__(self, inner: RoomClient, views: ViewModels, *, on_message: Callable[[str], None] | None = None) -> None:
-        self._inner = inner
-        self._view: TypeAdapter[Any] = TypeAdapter(views.view | None)
-        self._round_view: TypeAdapter[Any] = TypeAdapter((views.round_view or views.view) | None)
-        event: Any = views.event if views.event is not None else Any
-        self._events: TypeAdapter[list[Any]] = TypeAdapter(list[event])
-        self._on_message = on_message
-        self._version = 0
+    def __init__(self) -> None:
         self.sent = 0
         self.bytes = 0
 
     def _cross(self, text: str | bytes) -> str | bytes:
         self.sent += 1
         self.bytes += len(text)
-        if self._on_message is not None:
-            self._on_message(text if isinstance(text, str) else text.decode())
         return text
 
-    def _answer(self, adapter: TypeAdapter[_T], value: object) -> _T:
-        return adapter.validate_json(self._cross(adapter.dump_json(value)))  # type: ignore[arg-type]
+    def _answer(self, adapter: TypeAdapter[_T], value: _T) -> _T:
+        """``value`` as the host's end encodes it and the screen's end decodes it."""
+        return adapter.validate_json(self._cross(adapter.dump_json(value)))
+
+
+class WireRoomClient(_Crossing):
+    """A :class:`RoomClient` whose every call crosses JSON: commands are encoded,
+    decoded and run by :func:`handle`; every answer is encoded by the room's end
+    and decoded by the screen's, views and events by the game's
+    :class:`~engine.api.ViewModels`. ``sent``/``bytes`` count the messages."""
+
+    def __init__(self, inner: RoomClient, views: ViewModels) -> None:
+        super().__init__()
+        self._inner = inner
+        self._view: TypeAdapter[Any] = TypeAdapter(views.view | None)
+        self._round_view: TypeAdapter[Any] = TypeAdapter((views.round_view or views.view) | None)
+        event: Any = views.event if views.event is not None else Any
+        self._events: TypeAdapter[list[Any]] = TypeAdapter(list[event])
+        self._version = 0
 
     def _send(self, command: Command) -> bool | None:
         reply = REPLY.validate_json(self._cross(handle(self._inner, self._cross(command.model_dump_json()))))
@@ -424,25 +430,16 @@ def apply_lobby(lobby: LobbyClient, command: LobbyCommand) -> RoomClient | None:
     return None
 
 
-class WireLobbyClient:
+class WireLobbyClient(_Crossing):
     """A :class:`LobbyClient` whose every call crosses JSON, as
     :class:`WireRoomClient` does for a room; the rooms it enters are handed
     over as wire clients, their views decoded by ``views(game)``."""
 
     def __init__(self, inner: LobbyClient, views: Callable[[str], ViewModels]) -> None:
+        super().__init__()
         self._inner = inner
         self._views = views
         self._rooms: dict[int, WireRoomClient] = {}  # id() of the host's handle -> its wire client
-        self.sent = 0
-        self.bytes = 0
-
-    def _cross(self, text: str | bytes) -> str | bytes:
-        self.sent += 1
-        self.bytes += len(text)
-        return text
-
-    def _answer(self, adapter: TypeAdapter[_T], value: _T) -> _T:
-        return adapter.validate_json(self._cross(adapter.dump_json(value)))
 
     def _room(self, inner: RoomClient | None) -> WireRoomClient | None:
         if inner is None:
