@@ -9,9 +9,11 @@ hub (``run_test``) catch up.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from games import COUNT_SPEC
+from textual.app import App
 from textual.pilot import Pilot
 
 from server.hub import Hub
@@ -35,3 +37,21 @@ async def settle(pilot: Pilot[None], n: int = 3) -> None:
     """``n`` pauses of the pilot: posted host changes flush and the screen repaints."""
     for _ in range(n):
         await pilot.pause()
+
+
+async def close_results(app: App[Any], pilot: Pilot[None]) -> None:
+    """Escape the round's and the match's results a table opens over itself (the
+    match's may come a moment after the round's): until none has come for a while."""
+    from tui.screens.round_results import RoundResults
+
+    quiet = 0
+    for _ in range(40):
+        await settle(pilot)
+        if isinstance(app.screen, RoundResults):
+            await pilot.press("escape")
+            quiet = 0
+        else:
+            quiet += 1
+            if quiet >= 4:
+                return
+            await asyncio.sleep(0.02)

@@ -8,10 +8,9 @@ import asyncio
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from hubs import new_hub, settle
+from hubs import close_results, new_hub, settle
 from textual.widgets import Input, Select, Static
 
 import tui.app
@@ -183,24 +182,6 @@ async def play_first_choices(app: ThroneApp, room: Room) -> None:
         await asyncio.sleep(0.001)
 
 
-async def close_results(app: ThroneApp, pilot: Any) -> None:
-    """Escape the round's and the match's results a table opens over itself (the
-    match's may come a moment after the round's): until none has come for a while."""
-    from tui.screens.round_results import RoundResults
-
-    quiet = 0
-    for _ in range(40):
-        await settle(pilot)
-        if isinstance(app.screen, RoundResults):
-            await pilot.press("escape")
-            quiet = 0
-        else:
-            quiet += 1
-            if quiet >= 4:
-                return
-            await asyncio.sleep(0.02)
-
-
 @pytest.mark.parametrize("game", ["overlord", "sultans"])
 async def test_play_again_opens_a_fresh_table_for_the_new_game(game: str) -> None:
     """The host's p after a finished match starts another one (S-MATCH-1, K-END-1):
@@ -354,7 +335,9 @@ async def test_the_host_changes_a_waiting_rooms_game(lang: Lang) -> None:
             bob.set_ready(True)
             await pilot.press("s")
             await settle(pilot, 6)
-            assert room.state == "playing" and isinstance(app.screen, table_screen_for("overlord"))
+            # (an Overlord game may end without asking alice: quick bots can finish it in the wait)
+            assert room.state in ("playing", "finished") and room.spec.id == "overlord"
+            assert any(isinstance(s, table_screen_for("overlord")) for s in app.screen_stack)
     finally:
         await hub.stop()
 

@@ -7,7 +7,7 @@ the Sultans table (the real screen, Textual pilot) then offers no notebook."""
 from __future__ import annotations
 
 import pytest
-from hubs import settle
+from hubs import close_results, settle
 
 from engine.sultans import MatchView
 from protocol.contract import Identity, RoomSettings
@@ -41,6 +41,8 @@ async def test_notebook_option_reaches_the_view_and_the_table(notebook: bool) ->
         app = ThroneApp(hub.connect(Identity(name="alice")))
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
+            # (the bots may end the round before her screen opens: its result then lies over the table)
+            await close_results(app, pilot)
             assert isinstance(app.screen, SultansTable)  # straight back to her seat
             titles = []
             for _ in range(3):  # Tab cycles the log / notebook / last result pane
