@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from functools import partial
 
 import pytest
-from hubs import new_hub, settle
+from hubs import close_results, new_hub, settle
 from textual.screen import Screen
 
 from protocol.contract import Identity, RoomSettings
@@ -22,7 +22,6 @@ from tui.app import ThroneApp
 from tui.runtime import retire
 from tui.screens.lobby import LobbyScreen
 from tui.screens.room import RoomScreen
-from tui.screens.round_results import RoundResults
 from tui.tables import TableScreen
 
 
@@ -56,9 +55,7 @@ async def _visit(hub: Hub, name: str) -> ThroneApp:
         assert isinstance(app.screen, RoomScreen)
         room.start()
         await settle(pilot, 6)
-        if isinstance(app.screen, RoundResults):  # the bots ended the round already: its result over the table
-            app.pop_screen()
-            await settle(pilot)
+        await close_results(app, pilot)  # the bots may have ended the round and the match: results over the table
         assert isinstance(app.screen, TableScreen)
         app.leave_room()
         await settle(pilot)
