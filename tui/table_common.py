@@ -592,6 +592,7 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         (by index) already shown, updated."""
         notes = self.why_notes() if notes is None else notes
         mine = [(i, n, self._why_at(n.after, events)) for i, n in enumerate(notes) if n.round == number and i not in written]
+        told = self._told_by_notes([n for n in notes if n.round == number], events)
         out: list[E | WhyNote] = []
 
         def place(upto: int) -> None:
@@ -602,9 +603,27 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
 
         place(start)
         for k in range(start, len(events)):
-            out.append(events[k])
+            if k not in told:
+                out.append(events[k])
             place(k + 1)
         return out
+
+    def _told_by_notes(self, notes: Sequence[WhyNote], events: Sequence[E]) -> set[int]:
+        """The events (by index) a why-line says in its own words: for each note,
+        the last event before its place that :meth:`told_by` names."""
+        told: set[int] = set()
+        for note in notes:
+            for k in range(min(note.after, len(events)) - 1, -1, -1):
+                if self.told_by(note, events[k]):
+                    told.add(k)
+                    break
+        return told
+
+    def told_by(self, note: WhyNote, event: object) -> bool:
+        """True for the event of the action ``note`` explains when the note says
+        all it said (the room passed for a seat with nothing to answer: "You
+        answered: pass." would claim a key the player never pressed); override this."""
+        return False
 
     def _why_at(self, after: int, events: Sequence[E]) -> int:
         """Where a why-line goes: after the action's own lines, before the next

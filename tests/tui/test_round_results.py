@@ -338,6 +338,41 @@ async def test_why_lines_on_the_players_own_log(size: tuple[int, int], lang: Lan
         assert any(t("why.timeout_pass", lang)[:8] in row for row in rows)  # the pane too
 
 
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_quick_pass_shows_the_why_line_alone(size: tuple[int, int], lang: Lang) -> None:
+    """S-REACT-5: the room accepted bob's detention for him (his only answer): his
+    log said "You answered: accept the detention." and then "You had nothing to
+    answer: the room passed for you."; only the why-line stays, in the full log
+    and the pane. carol's log and a spectator's are as without the note."""
+    from protocol.contract import WhyNote
+
+    room = SultansRoom(5, deal=["guard", "slave", "assassin", "sultan", "slave"], first=0, humans=(1, 2), rounds=2)
+    room.play(0, "detain 1")
+    room.play(1, "pass")
+    answered = t("sk.ev.answer", lang, answer=t("sk.answer.accept", lang))
+    why = t("why.quick_pass", lang)
+
+    async def logs(seat: int | None) -> tuple[list[str], list[str]]:
+        async with at(None, size, seat, lang, room) as (app, pilot, _client):
+            pane = [strip.text for strip in app.screen.query_one("#sk-log", TailLog).lines]
+            await pilot.press("f3")
+            await settle(pilot)
+            return [line.plain for line in app.screen.lines], pane
+
+    bare = {seat: await logs(seat) for seat in (1, 2, None)}
+    assert any(answered in line for line in bare[1][0])  # what the room's note replaces
+    room.why[1] = [WhyNote(round=1, after=len(room.match.round_log(1, 1)), key="why.quick_pass")]
+    full, pane = await logs(1)
+    assert any(why in line for line in full), full
+    assert not any(answered in line for line in full), full
+    assert any(why[:8] in row for row in pane) and not any(answered[:12] in row for row in pane), pane
+    assert [line for line in full if why not in line] == [line for line in bare[1][0] if answered not in line]
+    for seat in (2, None):
+        assert await logs(seat) == bare[seat]
+        assert not any(why in line or answered in line for line in bare[seat][0])
+
+
 async def test_a_why_line_follows_the_action_not_the_next_turns_first_line() -> None:
     """S-TIME-1's default (a peek) played for alice: her log's why-line comes
     after the peek and what she saw, before "bob's turn." that the same action

@@ -605,6 +605,10 @@ class Table(GameTableScreen[Picker]):
     def starts_next(self, event: object) -> bool:
         return isinstance(event, Event) and event.kind in ("turn", "skip")
 
+    def told_by(self, note: WhyNote, event: object) -> bool:
+        # S-REACT-5: the room answered the seat's only answer; its why-line says so
+        return note.key == "why.quick_pass" and isinstance(event, Event) and event.kind == "answer"
+
     def _round_log(self, number: int) -> list[Event]:
         return [ev for ev in self.room.round_log(number) if isinstance(ev, Event)]
 
