@@ -330,7 +330,7 @@ EN: dict[str, str] = {
     "table.break.waiting": "Waiting for {names}.",
     "table.break.next_in": "Next round in {s} s.",
     "results.key.go_on": "Go on",
-    "results.key.other": "Other rounds",
+    "results.key.other": "Rounds",
     "results.key.table": "Table",
     "log.key.search": "Search",
     "log.key.next": "Next",

@@ -340,6 +340,32 @@ async def test_why_lines_on_the_players_own_log(size: tuple[int, int], lang: Lan
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
+async def test_q_on_a_round_result_does_what_its_key_bar_says(size: tuple[int, int], lang: Lang) -> None:
+    """q closed an open round result while the player had read "q Leave match"
+    on the table: the result's bar says q goes back to the table (as Esc), q does
+    that and nothing more; on the table q then asks about leaving the match."""
+    from tui.screens.dialogs import ConfirmDialog
+    from tui.widgets import KeyBar
+
+    room = sultans()
+    async with at(None, size, 0, lang, room) as (app, pilot, _client):
+        kill_the_sultan(room)
+        await settle(pilot)
+        assert isinstance(app.screen, RoundResults)
+        bar = [b for b in app.screen.query(KeyBar) if b.display][-1]
+        assert ("Esc/q", t("results.key.table", lang)) in bar.pairs, bar.plain()
+        assert all(label for _key, label in bar.pairs) and "…" not in bar.plain(), bar.plain()
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, SultansTable) and room.went_on == set()
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        assert t("confirm.leave_match", lang)[:10] in screen_text(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
 async def test_a_quick_pass_shows_the_why_line_alone(size: tuple[int, int], lang: Lang) -> None:
     """S-REACT-5: the room accepted bob's detention for him (his only answer): his
     log said "You answered: accept the detention." and then "You had nothing to

@@ -4,8 +4,9 @@ When a round ends (Sultans) or the match does, the table opens this dialog on
 every screen, players' and spectators' alike: the result stays until the
 table deals the next round, which the room does once every human at the table
 has pressed Enter to go on, or its "between rounds" time has passed (the
-countdown shows). Escape looks at the table meanwhile; F4 opens it again,
-for any finished round (← →).
+countdown shows). Escape or q (as in the help: q closes a view) looks at the
+table meanwhile, and the key bar says both; F4 opens it again, for any
+finished round (← →).
 
 The table owns what is shown (:class:`ResultSource`); this dialog only pages
 through it and sends "go on" through the table.
@@ -72,7 +73,7 @@ class RoundResults(HostModal[None]):
         ("⏎", "go_on", "results.key.go_on"),
         ("←→", "other(1)", "results.key.other"),
         ("PgUp/PgDn", "scroll(1)", "key.scroll"),
-        ("Esc", "close", "results.key.table"),
+        ("Esc/q", "close", "results.key.table"),  # q too: the table's "q Leave match" is not this view's
     ]
 
     def __init__(self, source: ResultSource, number: int) -> None:
