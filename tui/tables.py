@@ -79,6 +79,15 @@ class's, so such a table runs these itself when no kind takes the letter
 MOUNT_RETRIES = 50
 """Redraws a table screen tries while its nested panes are still being mounted."""
 
+STRAY_ESC_SECONDS = 1.0
+"""An Escape this soon after a table opens is one meant for the screen before it
+(the waiting room's chat or its Leave, pressed as the host started): it does
+not ask about leaving the table, nor takes a spectator out of the room."""
+
+
+def _now() -> float:
+    return time.monotonic()
+
 
 class TableScreen(HostScreen):
     """Base of every table screen: a room whose match is running or finished."""
@@ -98,6 +107,7 @@ class TableScreen(HostScreen):
         self._stop_clock: Callable[[], None] | None = None
         self._asked = False  # the seat was asked for a decision at the last refresh (see _ring_if_asked)
         self.match_id: int | None = None  # the match this screen shows (set at its first snapshot)
+        self.opened_at = _now()  # (see STRAY_ESC_SECONDS)
 
     def _start_clock(self) -> None:
         """Call :meth:`_tick` every second (the process-wide clock: one timer for
@@ -356,6 +366,8 @@ class TableScreen(HostScreen):
         self.app.push_screen(ConfirmDialog(self.tr("confirm.leave_table")), leave)
 
     def action_back(self) -> None:
+        if _now() - self.opened_at < STRAY_ESC_SECONDS:
+            return
         self.action_leave()
 
 

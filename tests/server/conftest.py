@@ -14,6 +14,13 @@ from server.hub import Hub
 tui.runtime.install()
 
 
+@pytest.fixture(autouse=True)
+def no_stray_escape_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Escape at once after a table opens leaves it, as the tests press it (the
+    grace for a stray one, ``tui.tables.STRAY_ESC_SECONDS``, is tested on its own)."""
+    monkeypatch.setattr("tui.tables.STRAY_ESC_SECONDS", 0.0)
+
+
 @pytest.fixture
 async def hub() -> AsyncIterator[Hub]:
     """A started hub of the counting game (see hubs.new_hub), stopped after the test."""

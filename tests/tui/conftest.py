@@ -21,6 +21,13 @@ def immediate_flush(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True)
+def no_stray_escape_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Escape at once after a table opens leaves it, as the tests press it (the
+    grace for a stray one, ``tui.tables.STRAY_ESC_SECONDS``, is tested on its own)."""
+    monkeypatch.setattr("tui.tables.STRAY_ESC_SECONDS", 0.0)
+
+
 @pytest.fixture
 def no_small_notice(monkeypatch: pytest.MonkeyPatch) -> None:
     """For tests of how a screen fits a small terminal: the notice that the

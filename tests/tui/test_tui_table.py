@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.widgets import Input, Static
 
 from protocol.contract import RoomSettings
+from protocol.i18n import t
 from tui.app import ThroneApp
 from tui.screens.dialogs import ConfirmDialog, RoomSettingsDialog
 from tui.screens.lobby import LobbyScreen
@@ -232,6 +233,54 @@ async def test_a_kept_seat_names_its_room_apart_in_chinese(hub: FakeHub) -> None
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert "你在「alice 的牌桌」的座位保留著：選它按 Enter 回去。" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_stray_escape_as_the_table_opens_does_not_ask_to_leave(
+    hub: FakeHub, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], lang: str
+) -> None:
+    """An Escape meant for the waiting room (its chat, its Leave) reached the table
+    that the host's start opened under it: "Leave the table?" came up. An Escape
+    within STRAY_ESC_SECONDS of the table opening does nothing (a spectator stays
+    watching too); after it, Escape asks as the key bar says."""
+    import tui.tables
+
+    clock = [1000.0]
+    monkeypatch.setattr(tui.tables, "STRAY_ESC_SECONDS", 1.0)
+    monkeypatch.setattr(tui.tables, "_now", lambda: clock[0])
+    lobby = hub.lobby("alice", lang="zh" if lang == "zh" else "en")
+    client = lobby.create_room(RoomSettings(game="tokens", seats=3, options={"rounds": 2}))
+    client.add_bot()
+    client.add_bot()
+    client.start()
+    app = ThroneApp(lobby)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlainTableScreen) and app.screen.opened_at == clock[0]
+        clock[0] += 0.9
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, PlainTableScreen)
+        clock[0] += 0.2
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        assert t("confirm.leave_table", app.screen.lang)[:8] in screen_text(app)
+    watcher = ThroneApp(hub.lobby("carol", lang="zh" if lang == "zh" else "en"))
+    async with watcher.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(watcher.screen, PlainTableScreen)
+        watcher.screen.opened_at = clock[0]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(watcher.screen, PlainTableScreen)  # still watching
+        clock[0] += 1.0
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(watcher.screen, LobbyScreen)
 
 
 async def test_leaving_a_running_match_asks_first(hub: FakeHub) -> None:
