@@ -343,6 +343,7 @@ EN: dict[str, str] = {
     # errors
     "err.room-full": "That room is full.",
     "err.bad-level": "This game's bots do not play at that level.",
+    "err.bad-level.player": "Seat {seat} is {name}'s: a level by seat is for a bot's seat, or an empty one a bot will take.",
     "err.stale": "The table changed before your action arrived: look again and choose.",
     "err.illegal": "Not allowed now: {msg}",
     # an illegal action, by the engine's reason (ClientError.reason); the engine's English detail follows
@@ -937,6 +938,7 @@ ZH: dict[str, str] = {
     "table.played": "已送出：{action}",
     "err.room-full": "那個房間已經滿了。",
     "err.bad-level": "這個遊戲的電腦沒有這個強度。",
+    "err.bad-level.player": "座位 {seat} 是 {name} 的：各座位強度只給電腦的座位，或之後由電腦坐的空位。",
     "err.stale": "你的動作送到前牌局已經變了：請再看一次再選。",
     "err.illegal": "現在不能這樣做：{msg}",
     "err.illegal.illegal": "現在不能這樣做。",

@@ -65,6 +65,7 @@ from server.room import (
     RoomEnv,
     RoomSession,
     chat_text,
+    check_levels,
     keep_said,
     require_unmuted,
     validate_settings,
@@ -622,6 +623,7 @@ class LobbySession:
     def create_room(self, settings: RoomSettings) -> RoomSession:
         hub = self._hub
         clean, spec = validate_settings(settings, hub.specs, default_bot_delay=hub.bot_delay)
+        check_levels(clean, {0: self._identity.name})  # the creator sits in the first seat
         hub.room_allowed(self._identity)
         self._release_seat(except_room=None)
         try:

@@ -50,7 +50,7 @@ from server.room.chat import chat_text, keep_said, require_unmuted
 from server.room.env import Notifier, RoomEnv, call_listener
 from server.room.runtime import Room
 from server.room.session import RoomSession
-from server.room.settings import validate_settings
+from server.room.settings import check_levels, validate_settings
 from server.room.state import Seat
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "Seat",
     "call_listener",
     "chat_text",
+    "check_levels",
     "keep_said",
     "require_unmuted",
     "validate_settings",

@@ -324,6 +324,7 @@ class Room(SeatsMixin, ClockMixin, BotsMixin):
         if settings.private and not settings.code and self.settings.private:
             settings = settings.model_copy(update={"code": self.settings.code})
         clean, spec = validate_settings(settings, specs, default_bot_delay=self.settings.bot_delay)
+        self.check_levels(clean)
         other_game = clean.game != self.settings.game
         changes = [] if other_game else settings_changes(self.settings, clean, spec)
         if not other_game and not changes:

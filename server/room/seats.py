@@ -7,8 +7,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from protocol.contract import ClientError, Identity, seat_number
+from protocol.contract import ClientError, Identity, RoomSettings, seat_number
 from protocol.names import name_key
+from server.room.settings import check_levels
 from server.room.state import RoomState, Seat
 from server.storage import StoredWatcher
 
@@ -374,6 +375,18 @@ class SeatsMixin(RoomState):
             raise ClientError("seat-taken", f"seat {seat_number(index)} is taken")
         return seat
 
+    def check_levels(self, settings: RoomSettings) -> None:
+        """:func:`server.room.settings.check_levels` against the players seated now."""
+        check_levels(settings, {s.index: s.name for s in self.seats if s.kind == "human"})
+
+    def _drop_level(self, index: int) -> None:
+        """A player sat down where the host set a level for a bot: the level goes (the
+        settings line and the dialog never name a level for a player's seat)."""
+        if index in self.settings.bot_levels:
+            levels = {i: level for i, level in self.settings.bot_levels.items() if i != index}
+            self.settings = self.settings.model_copy(update={"bot_levels": levels})
+            self._save_room()
+
     def seat_human(self, who: Identity, index: int | None = None) -> int:
         """Seat ``who`` at ``index`` (or the first empty seat); returns the seat index."""
         self._require_setup()
@@ -381,6 +394,7 @@ class SeatsMixin(RoomState):
         seat.kind, seat.name, seat.guest = "human", who.name, who.guest
         seat.ready = seat.autoplay = False
         seat.ask_every = who.ask_every
+        self._drop_level(seat.index)
         self.system("sys.sat_down", name=who.name)
         self._changed(lobby=True)
         return seat.index
@@ -400,6 +414,7 @@ class SeatsMixin(RoomState):
         target.ready = target.autoplay = False
         src.grace = None
         src.clear()
+        self._drop_level(index)
         self.system("sys.moved", name=target.name, seat=str(seat_number(index)))  # who sits beside whom matters
         self._changed(lobby=True)
 

@@ -15,6 +15,7 @@ from protocol.contract import (
     WINDOW_MIN,
     ClientError,
     RoomSettings,
+    seat_number,
 )
 from protocol.i18n import has_key
 from server.sanitize import clean_text
@@ -58,6 +59,17 @@ SETTINGS_ORDER = (
 )
 """The order in which the chat names changed settings: the settings dialog's rows
 ("bot delay, rounds" read backwards)."""
+
+
+def check_levels(settings: RoomSettings, players: dict[int, str]) -> None:
+    """A level by seat is for the bot in that seat (one there now, or added later to
+    an empty seat): refuse one for a seat a player holds (``players``: index -> name)."""
+    for index in sorted(settings.bot_levels):
+        if index in players:
+            raise ClientError(
+                "bad-level", f"seat {seat_number(index)} is {players[index]}'s: a level is for a bot's seat or an empty one",
+                reason="player", params={"seat": str(seat_number(index)), "name": players[index]},
+            )
 
 
 def validate_settings(

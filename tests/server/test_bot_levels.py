@@ -229,3 +229,44 @@ def test_the_strong_level_only_where_a_search_is_offered() -> None:
     clean, _ = validate_settings(RoomSettings(game="sultans", seats=5, bot_level="strong"), with_strong(),
                                  default_bot_delay=1.0)
     assert clean.bot_level == "strong" and with_strong()["sultans"].bot_levels == BOT_LEVELS
+
+
+async def test_a_level_by_seat_is_for_a_bots_seat_never_a_players() -> None:
+    """The dialog took "2:easy" for the seat bob sat in, and the settings line said
+    "seat 2 easy" beside him. A level by seat is for a bot's seat or an empty one:
+    one for a player's seat is refused (saying whose), the creator's seat too; a
+    player who sits down where a level was set drops it, from the stored settings
+    and so from the settings line and the dialog."""
+    from protocol.i18n import error_text
+    from tui.summary import settings_summary
+
+    h = new_hub()
+    await h.start()
+    try:
+        alice = h.connect(Identity(name="alice"))
+        with pytest.raises(ClientError) as err:
+            alice.create_room(settings(bot_levels={0: "easy"}))
+        assert (err.value.code, err.value.reason, err.value.params) == ("bad-level", "player", {"seat": "1", "name": "alice"})
+        assert error_text(err.value, "en") == "Seat 1 is alice's: a level by seat is for a bot's seat, or an empty one a bot will take."
+        assert error_text(err.value, "zh").startswith("座位 1 是 alice 的")
+        assert not h.rooms
+        a = alice.create_room(settings(bot_levels={2: "easy", 3: "easy"}))
+        room = h.rooms[a.room_id]
+        b = h.connect(Identity(name="bob")).join(a.room_id)
+        assert b.my_seat == 1
+        with pytest.raises(ClientError) as err:
+            a.update_settings(settings(bot_levels={1: "easy"}))
+        assert err.value.params == {"seat": "2", "name": "bob"}
+        assert room.settings.bot_levels == {2: "easy", 3: "easy"}  # unchanged
+        b.take_seat(2)  # bob moves where a bot was to play at easy
+        assert room.settings.bot_levels == {3: "easy"}
+        stored = h.storage.room(a.room_id)
+        assert stored is not None and stored.settings["bot_levels"] == {"3": "easy"}  # as a restart reads it
+        assert "bots normal (seat 4 easy)" in settings_summary(room.settings, "en").split(" · ")
+        carol = h.connect(Identity(name="carol")).join(a.room_id)
+        assert carol.my_seat == 1 and room.settings.bot_levels == {3: "easy"}  # seat 2 had none: nothing goes
+        dave = h.connect(Identity(name="dave")).join(a.room_id)
+        assert dave.my_seat == 3 and room.settings.bot_levels == {}
+        assert "bots normal" not in settings_summary(room.settings, "en")
+    finally:
+        await h.stop()

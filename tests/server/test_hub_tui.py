@@ -471,3 +471,64 @@ async def test_a_chat_line_that_is_full_says_so_to_its_sender(size: tuple[int, i
             assert not other._notifications  # only the sender is told
     finally:
         await hub.stop()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_room_dialog_refuses_a_level_for_a_players_seat(size: tuple[int, int], lang: Lang) -> None:
+    """The room dialog took "2:easy" for bob's seat and the settings line then said
+    "seat 2 easy" beside him: a level by seat is for a bot's seat or an empty one.
+    The dialog says whose seat it is and stays; a level for an empty seat is kept,
+    and the waiting room's settings line names it; when bob sits there it goes,
+    from the line and from the dialog."""
+    from protocol.i18n import level_name
+    from tui.summary import settings_summary
+
+    hub = new_hub()
+    await hub.start()
+    try:
+        alice = hub.connect(Identity(name="alice", lang=lang))
+        rc = alice.create_room(RoomSettings(game="count", seats=4, turn_timer=0))
+        bob = hub.connect(Identity(name="bob")).join(rc.room_id)
+        room = rc.room
+        easy = level_name("easy", lang)
+        app = ThroneApp(hub.connect(Identity(name="alice", lang=lang)))
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, RoomScreen)
+
+            async def save(levels: str) -> RoomSettingsDialog:
+                await pilot.press("o")
+                await settle(pilot)
+                dialog = app.screen
+                assert isinstance(dialog, RoomSettingsDialog)
+                field = dialog.query_one("#bot_levels", Input)
+                field.value = levels
+                field.focus()
+                await pilot.pause(0.3)  # (one answer at a time)
+                await pilot.press("enter")
+                await settle(pilot, 6)
+                return dialog
+
+            dialog = await save(f"2:{easy}")
+            assert app.screen is dialog
+            said = str(dialog.query_one("#form-error", Static).render())
+            assert said == t("err.bad-level.player", lang, seat="2", name="bob"), said
+            assert room.settings.bot_levels == {}
+            await pilot.press("escape")
+            await settle(pilot)
+            await save(f"3:{easy}")
+            assert isinstance(app.screen, RoomScreen) and room.settings.bot_levels == {2: "easy"}
+            line = {"en": "(seat 3 easy)", "zh": "（座位 3 簡單）"}[lang]
+            assert line in settings_summary(room.settings, lang)
+            assert line.replace(" ", "") in re.sub(r"\s", "", screen_text(app))  # the settings line (wrapped at 60)
+            bob.take_seat(2)
+            await settle(pilot, 6)
+            assert room.settings.bot_levels == {}
+            assert line.replace(" ", "") not in re.sub(r"\s", "", screen_text(app))
+            await pilot.press("o")
+            await settle(pilot)
+            again = app.screen
+            assert isinstance(again, RoomSettingsDialog) and again.query_one("#bot_levels", Input).value == ""
+    finally:
+        await hub.stop()
