@@ -59,6 +59,28 @@ class _Played:
     direction: str | None = None
 
 
+@dataclass(frozen=True)
+class OrderPoint:
+    """Where a game built mid-way (``Game.at_order``) starts: inside the order phase
+    (K-RND-5) of ``round``, when the ruler gives the order (``holder`` None or
+    executed, K-ORD-1) or the living holder acts (K-ORD-3), with no card on the table. Everything else a
+    seat's view shows: the discard pile, who is alive with which token, the
+    order's path and transfers this phase, the Bureaucrat's ban, a pending
+    Uprising, the hands the Soothsayer showed (cards, round, stale)."""
+
+    round: int
+    discard: Sequence[str] = ()
+    alive: Sequence[bool] | None = None
+    tokens: Sequence[int | None] | None = None
+    holder: int | None = None
+    holder_giver: int | None = None
+    path: Sequence[PathStep] = ()
+    transfers: int = 0
+    banned: str | None = None
+    uprising: tuple[int, int] | None = None
+    shown: dict[int, tuple[list[str], int, bool]] = field(default_factory=dict)
+
+
 class _PhaseOver(Exception):
     """The order phase ends at once (Revolution, the 300-transfer cap)."""
 
@@ -89,6 +111,7 @@ class Game:
         ruleset: str | RuleSet = "house",
         coronation: int | None = None,
         round_limit: int = 30,
+        at: OrderPoint | None = None,
     ) -> None:
         self.rules: RuleSet = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         rs = self.rules
@@ -108,7 +131,7 @@ class Game:
         self._init: dict[str, object] = {
             "roles": list(roles), "hands": [list(h) for h in hands] if hands is not None else None,
             "gold": list(gold) if gold is not None else None, "deck": list(deck) if deck is not None else None,
-            "seed": seed, "ruleset": rs, "coronation": coronation, "round_limit": round_limit,
+            "seed": seed, "ruleset": rs, "coronation": coronation, "round_limit": round_limit, "at": at,
         }
         self.seed = seed
         self.rng = random.Random(seed)
@@ -164,8 +187,43 @@ class Game:
         self.actions: list[tuple[int, str]] = []
         self._outcome: Outcome | None = None
         self._prompt: Prompt | None = None
-        self._flow: Flow = self._run()
+        if at is not None:
+            self._place(at)
+        self._flow: Flow = self._run(resume=at is not None)
         self._resume(None)
+
+    def _place(self, at: OrderPoint) -> None:
+        """Set the state of ``at`` (see :class:`OrderPoint`), checking that it is one."""
+        n, order = self.n, self.rules.card_order()
+        if at.round < 1 or at.round > self.round_limit:
+            raise ValueError("the round must be within the round limit")
+        for c in at.discard:
+            if c not in order:
+                raise ValueError(f"unknown card {c!r}")
+        alive = list(at.alive) if at.alive is not None else [True] * n
+        tokens: list[int | None] = list(at.tokens) if at.tokens is not None else [None] * n
+        if len(alive) != n or len(tokens) != n:
+            raise ValueError("alive and tokens need one entry per seat")
+        if any((t is None) != a for a, t in zip(alive, tokens, strict=True)):
+            raise ValueError("the executed, and only they, hold a token (K-ORD-7)")
+        ruler = next((s for s in range(n) if alive[s] and self.rank(s) == 8), None)
+        if ruler is None or alive.count(True) < 2:
+            raise ValueError("the order phase needs a living ruler and another living player (K-ORD-8)")
+        if at.holder is not None and not 0 <= at.holder < n:
+            raise ValueError(f"no seat {at.holder} holds the order")
+        if at.banned is not None and at.banned not in order:
+            raise ValueError(f"unknown card {at.banned!r}")
+        self.round = at.round
+        self._round_start[at.round] = 0
+        self.discard = list(at.discard)
+        self.total_cards += len(self.discard)
+        self.alive, self.tokens = alive, tokens
+        self.holder, self.holder_giver = at.holder, at.holder_giver
+        self.path, self.transfers = list(at.path), at.transfers
+        self.banned, self.uprising = at.banned, at.uprising
+        self.phase = "order"
+        for s, (cards, rnd, stale) in at.shown.items():
+            self.shown[s] = (list(cards), rnd, -1 if stale else self.hand_version[s])
 
     @classmethod
     def new(
@@ -184,6 +242,28 @@ class Game:
         return cls(
             roles, hands=hands, gold=gold, deck=deck, seed=seed, ruleset=ruleset,
             coronation=coronation, round_limit=round_limit,
+        )
+
+    @classmethod
+    def at_order(
+        cls,
+        roles: Sequence[str],
+        hands: Sequence[Sequence[str]],
+        gold: Sequence[int],
+        deck: Sequence[str],
+        at: OrderPoint,
+        seed: int = 0,
+        *,
+        ruleset: str | RuleSet = "house",
+        coronation: int | None = None,
+        round_limit: int = 30,
+    ) -> Game:
+        """A game met in the middle (the strong bot's samples): roles, hands, gold and the
+        deck (top first) now, at the decision ``at`` in the order phase; the rest of the
+        game flows from there as any other (its log starts at that point)."""
+        return cls(
+            roles, hands=hands, gold=gold, deck=deck, seed=seed, ruleset=ruleset,
+            coronation=coronation, round_limit=round_limit, at=at,
         )
 
     @classmethod
@@ -334,8 +414,10 @@ class Game:
         ans = yield from self._ask([seat], kind, {seat: options}, actor=actor, card=card, target=target)
         return ans[seat]
 
-    def _run(self) -> Flow:
+    def _run(self, resume: bool = False) -> Flow:
         try:
+            if resume:  # a game built at an OrderPoint: its round goes on from there
+                yield from self._round_end(resume=True)
             while True:
                 yield from self._round()
         except _GameOver:
@@ -492,9 +574,13 @@ class Game:
         # K-RND-4: coronation
         if self.gold[ruler] >= self.coronation:
             self._finish(ruler, "coronation")
+        yield from self._round_end()
+
+    def _round_end(self, resume: bool = False) -> Flow:
+        """K-RND-5 to K-RND-7 and the round limit; ``resume``: the order phase is under way."""
         # K-RND-5: the order phase
         self.phase = "order"
-        yield from self._order_phase()
+        yield from self._order_phase(resume)
         # K-RND-6: role exchange
         self.phase = "exchange"
         self._exchange()
@@ -578,25 +664,29 @@ class Game:
         self._emit("show", seat=s, target=t, cards=list(self.hands[t]))
 
     # -------------------------------------------------------- the order phase
-    def _order_phase(self) -> Flow:
-        self.path = []
-        self.transfers = 0
-        self.table = []
-        self.uprising = None
-        self.rank8_died = False
-        self.holder = None
-        self.holder_giver = None
-        self._emit("order-phase")
+    def _order_phase(self, resume: bool = False) -> Flow:
+        """K-RND-5; ``resume``: at an :class:`OrderPoint`, the phase's start is behind."""
+        if not resume:
+            self.path = []
+            self.transfers = 0
+            self.table = []
+            self.uprising = None
+            self.rank8_died = False
+            self.holder = None
+            self.holder_giver = None
+            self._emit("order-phase")
         reason = "rank-8-died"
         try:
-            # K-ORD-2: the Squire draws 1 (round 1 too; not optional); the Merchant may trade
-            for s in self.living():
-                if self.roles[s] == "squire":
-                    self._draw(s, 1, "squire")
-            for s in self.living():
-                if self.roles[s] == "merchant":
-                    yield from self._merchant(s)
-            command = True
+            if not resume:
+                # K-ORD-2: the Squire draws 1 (round 1 too; not optional); the Merchant may trade
+                for s in self.living():
+                    if self.roles[s] == "squire":
+                        self._draw(s, 1, "squire")
+                for s in self.living():
+                    if self.roles[s] == "merchant":
+                        yield from self._merchant(s)
+            # (at an OrderPoint: the ruler gives the order when nobody holds it or its holder died)
+            command = not resume or self.holder is None or not self.alive[self.holder]
             while True:
                 if command:
                     yield from self._command()

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
-from engine.api import Bot, GameSpec, GameTable, ViewModels
+from engine.api import Bot, GameSpec, GameTable, SearchSpec, ViewModels
 from engine.overlord.bots import make_bot
 from engine.overlord.game import Game
 from engine.overlord.rules import load_ruleset
+from engine.overlord.search import Search, StrongBot, parse_view, searchable
 from engine.overlord.views import Event, OverlordView
 
 
@@ -54,6 +55,10 @@ def new_table(players: int, seed: int, options: BaseModel) -> GameTable:
 
 
 def new_bot(seat: int, kind: str, seed: int) -> Bot:
+    """``kind`` is a bot level, ``"heuristic"`` or ``"random"`` (see :mod:`engine.overlord.bots`);
+    ``"strong"`` searches a fixed number of samples a decision (the room searches in its pool)."""
+    if kind == "strong":
+        return StrongBot(seat, seed)
     return make_bot(seat, kind, seed)
 
 
@@ -78,5 +83,7 @@ SPEC = GameSpec(
     new_table=new_table,
     new_bot=new_bot,
     describe_options=describe,
+    # not yet offered: benchmarked first (bench/overlord_bots.py --levels strong:normal, target 1.5x)
+    search=SearchSpec(parse_view=parse_view, searchable=searchable, new=Search, offered=False),
     views=ViewModels(view=OverlordView, event=Event),
 )
