@@ -573,6 +573,30 @@ async def test_the_result_puts_the_winner_first_even_with_less_gold(lang: Lang) 
         assert [int(ln.split()[-2]) for ln in rows] == [5, 20, 5, 5]
 
 
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_standings_line_says_the_winner_comes_first_when_not_by_gold(lang: Lang, size: tuple[int, int]) -> None:
+    """K-ORD-8: alice, left alone with 5 gold, won; the line read "Standings by gold:
+    1. alice:5 · 2. bob:20" (seen over ssh as "1. alice:13 · 2. Bot 4:15"). It says
+    the winner comes first, then the gold; a winner with the most gold keeps "by gold"."""
+    g = new_game(gold=[5, 20, 5, 5])
+    for target in (1, 2, 3):
+        g.play(0, f"order {target}")
+        pass_all(g, but=(target,))
+        g.play(target, "die")
+        while g.pending() and not any(a.startswith("order") for a in g.legal(0)):
+            pass_all(g)
+    out = g.outcome()
+    assert out is not None and out.winner == 0 and out.gold[0] < max(out.gold)
+    room = OverlordRoom(g, humans=(2,))
+    async with table(room, 2, size=size, lang=lang) as (app, _pilot, _client):
+        text = screen_text(app)
+        label = t("ov.status.standings.winner", lang, list="")
+        assert label in text and t("ov.status.standings", lang, list="") not in text, text
+    by_gold = exchange_game(round_limit=1).outcome()
+    assert by_gold is not None and by_gold.gold[by_gold.winner] == max(by_gold.gold)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
     """K-END-2: after the last round, the most gold wins."""

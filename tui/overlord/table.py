@@ -742,7 +742,9 @@ class Table(GameTableScreen[Picker]):
         order = sorted(range(len(o.gold)), key=lambda s: (s != o.winner, -o.gold[s], -ov.seats[s].rank))
         colon = self.tr("punct.colon").strip()  # "Bot 4: 6", not "Bot 4 6"
         items = [f"{i}. {namer.name(s)}{colon}{o.gold[s]}" for i, s in enumerate(order, 1)]
-        return Text(self.tr("ov.status.standings", list=" · ".join(items)), style="bold", end="")
+        # "by gold" alone read wrong under a winner with less gold (the last one alive: "1. alice:13 · 2. Bot 4:15")
+        key = "ov.status.standings" if o.gold[o.winner] == max(o.gold) else "ov.status.standings.winner"
+        return Text(self.tr(key, list=" · ".join(items)), style="bold", end="")
 
     # ---------------------------------------------------- results, whole log
     # A game is one match: its end is the result that stays. Its rounds flow on
