@@ -517,9 +517,14 @@ class LobbySession:
         self.ender: Callable[[str, dict[str, str]], None] | None = None
         """Ends the SSH session with one of its messages (the SSH layer sets it)."""
         self.notices: deque[str] = deque(maxlen=20)  # an admin's private messages, shown by the lobby
+        self._ended = False
 
     def end(self, key: str, **values: str) -> None:
-        if self.ender is not None:
+        """End the SSH session with the message ``key``, once: a ban made in the running
+        server ends it at once, and the "enforce" its command row leaves comes round
+        again at the next poll, while the session may still be closing."""
+        if self.ender is not None and not self._ended:
+            self._ended = True
             self.ender(key, values)
 
     @property
