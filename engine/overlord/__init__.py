@@ -3,7 +3,8 @@
 Files: ``rules.py`` (the rule set model; ``rulesets/house.json`` is the house
 default deck, symbols, copies, role sets, incomes, thresholds), ``notation.py``
 (actions and their notation, K-NOTE-1), ``game.py`` (the whole game),
-``views.py`` (what a seat may see, K-VIEW-1), ``bots.py``, ``spec.py`` (lobby).
+``views.py`` (what a seat may see, K-VIEW-1), ``bots.py``, ``search.py`` (the
+strong bot), ``spec.py`` (lobby).
 
 Facade::
 
@@ -16,11 +17,12 @@ Facade::
     g.outcome()      # None, or Outcome(winner, reason, gold)
     g.view(seat); g.view(None)   # OverlordView (pydantic, JSON round-trip)
     g.clone()        # the same game replayed from its deal, seed and actions
+    Game.at_order(roles, hands, gold, deck, OrderPoint(round=3, holder=2, ...))  # met mid-phase
 
 ``Game`` is also an ``engine.api.GameTable`` (rounds flow on inside the game).
 """
 
-from engine.overlord.game import Game, Prompt
+from engine.overlord.game import Game, OrderPoint, Prompt
 from engine.overlord.notation import Action, OverlordIllegal, parse
 from engine.overlord.rules import RuleSet, load_ruleset
 from engine.overlord.views import Event, Outcome, OverlordView
@@ -29,6 +31,7 @@ __all__ = [
     "Action",
     "Event",
     "Game",
+    "OrderPoint",
     "Outcome",
     "OverlordIllegal",
     "OverlordView",
