@@ -234,9 +234,9 @@ def test_searchable_only_for_the_seats_own_order_decisions() -> None:
     assert not any(searchable(g.view(s), True) for s in g.pending())
 
 
-def test_the_strong_level_is_benchmarked_not_offered_until_it_plays_better() -> None:
+def test_the_strong_level_is_offered_and_made_by_the_spec() -> None:
     spec = games()["overlord"]
-    assert spec.search is not None
+    assert spec.search is not None and "strong" in spec.bot_levels
     assert isinstance(spec.new_bot(1, "strong", 0), StrongBot)
     a = spec.search.new(spec.search.parse_view(mk(BASE4).view(0).model_dump_json()), mk(BASE4).legal(0), "x")
     a.step()

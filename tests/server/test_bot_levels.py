@@ -218,14 +218,22 @@ async def test_a_stale_search_answer_is_thrown_away() -> None:
 
 
 def test_the_strong_level_only_where_a_search_is_offered() -> None:
-    """Kill the Overlord has no search; the Sultans search is benchmarked but not offered
-    yet: both refuse the strong level (GameSpec.bot_levels), which a Sultans room takes
-    once its search is offered."""
+    """Kill the Overlord's search is offered: its rooms take the strong level. A game
+    whose search is benchmarked but not offered (Sultans, unless it is by now) refuses
+    it (GameSpec.bot_levels), and takes it once its search is offered."""
+    assert games()["overlord"].bot_levels == BOT_LEVELS
+    clean, _ = validate_settings(RoomSettings(game="overlord", seats=5, bot_levels={2: "strong"}), games(),
+                                 default_bot_delay=1.0)
+    assert clean.bot_levels == {2: "strong"}
+    specs = dict(games())
     for game in ("overlord", "sultans"):
+        search = specs[game].search
+        assert search is not None
+        specs[game] = replace(specs[game], search=replace(search, offered=False))
         with pytest.raises(ClientError) as err:
-            validate_settings(RoomSettings(game=game, seats=5, bot_levels={2: "strong"}), games(), default_bot_delay=1.0)
+            validate_settings(RoomSettings(game=game, seats=5, bot_levels={2: "strong"}), specs, default_bot_delay=1.0)
         assert err.value.code == "bad-level"
-    assert games()["sultans"].bot_levels == ("easy", "normal")
+        assert specs[game].bot_levels == ("easy", "normal")
     clean, _ = validate_settings(RoomSettings(game="sultans", seats=5, bot_level="strong"), with_strong(),
                                  default_bot_delay=1.0)
     assert clean.bot_level == "strong" and with_strong()["sultans"].bot_levels == BOT_LEVELS
