@@ -601,3 +601,35 @@ async def test_a_guest_s_seat_says_guest(hub: FakeHub) -> None:
         rows = {name: next(line for line in screen_text(app).splitlines() if name in line and "│" in line)
                 for name in ("alice", "visitor")}
         assert t("kind.guest", "zh") in rows["visitor"] and t("kind.human", "zh") in rows["alice"], rows
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_leave_question_open_as_the_match_starts_gives_way_to_the_table(
+    hub: FakeHub, size: tuple[int, int], lang: Lang
+) -> None:
+    """An Escape in the waiting room as the host started left "Leave this room?"
+    over a stale waiting room while the match ran (bob's turn timer too) until it
+    was answered. The question goes with the waiting room: the table opens and
+    bob keeps his seat; the table's own Escape asks about leaving it."""
+    host = hub.lobby("alice")
+    client = host.create_room(RoomSettings(game="tokens", seats=3, options={"rounds": 2}))
+    app = ThroneApp(hub.lobby("bob", lang=lang))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # bob sits down
+        await settle(pilot)
+        assert isinstance(app.screen, RoomScreen)
+        await pilot.press("r")  # ready
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        assert t("confirm.leave_room", lang) in screen_text(app)
+        client.add_bot()
+        client.start()
+        for _ in range(3):
+            await settle(pilot)
+        assert isinstance(app.screen, PlainTableScreen), type(app.screen)
+        assert only_room(hub).seat_of("bob") == 1 and app.room is not None
+        assert t("confirm.leave_room", lang) not in screen_text(app)

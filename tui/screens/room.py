@@ -80,6 +80,7 @@ class RoomScreen(ChatKeys, HostScreen):
         self.snap: RoomSnapshot | None = None
         self._seat_rows: list[SeatInfo] = []
         self._summary = ""
+        self._leaving: ConfirmDialog | None = None  # "Leave this room?", while it is asked
 
     def compose(self) -> ComposeResult:
         yield Static("", id="room-head", classes="head", markup=False)
@@ -135,6 +136,13 @@ class RoomScreen(ChatKeys, HostScreen):
                 self.throne.leave_room(tell_host=False)
             return
         self.snap = snap
+        leaving = self._leaving
+        if snap.state != "waiting" and leaving is not None and self.app.screen is leaving:
+            # the match began under "Leave this room?" (an Escape as the host started): the
+            # question went with the waiting room; the table opens, where Escape asks its own
+            self._leaving = None
+            leaving.dismiss(None)
+            return
         if self.is_current:
             if snap.state != "waiting":
                 self.throne.sync_room_screen(self)
@@ -323,10 +331,12 @@ class RoomScreen(ChatKeys, HostScreen):
             return
 
         def leave(yes: bool | None) -> None:
+            self._leaving = None
             if yes:
                 self.throne.leave_room()
 
-        self.app.push_screen(ConfirmDialog(self.tr("confirm.leave_room")), leave)
+        self._leaving = ConfirmDialog(self.tr("confirm.leave_room"))
+        self.app.push_screen(self._leaving, leave)
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
         self.throne.send_chat(self.room.chat, event)
