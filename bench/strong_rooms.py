@@ -1,10 +1,12 @@
-"""Benchmark: rooms of strong Sultans bots playing at once, and the event loop's lag.
+"""Benchmark: rooms of strong bots playing at once, and the event loop's lag.
 
     ./manage bench strong_rooms [--rooms 10] [--seconds 60] [--bot-delay 1.0] [--workers N] [--level strong]
+                                [--game sultans|overlord]
 
 Starts a hub (the room runtime, in this process) with the server's thinking
 pool (``server.thinking.Thinker``, two workers on a 2-core machine) and
-``--rooms`` Sultans rooms of 5-8 seats whose bots play at the strong level (the
+``--rooms`` Sultans rooms of 5-8 seats (``--game overlord``: Kill the Overlord
+rooms of 4-8 seats) whose bots play at the strong level (the
 host leaves after the start: a stand-in plays that seat at normal). For
 ``--seconds`` it measures how late the event loop wakes (a 10 ms sleep, its
 overshoot: p50/p99/max, target p99 <= 20 ms), how many actions the rooms played,
@@ -45,10 +47,10 @@ async def main_async(args: argparse.Namespace) -> None:
     thinker = Thinker(args.workers)
     thinker.warm()
     specs = dict(games())
-    search = specs["sultans"].search
+    search = specs[args.game].search
     assert search is not None
     # the strong level is benchmarked before rooms are offered it
-    specs["sultans"] = replace(specs["sultans"], search=replace(search, offered=True))
+    specs[args.game] = replace(specs[args.game], search=replace(search, offered=True))
     hub = Hub(Storage(":memory:"), host_fingerprint="SHA256:bench", bot_delay=args.bot_delay, intermission=1.0,
               thinker=thinker, games=specs)
     await hub.start()
@@ -56,9 +58,10 @@ async def main_async(args: argparse.Namespace) -> None:
     rooms = []
     for i in range(args.rooms):
         host = hub.connect(Identity(name=f"host{i}"))
+        sultans = args.game == "sultans"
         rc = host.create_room(RoomSettings(
-            game="sultans", seats=5 + i % 4, bot_level=args.level, bot_delay=args.bot_delay,
-            turn_timer=0, window_timer=0, options={"rounds": 15},
+            game=args.game, seats=5 + i % 4 if sultans else 4 + i % 5, bot_level=args.level, bot_delay=args.bot_delay,
+            turn_timer=0, window_timer=0, options={"rounds": 15} if sultans else {},
         ))
         rc.start()
         rc.leave()
@@ -74,7 +77,8 @@ async def main_async(args: argparse.Namespace) -> None:
     dt = time.perf_counter() - t0
     actions = sum(r.version for r in rooms) - versions0
     times = list(thinker.times)
-    print(f"{args.rooms} Sultans rooms of {args.level} bots (5-8 seats), bot delay {args.bot_delay:g} s, "
+    print(f"{args.rooms} {specs[args.game].title} rooms of {args.level} bots "
+          f"({'5-8' if args.game == 'sultans' else '4-8'} seats), bot delay {args.bot_delay:g} s, "
           f"{thinker.workers} thinking workers, {dt:.0f} s")
     print(f"event loop lag (10 ms sleep overshoot): p50 {pct(lags, 0.5) * 1000:.1f} ms, "
           f"p99 {pct(lags, 0.99) * 1000:.1f} ms, max {max(lags, default=0) * 1000:.1f} ms "
@@ -93,6 +97,7 @@ def main() -> None:
     ap.add_argument("--bot-delay", type=float, default=RoomSettings().bot_delay)
     ap.add_argument("--level", default="strong", choices=BOT_LEVELS, help="the rooms' bot level (normal: a baseline)")
     ap.add_argument("--workers", type=int, default=None, help="thinking workers (default: up to 2, the cores)")
+    ap.add_argument("--game", default="sultans", choices=("sultans", "overlord"), help="the rooms' game")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
     asyncio.run(main_async(args))

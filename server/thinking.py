@@ -28,6 +28,8 @@ TIMES_KEPT = 10_000
 def think(game: str, view_json: str, legal: list[str], seed: str, budget: float, samples: int = 0) -> str:
     """The strong bot's decision: search ``view_json`` (the seat's own view) for
     ``budget`` seconds (at least one sample; exactly ``samples`` when given)."""
+    if len(legal) == 1:
+        return legal[0]  # one answer (a holder who can only die): nothing to search, the worker is free at once
     spec = games()[game]
     assert spec.search is not None, f"{game} has no search"
     view = spec.search.parse_view(view_json)

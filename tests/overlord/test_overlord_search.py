@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from ovl_helpers import BASE4, go, mk, settle
+from ovl_helpers import BASE4, FILL, go, mk, settle
 
 from engine.overlord import Game
 from engine.overlord.bots import HeuristicBot
@@ -256,3 +256,41 @@ def test_a_strong_seat_plays_a_whole_game_with_legal_moves() -> None:
         steps += 1
     assert g.is_over()
     assert bots[2].decisions > 0  # type: ignore[union-attr]
+
+
+def _peasant_holds() -> tuple[Game, int]:
+    g = mk(["overlord", "captain", "squire", "peasant"], [FILL, [], ["sidestep"], []], gold=[5, 5, 5, 9], deck=[])
+    go(g, "0: order 3")
+    settle(g)
+    return g, 3
+
+
+def _ruler_holds(card: str) -> Callable[[], tuple[Game, int]]:
+    def make() -> tuple[Game, int]:
+        g = mk(["overlord", "captain", "squire", "peasant"], [[card], FILL, ["sidestep"], []], gold=[5, 5, 5, 9], deck=[])
+        go(g, "0: order 3", "3: pay 0")
+        settle(g)
+        return g, 0
+
+    return make
+
+
+@pytest.mark.parametrize("scene", [_peasant_holds, _ruler_holds("uprising"), _ruler_holds("revolution")])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_play_tests_blunders_for_the_strong_bot_too(scene: Callable[[], tuple[Game, int]], seed: int) -> None:
+    """K-ROLE-PEASANT, K-CARD-UPRISING, K-CARD-REVOLUTION (issue 44 item 16): a Peasant
+    with 9 gold pays rather than dies; a ruler with an Uprising or a Revolution plays it
+    rather than dies (K-ORD-8, K-RND-6), for the strong bot as for the normal one."""
+    g, seat = scene()
+    assert searchable(g.view(seat), True) and "die" in g.legal(seat)
+    assert StrongBot(seat, seed, samples=6).act(g.view(seat), g.legal(seat), True) != "die"
+
+
+def test_a_decision_with_one_answer_is_not_searched() -> None:
+    """A holder with nothing to pass the order with can only die (K-ORD-3): the thinking
+    pool answers at once, without even reading the view, and its worker is free."""
+    g = mk(BASE4, hands=[[], [], [], []], deck=["retaliate"] * 30)
+    go(g, "0: order 2")
+    settle(g)
+    assert g.legal(2) == ["die"] and searchable(g.view(2), True)
+    assert think("overlord", "(not a view: never read)", ["die"], "s", 60.0) == "die"
