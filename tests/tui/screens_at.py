@@ -175,6 +175,21 @@ async def overlord_over(lang: Lang, size: tuple[int, int]) -> AsyncIterator[Open
 
 
 @asynccontextmanager
+async def overlord_result(lang: Lang, size: tuple[int, int]) -> AsyncIterator[Opened]:
+    """The game's result over the host's table after an Overlord match (its p and o)."""
+    game = Game.new(roles=["overlord", "captain", "squire", "peasant"], seed=1, round_limit=1)
+    while game.outcome() is None:
+        seat = min(game.pending())
+        game.play(seat, game.timeout_action(seat))
+    table = OverlordRoom(game, humans=(0,))
+    async with open_table(
+        table, 0, OverlordClient, OverlordLobby, OverlordTable, size=size, lang=lang, results=True
+    ) as (app, pilot, _c):
+        assert isinstance(app.screen, RoundResults)
+        yield app, pilot
+
+
+@asynccontextmanager
 async def sultans_over(lang: Lang, size: tuple[int, int]) -> AsyncIterator[Opened]:
     """The host's table after a Sultans match, as its room says it."""
     table = SultansRoom(5, deal=["guard", "assassin", "slave", "sultan", "slave"], humans=(0,))
@@ -197,5 +212,6 @@ WITH_KEY_BARS: dict[str, Opener] = {
     "sultans-chat": sultans_chat,
     "overlord-pick": overlord_pick,
     **AFTER_A_MATCH,
+    "overlord-result": overlord_result,
 }
 """Every screen above and a few more states of each: all show a key bar."""

@@ -364,6 +364,29 @@ async def test_q_on_a_round_result_does_what_its_key_bar_says(size: tuple[int, i
         assert t("confirm.leave_match", lang)[:10] in screen_text(app)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_hosts_p_and_o_are_on_the_game_results_key_bar(lang: Lang) -> None:
+    """The game's result says "Press p to play again, o to change the settings" and
+    both keys work there; its key bar named neither. At 80 columns the host's bar
+    has them (at 60 the result's own line says them: tests/tui/test_key_bars.py);
+    another player's has none."""
+    from tui.widgets import KeyBar
+
+    g = exchange_game(round_limit=2)
+    while not g.is_over():
+        seat = sorted(g.pending())[0]
+        g.play(seat, g.timeout_action(seat))
+    room = OverlordRoom(g, humans=(0, 1))
+    for seat, host in ((0, True), (1, False)):
+        async with open_table(room, seat, OverlordClient, OverlordLobby, OverlordTable, size=(80, 24), lang=lang,
+                              results=True) as (app, _pilot, _client):
+            assert isinstance(app.screen, RoundResults)
+            pairs = [b for b in app.screen.query(KeyBar) if b.display][-1].pairs
+            keys = {("p", t("key.play_again", lang)), ("o", t("key.reopen", lang))}
+            assert (keys <= set(pairs)) == host, pairs
+            assert ("Esc/q", t("results.key.table", lang)) in pairs
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 async def test_a_quick_pass_shows_the_why_line_alone(size: tuple[int, int], lang: Lang) -> None:

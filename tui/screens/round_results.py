@@ -22,6 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
 from tui.screens.base import HostModal
+from tui.tables import HOST_KEYS
 from tui.widgets import KeySpec, LineStatic, TailLog
 
 
@@ -66,13 +67,15 @@ class RoundResults(HostModal[None]):
         Binding("right", "other(1)", show=False),
         Binding("pageup", "scroll(-1)", show=False),
         Binding("pagedown", "scroll(1)", show=False),
-        Binding("p", "host('play_again')", show=False),
-        Binding("o", "host('reopen')", show=False),
+        *(Binding(key, action, show=False) for key, action in HOST_KEYS.items()),  # done by the table beneath
     ]
     KEYS: ClassVar[list[KeySpec]] = [
         ("⏎", "go_on", "results.key.go_on"),
         ("←→", "other(1)", "results.key.other"),
         ("PgUp/PgDn", "scroll(1)", "key.scroll"),
+        # the host's keys after the match, as the result says (a narrow bar leaves them to it)
+        ("p", "play_again", "key.play_again"),
+        ("o", "reopen", "key.reopen"),
         ("Esc/q", "close", "results.key.table"),  # q too: the table's "q Leave match" is not this view's
     ]
 
@@ -107,9 +110,9 @@ class RoundResults(HostModal[None]):
             return self.source.can_go_on() and self.number == self.source.live_result()
         if action == "other":
             return len(self.source.result_numbers()) > 1
-        if action == "host":  # the host's p and o after the match, as on the table beneath
+        if action in HOST_KEYS.values():  # the host's p and o after the match, as on the table beneath
             check = getattr(self.source, "check_action", None)
-            return bool(parameters) and check is not None and check(str(parameters[0]), ()) is True
+            return check is not None and check(action, ()) is True
         return True
 
     def show(self) -> None:
@@ -142,11 +145,17 @@ class RoundResults(HostModal[None]):
             self.source.action_go_on()
             self.show()
 
-    def action_host(self, name: str) -> None:
+    def action_play_again(self) -> None:
+        self._host("play_again")
+
+    def action_reopen(self) -> None:
+        self._host("reopen")
+
+    def _host(self, name: str) -> None:
         """p or o as the result says ("Press p to play again, o to change the settings"):
         done by the table beneath, with this result closed."""
         act = getattr(self.source, f"action_{name}", None)
-        if act is None or self.check_action("host", (name,)) is not True:
+        if act is None or self.check_action(name, ()) is not True:
             return
         self.dismiss(None)
         act()
