@@ -117,8 +117,18 @@ class SeatsMixin(RoomState):
 
     def _keep_watcher(self, watcher: StoredWatcher) -> None:
         if self._watchers.get(name_key(watcher.name)) != watcher:
+            self._forget_lapsed_watchers()
             self._watchers[name_key(watcher.name)] = watcher
             self.env.storage.keep_watcher(self.id, watcher)
+
+    def _forget_lapsed_watchers(self) -> None:
+        """Forget who went away watching longer than the grace period ago
+        (:meth:`watcher_back` would not put them back): otherwise every
+        watcher who never came back stayed, in memory and in the database,
+        for as long as the room."""
+        too_old = self.env.clock() - self.env.grace_period * self.env.time_scale
+        for kept in [w for w in self._watchers.values() if w.away is not None and w.away < too_old]:
+            self._forget_watcher(kept.name)
 
     def _forget_watcher(self, name: str) -> None:
         if self._watchers.pop(name_key(name), None) is not None:

@@ -646,6 +646,30 @@ async def test_a_watcher_whose_connection_dropped_is_put_back_within_the_grace_p
         await hub.stop()
 
 
+async def test_a_room_forgets_watchers_who_did_not_come_back_within_the_grace_period() -> None:
+    """An evening of watchers coming and going under new names: the room keeps
+    only those still within their grace period, in memory and in the database
+    (it kept every one of them for as long as the room lived)."""
+    now = [1000.0]
+    hub = new_hub(time_scale=1.0, grace_period=60.0, clock=lambda: now[0])
+    await hub.start()
+    try:
+        rc = hub.connect(Identity(name="alice")).create_room(settings())
+        room = hub.rooms[rc.room_id]
+        for i in range(50):
+            comer = hub.connect(Identity(name=f"comer{i}"))
+            comer.watch(rc.room_id)
+            hub.disconnect(comer)
+            now[0] += 10
+        kept = {w.name for w in hub.storage.watchers(rc.room_id)}
+        assert kept == {f"comer{i}" for i in range(43, 50)}  # away at most 60 s (or just kept)
+        assert len(room._watchers) == len(kept)
+        back = hub.connect(Identity(name="comer49")).current_room()
+        assert back is not None and back.role == "spectator"  # the ones in their grace period still come back
+    finally:
+        await hub.stop()
+
+
 async def test_after_a_kill_watchers_get_the_grace_period_from_the_restart(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite"
     now = [1000.0]
