@@ -4,6 +4,7 @@ level off or keep growing, and how long do full collections stop the loop?
     ./manage bench soak [--minutes 120] [--settle 15] [--churn 10] [--rooms 2]
                         [--per-room 6] [--seats 12] [--game sultans]
                         [--bot-delay 0.01] [--every 30] [--census]
+                        [--tracemalloc 10] [--garbage] [--trim]
 
 Each room has a host at the table (a Peek or a pass as soon as it is their
 turn), bots in the other seats (``--bot-delay`` seconds a move: many matches
@@ -16,7 +17,14 @@ to the server's heap keeper (server/heap.py), as in the server.
 
 Every ``--every`` seconds: the process's RSS and the matches finished (with
 ``--census``, after a full collection of the bench's own, the objects the
-collector tracks and the types that grew most: it changes what is measured).
+collector tracks and the types that grew most: it changes what is measured;
+with ``--tracemalloc N``, from the settle point on, where the memory Python
+allocated grew since then, by call stack of N frames, and what it did not
+free since the previous sample: slow and large, to find a leak, not to
+measure RSS; with ``--trim``, RSS after giving the allocator's free pages
+back to the system, ``malloc_trim``: what is fragmentation, not live memory;
+with ``--garbage``, the objects left in reference cycles since the previous
+sample, by type, then collected: it changes what is measured).
 At the end: RSS after ``--settle`` minutes and at the end (target: within
 10%), every full collection (generation 2) the process made, with its
 pause (target under load: 100 ms at most), and what was left in reference
@@ -27,10 +35,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import ctypes
 import gc
+import re
 import sys
 import tempfile
 import time
+import tracemalloc
 import weakref
 from collections import Counter
 from pathlib import Path
@@ -46,6 +58,46 @@ from server.hub import Hub
 from server.storage import Storage
 from tui.app import ThroneApp
 from tui.runtime import retire
+
+
+def trimmed_rss() -> float:
+    """RSS after glibc's ``malloc_trim(0)`` (the process's RSS where there is no glibc)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    return rss_mib()
+
+
+REPO = str(Path(__file__).resolve().parent.parent) + "/"
+
+
+def _where(frame: tracemalloc.Frame) -> str:
+    name = re.sub(r".*/site-packages/|.*/lib/python3\.\d+/", "", frame.filename)
+    return f"{name.removeprefix(REPO)}:{frame.lineno}"
+
+
+def _ours(frame: tracemalloc.Frame) -> bool:
+    return frame.filename.startswith(REPO) and not frame.filename.startswith(REPO + "bench/")
+
+
+def grown(since: tracemalloc.Snapshot, now: tracemalloc.Snapshot, top: int = 12) -> list[str]:
+    """Where the live allocations grew most from ``since`` to ``now``: by the
+    innermost line of the project's code on the call stack (the total), then
+    the call stacks (innermost first) that grew most."""
+    ignore = (tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>"))
+    diffs = now.filter_traces(ignore).compare_to(since.filter_traces(ignore), "traceback")
+    by_line: Counter[str] = Counter()
+    blocks: Counter[str] = Counter()
+    for stat in diffs:
+        ours = next((f for f in reversed(list(stat.traceback)) if _ours(f)), None)
+        key = _where(ours) if ours is not None else "(outside the project) " + _where(list(stat.traceback)[-1])
+        by_line[key] += stat.size_diff
+        blocks[key] += stat.count_diff
+    lines = [f"    {size / 1024:+9.1f} KiB {blocks[key]:+7d} blocks  {key}" for key, size in by_line.most_common(top) if size > 0]
+    lines.append("    call stacks:")
+    for stat in [d for d in diffs if d.size_diff > 0][:top]:
+        stack = " < ".join(_where(f) for f in reversed(list(stat.traceback)))
+        lines.append(f"    {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  {stack}")
+    return lines
 
 
 def census() -> Counter[str]:
@@ -127,6 +179,8 @@ async def main(args: argparse.Namespace, db: Path) -> None:
     actors = [asyncio.create_task(host_plays(table)) for _, table in rooms]
 
     samples: list[tuple[float, float]] = []  # seconds, RSS MiB
+    first_snapshot: tracemalloc.Snapshot | None = None
+    last_snapshot: tracemalloc.Snapshot | None = None
     settled: tuple[float, float] | None = None
     before = census() if args.census else Counter[str]()
     start = time.monotonic()
@@ -157,6 +211,9 @@ async def main(args: argparse.Namespace, db: Path) -> None:
         if settled is None and now >= args.settle * 60:
             settled = (now, rss_mib())
             _print(f"{now:6.0f} s  RSS {settled[1]:6.1f} MiB  after the first {args.settle:g} min (the reference)")
+            if args.tracemalloc:
+                tracemalloc.start(args.tracemalloc)
+                first_snapshot = last_snapshot = tracemalloc.take_snapshot()
         if now - last < args.every:
             continue
         last = now
@@ -172,12 +229,30 @@ async def main(args: argparse.Namespace, db: Path) -> None:
                 ", ".join(f"{kind.rsplit('.', 1)[-1]} +{n}" for kind, n in (counts - before).most_common(6)) or "-",
             )
             before = counts
+        if args.garbage:
+            full.ours = True
+            found, garbage_bytes = cyclic_garbage(sized=True)
+            full.ours = False
+            kinds = ", ".join(f"{kind} {n}" for kind, n in found.most_common(8))
+            grew += f"  cyclic garbage {found.total():,d} objects, {garbage_bytes / 2**20:.1f} MiB ({kinds or '-'})"
+        if args.trim:
+            grew += f"  RSS trimmed {trimmed_rss():6.1f} MiB"
         pauses = sorted(full.pauses)
         worst = f"{pauses[-1] * 1e3:.0f} ms" if pauses else "-"
         _print(
             f"{now:6.0f} s  RSS {rss:6.1f} MiB  matches {matches:4d}  comers {comers:4d}  "
             f"full collections {len(pauses)} (longest {worst}){grew}"
         )
+        if first_snapshot is not None and last_snapshot is not None and settled is not None and now > settled[0]:
+            snapshot = tracemalloc.take_snapshot()
+            traced, _ = tracemalloc.get_traced_memory()
+            _print(f"  traced {traced / 2**20:.1f} MiB; grew since the settle point:")
+            for line in grown(first_snapshot, snapshot):
+                _print(line)
+            _print("  grew since the previous sample:")
+            for line in grown(last_snapshot, snapshot, top=6):
+                _print(line)
+            last_snapshot = snapshot
     for task in actors:
         task.cancel()
     end = (time.monotonic() - start, rss_mib())
@@ -203,24 +278,40 @@ async def main(args: argparse.Namespace, db: Path) -> None:
     gc.callbacks.remove(full)
     await heap.stop()
     await asyncio.sleep(retire.RETIRE_AFTER + 1)  # the last leaver's app taken apart
-    garbage = cyclic_garbage()
+    garbage, _ = cyclic_garbage()
     kinds = ", ".join(f"{kind} {n}" for kind, n in garbage.most_common(5))
     _print(f"cyclic garbage left (what a full collection would free): {garbage.total():,d} objects ({kinds or '-'})")
 
 
-def cyclic_garbage() -> Counter[str]:
-    """The objects in unreachable reference cycles, frozen ones too, by type
-    (a full collection that keeps them to count, then frees them)."""
+def _kind(o: object) -> str:
+    kind = type(o)
+    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def cyclic_garbage(sized: bool = False) -> tuple[Counter[str], int]:
+    """The objects in unreachable reference cycles, frozen ones too, by type,
+    and (``sized``) their bytes with the untracked objects only they hold (a
+    full collection that keeps them to count, then frees them and freezes
+    what lives, as the heap keeper does)."""
     gc.unfreeze()
     gc.set_debug(gc.DEBUG_SAVEALL)
+    size = 0
     try:
         gc.collect()
-        found = Counter(type(o).__qualname__ for o in gc.garbage)
+        found = Counter(_kind(o) for o in gc.garbage)
+        if sized:
+            seen: set[int] = set()
+            for o in gc.garbage:
+                for part in (o, *gc.get_referents(o)):
+                    if id(part) not in seen and (part is o or not gc.is_tracked(part)):
+                        seen.add(id(part))
+                        size += sys.getsizeof(part)
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
     gc.collect()
-    return found
+    gc.freeze()
+    return found, size
 
 
 def run() -> None:
@@ -229,6 +320,15 @@ def run() -> None:
     parser.add_argument("--settle", type=float, default=15.0, help="minutes after which RSS is the reference")
     parser.add_argument("--churn", type=float, default=10.0, help="seconds between a watcher leaving and another coming")
     parser.add_argument("--census", action="store_true", help="count the objects by type at each sample (collects)")
+    parser.add_argument(
+        "--tracemalloc", type=int, default=0, metavar="FRAMES",
+        help="trace allocations from the settle point on, call stacks of FRAMES frames (slow)",
+    )
+    parser.add_argument(
+        "--garbage", action="store_true",
+        help="at each sample, the cyclic garbage made since the previous one, by type (collects it)",
+    )
+    parser.add_argument("--trim", action="store_true", help="also RSS after malloc_trim at each sample (changes RSS)")
     parser.add_argument("--rooms", type=int, default=2)
     parser.add_argument("--per-room", type=int, default=6, help="sessions per room: the host and watchers")
     parser.add_argument("--seats", type=int, default=12)
