@@ -76,7 +76,8 @@ def _where(frame: tracemalloc.Frame) -> str:
 
 
 def _ours(frame: tracemalloc.Frame) -> bool:
-    return frame.filename.startswith(REPO) and not frame.filename.startswith(REPO + "bench/")
+    name = frame.filename
+    return name.startswith(REPO) and "/site-packages/" not in name and not name.startswith(REPO + "bench/")
 
 
 def grown(since: tracemalloc.Snapshot, now: tracemalloc.Snapshot, top: int = 12) -> list[str]:
