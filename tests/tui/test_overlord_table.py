@@ -617,7 +617,7 @@ async def test_game_end_shows_winner_reason_and_gold_table(lang: Lang) -> None:
             assert f"1. {winner}:{gold}" in text  # each seat's gold apart from its name (Bot 4:6, not Bot 4 6)
             assert "Result" in text
             assert f"★ {winner} ({out.winner + 1})" in text
-            assert "Press p to play again, o to change the settings," in text  # alice hosts
+            assert "p: play again with the same seats · o: change the" in text  # alice hosts
         else:
             assert "遊戲贏家" in text and "局數上限" in text and f"金幣排名：1. {winner}：{out.gold[out.winner]}" in text
             assert f"★ {winner}（{out.winner + 1}）" in text

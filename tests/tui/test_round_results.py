@@ -15,6 +15,7 @@ from test_overlord_table import exchange_game
 
 from protocol.i18n import Lang, t
 from tui.overlord.table import Table as OverlordTable
+from tui.screens.lobby import LobbyScreen
 from tui.screens.match_log import MatchLog
 from tui.screens.round_results import RoundResults
 from tui.sultans.table import Table as SultansTable
@@ -459,3 +460,37 @@ async def test_the_hosts_p_and_o_work_in_the_game_result_as_it_says(size: tuple[
         await pilot.press("p")
         await settle(pilot)
         assert client.again == 1 and not isinstance(app.screen, RoundResults)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", ["sultans", "overlord"])
+async def test_the_match_results_way_back_to_the_lobby_is_the_one_the_keys_take(
+    game: str, size: tuple[int, int], lang: Lang
+) -> None:
+    """A seated player's match result said "press Esc to go back to the lobby",
+    but Esc there goes back to the table (its key bar: "Esc/q Table"); the line
+    says Esc at the table, and the two Escs do what it says."""
+    if game == "sultans":
+        room: Any = sultans(rounds=1)
+        kill_the_sultan(room)
+        opened = at(None, size, 2, lang, room)
+        key, table = "sk.match.again_wait", SultansTable
+    else:
+        g = exchange_game(round_limit=2)
+        while not g.is_over():
+            seat = sorted(g.pending())[0]
+            g.play(seat, g.timeout_action(seat))
+        room = OverlordRoom(g, humans=(0, 1))
+        opened = open_table(room, 1, OverlordClient, OverlordLobby, OverlordTable, size=size, lang=lang, results=True)
+        key, table = "ov.result.again_wait", OverlordTable
+    async with opened as (app, pilot, client):
+        assert isinstance(app.screen, RoundResults)
+        said = t(key, lang)
+        assert said in body(app) and ("at the table" in said if lang == "en" else "在牌桌上按 Esc" in said)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, table) and client.listener is not None  # the first Esc: the table, in the room
+        await pilot.press("escape")
+        await settle(pilot)
+        assert client.listener is None and isinstance(app.screen, LobbyScreen)  # the second: the lobby
