@@ -25,7 +25,7 @@ import random
 from pydantic import BaseModel
 
 from engine.sultans.bots import Board, HeuristicBot, round_view
-from engine.sultans.cards import NEUTRALS, SLAVE, SULTAN, base_deck, card_id, neutral_count
+from engine.sultans.cards import GUARD, NEUTRALS, SLAVE, SULTAN, base_deck, card_id, neutral_count
 from engine.sultans.round import Round
 from engine.sultans.views import RoundView
 
@@ -33,8 +33,15 @@ __all__ = ["Search", "StrongBot", "searchable"]
 
 ROLLOUT_STEPS = 400  # a rollout longer than this scores what the heuristic expects (rounds end far sooner)
 MARGIN = 0.2  # points a round another move must gain over the normal bot's choice to be played instead
-CANDIDATES = 6  # the normal bot's best few moves are searched; the rest are not worth the samples
-PRUNE_AT = (6, 12, 24)  # after this many samples the worse half of the moves still searched is dropped
+CANDIDATES = 10  # the normal bot's best few moves are searched; the rest are not worth the samples
+PRUNE_AT = (8, 16, 24)  # after this many samples the worse half of the moves still searched is dropped
+Z = 0.0  # and by this many standard errors of its gain
+CLAIMS = True  # a deal where a hidden Sultan's holder would have claimed is unlikely
+UNLIKELY_CLAIM = 0.1  # (this likely, relative to one where it would not)
+UNLIKELY = 0.25  # a deal where a seat that peeked would have used its card's Action instead, per such seat
+BLOCKS = True  # a deal with a Guard that could have blocked an unblocked assassination is unlikely
+UNLIKELY_BLOCK = 0.05
+TRIES = 8  # deals drawn for one sample at most (then the likeliest of them)
 
 
 def searchable(view: BaseModel, pending: bool) -> bool:
@@ -50,7 +57,20 @@ def searchable(view: BaseModel, pending: bool) -> bool:
 class Search:
     """One decision's search: ``step()`` adds one sample, ``best()`` answers."""
 
-    def __init__(self, view: BaseModel, legal: list[str], seed: int | str, candidates: int = CANDIDATES) -> None:
+    def __init__(
+        self,
+        view: BaseModel,
+        legal: list[str],
+        seed: int | str,
+        candidates: int = CANDIDATES,
+        margin: float = MARGIN,
+        prune_at: tuple[int, ...] = PRUNE_AT,
+        z: float = Z,
+        claims: bool = CLAIMS,
+        unlikely: float = UNLIKELY,
+        tries: int = TRIES,
+        blocks: bool = BLOCKS,
+    ) -> None:
         v = round_view(view)
         if v.viewer is None:
             raise ValueError("a search needs a seat's view")
@@ -70,6 +90,8 @@ class Search:
             kinds.setdefault(_kind(a), a)
         self.moves = list(dict.fromkeys([self.default, *kinds.values(), *ranked]))[: max(candidates, 1)]
         self.total = dict.fromkeys(self.moves, 0.0)
+        self.sq = dict.fromkeys(self.moves, 0.0)  # sum of squared gains over the normal bot's move, per sample
+        self.margin, self.prune_at, self.z = margin, prune_at, z
         self.samples = 0
         self._deck = self._unseen_pool()
         self._next = 0  # the candidate the next step plays in the current sample
@@ -78,6 +100,12 @@ class Search:
         self._pending: dict[str, float] = {}
         self._mine = self._own_notes()
         self._theirs = self._their_knowledge()
+        self.claims, self.unlikely, self.tries = claims, unlikely, tries
+        self.unlikely_claim = UNLIKELY_CLAIM
+        self._judged: dict[tuple[int, ...], float] = {}
+        peekers, no_guard = self._public_play()
+        self._peekers = peekers if unlikely < 1.0 else []
+        self._no_guard = no_guard if blocks else []
 
     # ----------------------------------------------------------- sampling
 
@@ -106,6 +134,152 @@ class Search:
         return unknown, known, pool
 
     def sample(self) -> list[int]:
+        """One deal consistent with the view, drawn in proportion to how likely the others'
+        play makes it when they play as the normal bot does (rejection sampling; after
+        ``tries`` the likeliest deal drawn): a hidden Sultan's holder who would have
+        claimed (S-SUL-2) is unlikely, and so is a card whose Action a seat would have
+        used where it peeked instead."""
+        if not self.claims and not self._peekers and not self._no_guard:
+            return self._draw()
+        best: tuple[float, list[int]] | None = None
+        for _ in range(max(self.tries, 1)):
+            cards = self._draw()
+            like = self._likelihood(cards)
+            if self.rng.random() < like:
+                return cards
+            if best is None or like > best[0]:
+                best = (like, cards)
+        assert best is not None
+        return best[1]
+
+    def _likelihood(self, cards: list[int]) -> float:
+        """How likely the others' public play is in this deal, relative to the likeliest.
+        A seat's play depends on its card and on what it knows, so each (seat, its card,
+        the cards where it knows them) is judged once per search."""
+        me, n = self.me, self.v.players
+        r: Round | None = None
+        like = 1.0
+        for x in self._no_guard:
+            if cards[x] == GUARD:
+                like *= UNLIKELY_BLOCK
+        checks: list[tuple[int, bool]] = [(x, False) for x in self._peekers]
+        if self.claims:
+            x = cards.index(SULTAN)
+            if x < n and x != me and self.v.seats[x].alive and not self.v.seats[x].revealed:
+                checks.append((x, True))
+        for x, claim in checks:
+            key = (x, claim, cards[x], *(cards[loc] for loc in sorted(self._theirs[x])))
+            factor = self._judged.get(key)
+            if factor is None:
+                if r is None:
+                    r = Round.from_view(self.v, cards)
+                    self._tell(r)
+                factor = self._judge(r, x, claim)
+                self._judged[key] = factor
+            like *= factor
+        return like
+
+    def _judge(self, r: Round, x: int, claim: bool) -> float:
+        """The factor seat ``x``'s public play gives this deal: it did not claim the
+        throne (``claim``), or it peeked on its last turn."""
+        if claim:
+            return self.unlikely_claim if HeuristicBot(x, 0)._should_claim(Board(r.view(x, log=False))) else 1.0
+        # the seat's turn as it would be now, with the card this deal gives it
+        active, player, exh, hide = r.active, r.player, r.snap_exh, r.snap_hide
+        r.active = r.player = x
+        r.snap_exh, r.snap_hide = r.exhausted[x], r.must_hide[x]
+        r._cache = {}
+        legal = [a for a in r.legal(x) if a != "claim"]
+        choice = HeuristicBot(x, 0)._turn(Board(r.view(x, log=False)), legal) if legal else "peek"
+        r.active, r.player, r.snap_exh, r.snap_hide = active, player, exh, hide
+        r._cache = {}
+        return 1.0 if _kind(choice) in ("peek", "swap") else self.unlikely
+
+    def _public_play(self) -> tuple[list[int], list[int]]:
+        """What the others' public play says of their cards now, where the cards have
+        surely not moved since (no open swap of theirs, no hide by anyone, S-SWAP-2):
+        the hidden seats whose last turn was a peek while they could have used their
+        card's Action (a card they chose not to act with), and the hidden seats that
+        could have blocked an assassination that was not blocked (no free Guard there,
+        S-GRD-2; the normal bot always blocks)."""
+        v, n = self.v, self.v.players
+        quiet: set[int] = set()
+        no_guard: set[int] = set()
+        alive = [True] * n
+        shown: set[int] = set()  # revealed now
+        held: set[int] = set()  # detained or captured: cannot block (S-REACT-3)
+        dancers: set[int] = set()  # revealed Belly Dancers (S-GRD-4)
+        strike: set[int] = set()
+
+        def side(s: int, step: int) -> int:
+            t = (s + step) % n
+            while not alive[t] and t != s:
+                t = (t + step) % n
+            return t
+
+        for ev in v.log:
+            x = ev.seat
+            if x is None or not 0 <= x < n:
+                continue
+            kind = ev.kind
+            if kind == "peek":
+                quiet.add(x)
+            elif kind == "swap":
+                quiet.discard(x)
+                no_guard.discard(x)
+                if not ev.spare and ev.target is not None:
+                    quiet.discard(ev.target)
+                    no_guard.discard(ev.target)
+            elif kind == "hide":
+                quiet.clear()
+                no_guard.clear()
+                shown.discard(x)
+                dancers.discard(x)
+            elif kind == "reveal":
+                quiet.discard(x)
+                shown.add(x)
+                if ev.card == "belly-dancer":
+                    dancers.add(x)
+            elif kind == "exhausted":
+                quiet.discard(x)
+            elif kind == "death":
+                quiet.discard(x)
+                alive[x] = False
+                dancers.discard(x)
+                if ev.cause == "assassinated":
+                    no_guard |= strike
+                strike = set()
+            elif kind == "detained":
+                held.add(x)
+            elif kind == "skip" and ev.cause == "detained":
+                held.discard(x)
+            elif kind == "captured" and ev.target is not None:
+                held.add(ev.target)
+            elif kind == "release":
+                held -= set(ev.seats)
+            elif kind == "block":
+                strike = set()
+            elif kind == "assassinate" and ev.target is not None:
+                t = ev.target
+                near = {side(x, 1), side(x, -1), side(t, 1), side(t, -1)} - {x}
+                if t not in (side(x, 1), side(x, -1)):
+                    near.discard(t)
+                strike = {
+                    g for g in near
+                    if alive[g] and g not in shown and g not in held
+                    and not any(d in dancers and d not in held for d in (side(g, 1), side(g, -1)))
+                }
+        seats = v.seats
+
+        def unknown(x: int) -> bool:
+            return x != self.me and seats[x].alive and not seats[x].revealed and self.board.card_at(x) is None
+
+        return (
+            sorted(x for x in quiet if unknown(x) and not seats[x].exhausted),
+            sorted(x for x in no_guard if unknown(x)),
+        )
+
+    def _draw(self) -> list[int]:
         """One deal consistent with the view: every card where this seat cannot see it."""
         unknown, known, pool = self._deck
         rng = self.rng
@@ -213,12 +387,14 @@ class Search:
         self._pending[move] = self._rollout(self._cards, move, self._seed)
         self._next += 1
         if self._next == len(self.moves):
+            base = self._pending[self.default]
             for m, points in self._pending.items():
                 self.total[m] += points
+                self.sq[m] += (points - base) ** 2
             self._pending.clear()
             self._next = 0
             self.samples += 1
-            if self.samples in PRUNE_AT and len(self.moves) > 2:
+            if self.samples in self.prune_at and len(self.moves) > 2:
                 # successive halving: the samples go to the moves still in the running
                 keep = sorted(self.moves, key=lambda m: -self.total[m])[: (len(self.moves) + 1) // 2]
                 self.moves = [m for m in self.moves if m in keep or m == self.default]
@@ -258,11 +434,16 @@ class Search:
         """The move with the best mean so far (the normal bot's choice when none is better)."""
         if self.samples == 0:
             return self.default
+        k = self.samples
         top = max(self.total[m] for m in self.moves)
-        # another move must beat the normal bot's by a margin: the samples are few and noisy
-        if self.total[self.default] >= top - MARGIN * self.samples:
+        best = next(m for m in self.moves if self.total[m] >= top)
+        # another move must beat the normal bot's by a margin and by ``z`` standard errors of
+        # the gain (the same samples for both, so the gain's own spread): rollouts are noisy
+        gain = (top - self.total[self.default]) / k
+        spread = max(self.sq[best] / k - gain * gain, 0.0) ** 0.5
+        if gain <= self.margin + self.z * spread / k**0.5:
             return self.default
-        return next(m for m in self.moves if self.total[m] >= top)
+        return best
 
 
 def _kind(action: str) -> str:

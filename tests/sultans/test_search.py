@@ -251,10 +251,10 @@ def test_the_search_weighs_each_kind_of_move() -> None:
     search = Search(json_view(r, 0), r.legal(0), 1)
     kinds = {m.split(" ")[0] for m in search.moves}
     assert {"peek", "swap", "detain"} <= kinds
-    default = search.default
+    default, first = search.default, len(search.moves)
     while search.samples < 12:
         search.step()
-    assert default in search.moves and len(search.moves) < 6
+    assert default in search.moves and len(search.moves) < first
 
 
 def test_a_rollouts_view_leaves_out_only_the_log() -> None:
@@ -265,3 +265,89 @@ def test_a_rollouts_view_leaves_out_only_the_log() -> None:
     full, short = r.view(me), r.view(me, log=False)
     assert full.log and short.log == ()
     assert full.model_copy(update={"log": ()}) == short
+
+
+def test_another_move_is_played_only_when_its_gain_stands_out_of_the_noise() -> None:
+    """The search plays a move other than the normal bot's only when its mean gain over
+    it in the same samples beats the margin by ``z`` standard errors of that gain."""
+    r = deal("guard slave slave sultan slave assassin slave assassin guard", "slave", first=0)
+    search = Search(json_view(r, 0), r.legal(0), 1, margin=0.0, z=1.0)
+    other = next(m for m in search.moves if m != search.default)
+    search.moves = [search.default, other]
+    search.samples = 4
+    search.total = {search.default: 4.0, other: 6.0}  # a gain of 0.5 a sample
+    search.sq = {search.default: 0.0, other: 4 * 0.25}  # the same gain in every sample: no spread
+    assert search.best() == other
+    search.sq[other] = 4.0  # gains of +2, 0, 0, 0: mean 0.5, spread about 0.87, standard error 0.43
+    assert search.best() == other
+    search.z = 1.5  # 0.5 < 1.5 * 0.43
+    assert search.best() == search.default
+    search.z, search.margin = 0.0, 0.5  # the gain must beat the margin
+    assert search.best() == search.default
+
+
+def test_a_hidden_sultan_who_would_have_claimed_is_unlikely() -> None:
+    """S-SUL-2: at five seats the normal bot's hidden Sultan claims at once; nobody
+    claimed, so the search's deals put the Sultan in the spare far more often than
+    at any one seat (without the evidence it is anywhere alike)."""
+    r = deal("slave assassin slave guard sultan", "slave", first=0)
+    v = json_view(r, 0)
+    sultan = card_id("sultan")
+    uniform = Search(v, r.legal(0), 1, claims=False, unlikely=1.0)
+    flat = Counter(uniform.sample().index(sultan) for _ in range(300))
+    search = Search(v, r.legal(0), 1, claims=True, unlikely=1.0)
+    weighed = Counter(search.sample().index(sultan) for _ in range(300))
+    assert flat[5] < 2 * min(flat[s] for s in range(1, 5))
+    assert weighed[5] > 3 * max(weighed[s] for s in range(1, 5))
+
+
+def test_a_seat_that_peeked_rather_than_act_holds_an_acting_card_less_often() -> None:
+    """The others play as the normal bot: a hidden seat that peeked, whose card has not
+    moved since, holds a card whose Action it would have used (a Guard's Detain,
+    S-GRD-1) less often in the search's deals than in uniform deals."""
+    r = deal("slave guard slave assassin slave slave guard assassin", "sultan", first=0)
+    for s, a in [(0, "peek 2"), (1, "peek 3"), (2, "peek 3"), (3, "peek 4"), (4, "peek 5"), (5, "peek 6"),
+                 (6, "peek 7"), (7, "peek 1")]:
+        r.play(s, a)
+    v = json_view(r, 0)
+    search = Search(v, r.legal(0), 1, claims=False, unlikely=0.25)
+    assert search._peekers == [1, 3, 4, 5, 6, 7]  # seat 2's card the seat knows
+    guard = card_id("guard")
+    flat = sum(search._draw()[x] == guard for _ in range(400) for x in search._peekers)
+    weighed = sum(search.sample()[x] == guard for _ in range(400) for x in search._peekers)
+    assert weighed < 0.9 * flat
+
+
+def test_a_hide_or_a_swap_ends_what_a_peek_said() -> None:
+    """S-SWAP-1/S-SWAP-2: a seat whose card may have moved since it peeked is no evidence."""
+    r = deal("slave guard slave assassin slave slave guard assassin", "sultan", first=0)
+    for s, a in [(0, "peek 2"), (1, "peek 3"), (2, "swap 1"), (3, "peek 4"), (4, "peek 5"), (5, "peek 6"),
+                 (6, "detain 7")]:
+        r.play(s, a)
+    r.play(7, "pass")  # detained: seat 7's turn is skipped
+    search = Search(json_view(r, 0), r.legal(0), 1)
+    assert 1 not in search._peekers and 2 not in search._peekers and {3, 4, 5} <= set(search._peekers)
+
+
+def test_no_guard_stood_beside_an_assassination_nobody_blocked() -> None:
+    """S-GRD-2: the normal bot's Guard always blocks when it can; an assassination that
+    was not blocked says the hidden free seats beside the Assassin and its target held
+    no Guard, so the search's deals seldom put one there (while the cards stay put)."""
+    r = deal("slave assassin slave slave slave sultan guard", "vizier", first=1)
+    r.play(1, "assassinate 3")
+    for s in sorted(r.pending()):
+        r.play(s, "pass")
+    for s, a in [(2, "peek 0"), (4, "peek 0"), (5, "peek 0"), (6, "peek 0")]:
+        assert r.pending() == {s}
+        r.play(s, a)
+    assert r.pending() == {0}
+    search = Search(json_view(r, 0), r.legal(0), 1, claims=False, unlikely=1.0)
+    assert search._no_guard == [2, 4]  # beside the Assassin (seat 1) and its target (seat 3); seat 0 is the viewer
+    guard = card_id("guard")
+    assert sum(search.sample()[x] == guard for _ in range(200) for x in (2, 4)) < 10
+    assert sum(search._draw()[x] == guard for _ in range(200) for x in (2, 4)) > 30
+    r.play(0, "swap 2")  # an open swap moves seat 2's card: what the window said of it is gone
+    for s in (1, 2, 4, 5, 6):
+        r.play(s, "peek 0")
+    assert r.pending() == {0}
+    assert Search(json_view(r, 0), r.legal(0), 1)._no_guard == [4]
