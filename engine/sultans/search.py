@@ -2,12 +2,17 @@
 
 On its own regular turn the bot samples the cards it cannot see, consistent
 with its view (face-up cards, its own card, its fresh notes, "not a Slave"
-notes, the deck of the table size), builds a :class:`~engine.sultans.round.Round`
+notes, the deck of the table size) and weighed by how likely the others' public
+play is in each deal when they play as the normal bot does (a hidden Sultan
+who would have claimed, a seat that peeked where it would have used its card's
+Action, a Guard that would have blocked, a Slave that would have joined are
+unlikely: rejection sampling), builds a :class:`~engine.sultans.round.Round`
 in that state (:meth:`Round.from_view`), plays each candidate move there and
 then the rest of the round with the normal bot (:class:`HeuristicBot`) in every
 seat, and keeps the points its seat scored (S-SCORE-1). Every candidate meets
-the same samples (common random numbers); the move with the best mean wins,
-the normal bot's own choice breaking ties. Everything else (windows, forced
+the same samples (common random numbers); the move with the best mean wins if
+it beats the normal bot's own choice by a margin, else the normal bot's choice
+is played. Everything else (windows, forced
 Actions, predictions, extra turns, Claim the Throne) it answers as the normal
 bot does.
 
@@ -41,6 +46,7 @@ UNLIKELY_CLAIM = 0.1  # (this likely, relative to one where it would not)
 UNLIKELY = 0.25  # a deal where a seat that peeked would have used its card's Action instead, per such seat
 BLOCKS = True  # a deal with a Guard that could have blocked an unblocked assassination is unlikely
 UNLIKELY_BLOCK = 0.05
+UNLIKELY_JOIN = 0.3  # a deal with a Slave that did not join a revolt (the normal bot joins unless it looks lost)
 TRIES = 8  # deals drawn for one sample at most (then the likeliest of them)
 
 
@@ -103,7 +109,8 @@ class Search:
         self.claims, self.unlikely, self.tries = claims, unlikely, tries
         self.unlikely_claim = UNLIKELY_CLAIM
         self._judged: dict[tuple[int, ...], float] = {}
-        peekers, no_guard = self._public_play()
+        peekers, no_guard, no_slave = self._public_play()
+        self._no_slave = no_slave if blocks else []
         self._peekers = peekers if unlikely < 1.0 else []
         self._no_guard = no_guard if blocks else []
 
@@ -139,7 +146,7 @@ class Search:
         ``tries`` the likeliest deal drawn): a hidden Sultan's holder who would have
         claimed (S-SUL-2) is unlikely, and so is a card whose Action a seat would have
         used where it peeked instead."""
-        if not self.claims and not self._peekers and not self._no_guard:
+        if not self.claims and not self._peekers and not self._no_guard and not self._no_slave:
             return self._draw()
         best: tuple[float, list[int]] | None = None
         for _ in range(max(self.tries, 1)):
@@ -162,6 +169,9 @@ class Search:
         for x in self._no_guard:
             if cards[x] == GUARD:
                 like *= UNLIKELY_BLOCK
+        for x in self._no_slave:
+            if cards[x] == SLAVE:
+                like *= UNLIKELY_JOIN
         checks: list[tuple[int, bool]] = [(x, False) for x in self._peekers]
         if self.claims:
             x = cards.index(SULTAN)
@@ -195,13 +205,14 @@ class Search:
         r._cache = {}
         return 1.0 if _kind(choice) in ("peek", "swap") else self.unlikely
 
-    def _public_play(self) -> tuple[list[int], list[int]]:
+    def _public_play(self) -> tuple[list[int], list[int], list[int]]:
         """What the others' public play says of their cards now, where the cards have
         surely not moved since (no open swap of theirs, no hide by anyone, S-SWAP-2):
         the hidden seats whose last turn was a peek while they could have used their
         card's Action (a card they chose not to act with), and the hidden seats that
         could have blocked an assassination that was not blocked (no free Guard there,
-        S-GRD-2; the normal bot always blocks)."""
+        S-GRD-2; the normal bot always blocks), and the hidden free seats that did not
+        join a revolt while no Sultan was face up (the normal bot's Slave joins then, S-SLV-2)."""
         v, n = self.v, self.v.players
         quiet: set[int] = set()
         no_guard: set[int] = set()
@@ -209,7 +220,11 @@ class Search:
         shown: set[int] = set()  # revealed now
         held: set[int] = set()  # detained or captured: cannot block (S-REACT-3)
         dancers: set[int] = set()  # revealed Belly Dancers (S-GRD-4)
+        sultans: set[int] = set()  # where the Sultan was seen face up
         strike: set[int] = set()
+        no_slave: set[int] = set()
+        called: set[int] = set()  # who could join the open revolt
+        crowned = False  # a Sultan is face up
 
         def side(s: int, step: int) -> int:
             t = (s + step) % n
@@ -225,14 +240,16 @@ class Search:
             if kind == "peek":
                 quiet.add(x)
             elif kind == "swap":
-                quiet.discard(x)
-                no_guard.discard(x)
-                if not ev.spare and ev.target is not None:
-                    quiet.discard(ev.target)
-                    no_guard.discard(ev.target)
+                for known in (quiet, no_guard, no_slave):
+                    known.discard(x)
+                    if not ev.spare and ev.target is not None:
+                        known.discard(ev.target)
             elif kind == "hide":
                 quiet.clear()
                 no_guard.clear()
+                no_slave.clear()
+                if ev.seat in sultans:
+                    crowned = False
                 shown.discard(x)
                 dancers.discard(x)
             elif kind == "reveal":
@@ -240,12 +257,17 @@ class Search:
                 shown.add(x)
                 if ev.card == "belly-dancer":
                     dancers.add(x)
+                if ev.card == "sultan":
+                    crowned = True
+                    sultans.add(x)
             elif kind == "exhausted":
                 quiet.discard(x)
             elif kind == "death":
                 quiet.discard(x)
                 alive[x] = False
                 dancers.discard(x)
+                if ev.card == "sultan":
+                    crowned = False
                 if ev.cause == "assassinated":
                     no_guard |= strike
                 strike = set()
@@ -259,6 +281,13 @@ class Search:
                 held -= set(ev.seats)
             elif kind == "block":
                 strike = set()
+            elif kind == "revolt":
+                called = set() if crowned else {
+                    s for s in range(n) if s != x and alive[s] and s not in shown and s not in held
+                }
+            elif kind == "join":
+                no_slave |= called - set(ev.seats)
+                called = set()
             elif kind == "assassinate" and ev.target is not None:
                 t = ev.target
                 near = {side(x, 1), side(x, -1), side(t, 1), side(t, -1)} - {x}
@@ -277,6 +306,7 @@ class Search:
         return (
             sorted(x for x in quiet if unknown(x) and not seats[x].exhausted),
             sorted(x for x in no_guard if unknown(x)),
+            sorted(x for x in no_slave if unknown(x)),
         )
 
     def _draw(self) -> list[int]:

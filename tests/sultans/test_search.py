@@ -351,3 +351,19 @@ def test_no_guard_stood_beside_an_assassination_nobody_blocked() -> None:
         r.play(s, "peek 0")
     assert r.pending() == {0}
     assert Search(json_view(r, 0), r.legal(0), 1)._no_guard == [4]
+
+
+def test_a_hidden_free_seat_that_did_not_join_a_revolt_is_seldom_a_slave() -> None:
+    """S-SLV-2: the normal bot's hidden free Slave joins a revolt while no Sultan is face
+    up; the seats that did not join hold a Slave less often in the search's deals."""
+    r = deal("slave slave guard assassin slave sultan vizier", "guard", first=1)
+    r.play(1, "revolt")
+    for s in sorted(r.pending()):
+        r.play(s, "pass")
+    for s in (2, 3, 4, 5, 6):
+        r.play(s, "peek 0")
+    assert r.pending() == {0}
+    search = Search(json_view(r, 0), r.legal(0), 1, claims=False, unlikely=1.0)
+    assert search._no_slave == [2, 3, 4, 5, 6]
+    slave = card_id("slave")
+    assert sum(search.sample()[7] == slave for _ in range(200)) > 1.5 * sum(search._draw()[7] == slave for _ in range(200))
