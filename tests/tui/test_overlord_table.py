@@ -553,17 +553,23 @@ async def test_role_exchange_in_chinese() -> None:
 
 
 # ------------------------------------------------------------------- game end
-@pytest.mark.parametrize("lang", ["en", "zh"])
-async def test_the_result_puts_the_winner_first_even_with_less_gold(lang: Lang) -> None:
-    """K-ORD-8: the ruler left alone wins; bob's 20 gold came first above the
-    winner's 5 (seen over ssh). The winner heads the table, the rest by gold."""
-    g = new_game(gold=[5, 20, 5, 5])
+def alice_left_alone(gold: list[int]) -> Game:
+    """alice (0) rules and orders each other seat to its death in turn (K-ORD-8)."""
+    g = new_game(gold=gold)
     for target in (1, 2, 3):
         g.play(0, f"order {target}")
         pass_all(g, but=(target,))
         g.play(target, "die")
         while g.pending() and not any(a.startswith("order") for a in g.legal(0)):
             pass_all(g)
+    return g
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_result_puts_the_winner_first_even_with_less_gold(lang: Lang) -> None:
+    """K-ORD-8: the ruler left alone wins; bob's 20 gold came first above the
+    winner's 5 (seen over ssh). The winner heads the table, the rest by gold."""
+    g = alice_left_alone(gold=[5, 20, 5, 5])
     out = g.outcome()
     assert out is not None and out.winner == 0 and out.reason == "last-alive"
     room = OverlordRoom(g, humans=(2,))
@@ -579,13 +585,7 @@ async def test_the_standings_line_says_the_winner_comes_first_when_not_by_gold(l
     """K-ORD-8: alice, left alone with 5 gold, won; the line read "Standings by gold:
     1. alice:5 · 2. bob:20" (seen over ssh as "1. alice:13 · 2. Bot 4:15"). It says
     the winner comes first, then the gold; a winner with the most gold keeps "by gold"."""
-    g = new_game(gold=[5, 20, 5, 5])
-    for target in (1, 2, 3):
-        g.play(0, f"order {target}")
-        pass_all(g, but=(target,))
-        g.play(target, "die")
-        while g.pending() and not any(a.startswith("order") for a in g.legal(0)):
-            pass_all(g)
+    g = alice_left_alone(gold=[5, 20, 5, 5])
     out = g.outcome()
     assert out is not None and out.winner == 0 and out.gold[0] < max(out.gold)
     room = OverlordRoom(g, humans=(2,))
