@@ -393,3 +393,29 @@ async def test_a_fitted_prompt_cuts_the_fewest_lines_the_longest_first() -> None
         await pilot.pause()
         rows = [line.render_line(y).text.rstrip() for y in range(4)]
         assert rows[0].endswith("…") and rows[1].endswith("…") and rows[2:] == ["end", ""]  # the longest, then the next
+
+
+def test_the_wrapped_texts_kept_process_wide_are_bounded_in_lines() -> None:
+    """``wrapped_strips`` keeps at most ``STRIP_CACHE_SIZE`` lines in all, the
+    most recently used, however many lines each text has (it kept that many
+    texts: an evening's multi-line result sheets grew the server's memory)."""
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from tui.widgets import direct
+
+    holder: Any = SimpleNamespace(app=SimpleNamespace(console=Console(file=io.StringIO(), width=200)))
+    texts = [Text(f"sheet {i}\nsecond line\nthird line") for i in range(direct.STRIP_CACHE_SIZE // 2)]
+    direct._wrapped.clear()
+    try:
+        made = [direct.wrapped_strips(holder, text, 40) for text in texts]
+        assert all(len(lines) == 3 for lines in made)
+        assert direct.wrapped_strips(holder, texts[-1], 40) is made[-1]  # the newest are kept
+        assert direct.wrapped_strips(holder, texts[0], 40) is not made[0]  # the oldest were let go
+        kept = sum(direct.wrapped_strips(holder, text, 40) is lines for text, lines in zip(texts[-100:], made[-100:], strict=True))
+        assert kept == 100
+        assert len(direct._wrapped) * 3 <= direct.STRIP_CACHE_SIZE
+    finally:
+        direct._wrapped.clear()

@@ -5,6 +5,7 @@ rendered lines every session shares."""
 from __future__ import annotations
 
 import sys
+from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -25,11 +26,55 @@ from textual.widget import Widget
 from tui.text import Packed
 
 STRIP_CACHE_SIZE = 8192
-"""Rendered lines kept process-wide. The screens of one room mostly show the
-same lines (a seat box, a log line), so each is rendered once for all of them."""
+"""Wrapped lines kept process-wide (:func:`wrapped_strips`). The screens of one
+room mostly show the same lines (a seat box, a log line), so each is
+rendered once for all of them."""
 
-_strips: LRUCache[Hashable, Strip] = LRUCache(STRIP_CACHE_SIZE)
-_wrapped: LRUCache[Hashable, list[Strip]] = LRUCache(STRIP_CACHE_SIZE)
+
+class LinesCache:
+    """Least recently used lists of strips, at most ``max_lines`` strips in all.
+
+    A bound on the entries let the wrapped texts' memory grow for an evening:
+    a round's result sheet is one entry of dozens of lines. The newest entry
+    stays even when it alone is over the bound."""
+
+    def __init__(self, max_lines: int) -> None:
+        self.max_lines = max_lines
+        self.lines = 0  # the strips held
+        self._entries: OrderedDict[Hashable, list[Strip]] = OrderedDict()
+
+    def get(self, key: Hashable) -> list[Strip] | None:
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+        return found
+
+    def __setitem__(self, key: Hashable, value: list[Strip]) -> None:
+        entries = self._entries
+        old = entries.pop(key, None)
+        if old is not None:
+            self.lines -= len(old)
+        entries[key] = value
+        self.lines += len(value)
+        while self.lines > self.max_lines and len(entries) > 1:
+            self.lines -= len(entries.popitem(last=False)[1])
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.lines = 0
+
+
+ROW_CACHE_SIZE = 4096
+"""Single rows kept process-wide (:func:`text_strip`: a table ring's rows, each
+with its mouse offsets, ~4.5 KB). A row changes with the match and the
+room's screens draw it at about the same time, so the older rows kept are
+mostly ones no state shows again, and memory the cache fills slowly."""
+
+_strips: LRUCache[Hashable, Strip] = LRUCache(ROW_CACHE_SIZE)
+_wrapped = LinesCache(STRIP_CACHE_SIZE)
 
 
 def text_key(text: Text) -> Hashable:
@@ -42,7 +87,7 @@ def text_strip(widget: Widget, text: Text, width: int, y: int | None = None, bas
     widget's style (``base``, default ``widget.rich_style``), not wrapped; with
     ``y``, its cells know their row (mouse offsets). Rendered straight to
     segments, not through Textual's ``Content`` (~10x the cost per line), and
-    cached process-wide (:data:`STRIP_CACHE_SIZE`)."""
+    cached process-wide (:data:`ROW_CACHE_SIZE`)."""
     if base is None:
         base = widget.rich_style
     key = (text_key(text), width, base, y)
