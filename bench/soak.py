@@ -4,7 +4,8 @@ level off or keep growing, and how long do full collections stop the loop?
     ./manage bench soak [--minutes 120] [--settle 15] [--churn 10] [--rooms 2]
                         [--per-room 6] [--seats 12] [--game sultans]
                         [--bot-delay 0.01] [--every 30] [--census]
-                        [--tracemalloc 10] [--garbage] [--trim]
+                        [--tracemalloc 10] [--sizes] [--holders] [--garbage]
+                        [--trim]
 
 Each room has a host at the table (a Peek or a pass as soon as it is their
 turn), bots in the other seats (``--bot-delay`` seconds a move: many matches
@@ -21,8 +22,13 @@ collector tracks and the types that grew most: it changes what is measured;
 with ``--tracemalloc N``, from the settle point on, where the memory Python
 allocated grew since then, by call stack of N frames, and what it did not
 free since the previous sample: slow and large, to find a leak, not to
-measure RSS; with ``--trim``, RSS after giving the allocator's free pages
-back to the system, ``malloc_trim``: what is fragmentation, not live memory;
+measure RSS; with ``--trim``, what the C and Python allocators hold in use
+and free, and RSS after giving glibc's free pages back to the system
+(``malloc_trim``): what is fragmentation, not live memory;
+with ``--sizes``, the bytes of live objects by type (each with the strings
+and numbers it holds) and the types that grew most since the previous sample;
+with ``--holders``, the bytes each of the process's caches and each
+widget attribute (by widget type) holds, and what grew;
 with ``--garbage``, the objects left in reference cycles since the previous
 sample, by type, then collected: it changes what is measured).
 At the end: RSS after ``--settle`` minutes and at the end (target: within
@@ -38,6 +44,7 @@ import asyncio
 import contextlib
 import ctypes
 import gc
+import os
 import re
 import sys
 import tempfile
@@ -58,6 +65,41 @@ from server.hub import Hub
 from server.storage import Storage
 from tui.app import ThroneApp
 from tui.runtime import retire
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
+    )]
+
+
+def allocators() -> str:
+    """What the C allocator (glibc's ``mallinfo2``) and Python's small-object
+    allocator (``sys._debugmallocstats``) hold: in use, and free but kept."""
+    out = []
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _Mallinfo2
+        info = libc.mallinfo2()
+        out.append(
+            f"malloc in use {(info.uordblks + info.hblkhd) / 2**20:.1f} MiB, free {info.fordblks / 2**20:.1f} MiB"
+        )
+    with tempfile.TemporaryFile() as f:
+        saved = os.dup(2)  # the stats go to the C stderr
+        try:
+            os.dup2(f.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        stats = f.read().decode(errors="replace")
+    found = dict(re.findall(r"# (arenas allocated current|bytes in allocated blocks) *= *([\d,]+)", stats))
+    if len(found) == 2:
+        arenas = int(found["arenas allocated current"].replace(",", ""))  # of 1 MiB (CPython 3.10+)
+        used = int(found["bytes in allocated blocks"].replace(",", "")) / 2**20
+        out.append(f"pymalloc blocks {used:.1f} MiB in {arenas:.0f} MiB of arenas")
+    return "; ".join(out)
 
 
 def trimmed_rss() -> float:
@@ -99,6 +141,83 @@ def grown(since: tracemalloc.Snapshot, now: tracemalloc.Snapshot, top: int = 12)
         stack = " < ".join(_where(f) for f in reversed(list(stat.traceback)))
         lines.append(f"    {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  {stack}")
     return lines
+
+
+def sizes() -> tuple[Counter[str], Counter[str]]:
+    """Bytes and numbers of the objects the collector tracks, by type, each with
+    the untracked objects (strings, numbers, flat tuples) it alone refers to
+    first (``sys.getsizeof``); no collection (frozen objects too)."""
+    gc.unfreeze()
+    try:
+        seen: set[int] = set()
+        size: Counter[str] = Counter()
+        count: Counter[str] = Counter()
+        for o in gc.get_objects():
+            kind = _kind(o)
+            count[kind] += 1
+            n = sys.getsizeof(o)
+            for part in gc.get_referents(o):
+                if not gc.is_tracked(part) and id(part) not in seen:
+                    seen.add(id(part))
+                    n += sys.getsizeof(part)
+            size[kind] += n
+    finally:
+        gc.freeze()
+    return size, count
+
+
+ENTRIES: dict[str, str] = {}
+"""The entries and items (a list's lines) of each cache :func:`holders` found."""
+
+
+def holders() -> Counter[str]:
+    """Bytes reachable from each cache of the process (a module's ``LRUCache``
+    or ``FIFOCache`` by its name, first come first counted), then from every
+    widget's lines and caches by the widget's type; the walk does not go into
+    widgets, Apps, modules, classes or functions."""
+    from textual.cache import FIFOCache, LRUCache
+    from textual.dom import DOMNode
+
+    stop = (DOMNode, type, type(sys), type(holders), type(print))
+    seen: set[int] = set()
+
+    def deep(root: object) -> int:
+        total = 0
+        todo = [root]
+        while todo:
+            o = todo.pop()
+            if id(o) in seen or isinstance(o, stop):
+                continue
+            seen.add(id(o))
+            total += sys.getsizeof(o)
+            todo.extend(gc.get_referents(o))
+        return total
+
+    found: Counter[str] = Counter()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(("tui", "server", "protocol", "engine", "textual", "rich")):
+            continue
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, (LRUCache, FIFOCache)):
+                values = [v for v in value._cache.values()]  # an LRUCache's are links [prev, next, key, value]
+                values = [v[3] if isinstance(value, LRUCache) else v for v in values]
+                lines = sum(len(v) if isinstance(v, list) else 1 for v in values)
+                found[f"{name}.{attr}"] += deep(value)
+                ENTRIES[f"{name}.{attr}"] = f" ({len(values)} entries, {lines} items)"
+            elif callable(getattr(value, "cache_info", None)):
+                found[f"{name}.{attr}"] += deep(value)
+    gc.unfreeze()
+    try:
+        nodes = [o for o in gc.get_objects() if isinstance(o, DOMNode)]
+    finally:
+        gc.freeze()
+    for node in nodes:
+        for attr, value in list(vars(node).items()):
+            if isinstance(value, (list, dict, tuple, LRUCache, FIFOCache)) or hasattr(value, "__slots__"):
+                n = deep(value)
+                if n:
+                    found[f"{type(node).__qualname__}.{attr}"] += n
+    return found
 
 
 def census() -> Counter[str]:
@@ -180,6 +299,8 @@ async def main(args: argparse.Namespace, db: Path) -> None:
     actors = [asyncio.create_task(host_plays(table)) for _, table in rooms]
 
     samples: list[tuple[float, float]] = []  # seconds, RSS MiB
+    sized: tuple[Counter[str], Counter[str]] | None = None
+    held_before: Counter[str] | None = None
     first_snapshot: tracemalloc.Snapshot | None = None
     last_snapshot: tracemalloc.Snapshot | None = None
     settled: tuple[float, float] | None = None
@@ -230,6 +351,30 @@ async def main(args: argparse.Namespace, db: Path) -> None:
                 ", ".join(f"{kind.rsplit('.', 1)[-1]} +{n}" for kind, n in (counts - before).most_common(6)) or "-",
             )
             before = counts
+        if args.sizes:
+            full.ours = True
+            now_sizes, now_counts = sizes()
+            full.ours = False
+            if sized is not None:
+                grew_most = (now_sizes - sized[0]).most_common(10)
+                grew += "  sizes: total {:.1f} MiB, grew: {}".format(
+                    now_sizes.total() / 2**20,
+                    ", ".join(
+                        f"{kind} {n / 2**20:+.2f} MiB ({now_counts[kind] - sized[1][kind]:+d})" for kind, n in grew_most
+                    ),
+                )
+            sized = (now_sizes, now_counts)
+        if args.holders:
+            held = holders()
+            grew += "  held: total {:.1f} MiB, most: {}".format(
+                held.total() / 2**20,
+                ", ".join(f"{kind} {n / 2**20:.2f} MiB{ENTRIES.get(kind, '')}" for kind, n in held.most_common(14)),
+            )
+            if held_before is not None:
+                grew += "; grew: " + ", ".join(
+                    f"{kind} {n / 2**20:+.2f} MiB" for kind, n in (held - held_before).most_common(8)
+                )
+            held_before = held
         if args.garbage:
             full.ours = True
             found, garbage_bytes = cyclic_garbage(sized=True)
@@ -237,7 +382,7 @@ async def main(args: argparse.Namespace, db: Path) -> None:
             kinds = ", ".join(f"{kind} {n}" for kind, n in found.most_common(8))
             grew += f"  cyclic garbage {found.total():,d} objects, {garbage_bytes / 2**20:.1f} MiB ({kinds or '-'})"
         if args.trim:
-            grew += f"  RSS trimmed {trimmed_rss():6.1f} MiB"
+            grew += f"  ({allocators()})  RSS trimmed {trimmed_rss():6.1f} MiB"
         pauses = sorted(full.pauses)
         worst = f"{pauses[-1] * 1e3:.0f} ms" if pauses else "-"
         _print(
@@ -324,6 +469,14 @@ def run() -> None:
     parser.add_argument(
         "--tracemalloc", type=int, default=0, metavar="FRAMES",
         help="trace allocations from the settle point on, call stacks of FRAMES frames (slow)",
+    )
+    parser.add_argument(
+        "--sizes", action="store_true",
+        help="at each sample, the bytes of live objects by type and what grew since the previous sample",
+    )
+    parser.add_argument(
+        "--holders", action="store_true",
+        help="at each sample, the bytes each cache and each widget attribute holds (by type), and what grew",
     )
     parser.add_argument(
         "--garbage", action="store_true",
