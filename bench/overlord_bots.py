@@ -29,54 +29,25 @@ import multiprocessing
 import multiprocessing.pool
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from bot_makers import BotMaker, report_times
+from bot_makers import bot_maker as shared_bot_maker
 from bot_stats import Z95, wilson
-from pydantic import BaseModel
 
 from engine.api import Bot
 from engine.overlord import Game
 from engine.overlord.bots import make_bot
 from engine.overlord.search import searchable
 from engine.registry import games
-from protocol.contract import RoomSettings
-from server.thinking import think
 
 KINDS = ("easy", "normal", "strong", "random")
-BotMaker = Callable[[int, str, int], Bot]
 TARGETS = {("normal", "random"): 2.0, ("normal", "easy"): 1.5, ("strong", "normal"): 1.5}
 
 
 def bot_maker(budget: float | None, samples: int = 0) -> tuple[BotMaker, list[float]]:
     """Makes the bots; the strong bot's decision times (seconds) go to the list."""
-    times: list[float] = []
-
-    def make(seat: int, kind: str, seed: int) -> Bot:
-        if kind == "strong":
-            return TimedStrong(seat, seed, budget if budget is not None else RoomSettings().bot_delay, times, samples)
-        return make_bot(seat, kind, seed)
-
-    return make, times
-
-
-class TimedStrong:
-    """The strong bot as a room runs it: a search for ``budget`` seconds a decision
-    (here in this process, timed), the normal bot for the rest."""
-
-    def __init__(self, seat: int, seed: int, budget: float, times: list[float], samples: int = 0) -> None:
-        self.seat, self.seed, self.budget, self.times, self.samples = seat, seed, budget, times, samples
-        self.normal = make_bot(seat, "normal", seed)
-        self.decisions = 0
-
-    def act(self, view: BaseModel, legal: list[str], pending: bool) -> str | None:
-        if not legal or not searchable(view, pending):
-            return self.normal.act(view, legal, pending)
-        self.decisions += 1
-        t0 = time.perf_counter()
-        seed = f"{self.seed}:{self.seat}:{self.decisions}"
-        answer = think("overlord", view.model_dump_json(), legal, seed, self.budget, self.samples)
-        self.times.append(time.perf_counter() - t0)
-        return answer
+    return shared_bot_maker("overlord", make_bot, searchable, budget, samples)
 
 
 def play_one(players: int, seed: int, hero: int, expansion: bool, levels: tuple[str, str],
@@ -196,10 +167,7 @@ def main() -> None:
           f"(delta method) ({verdict}); per-count 95% Wilson intervals above")
     print(f"{total_games} games, {total_steps} actions in {dt:.1f} s "
           f"({total_steps / dt:.0f} actions/s, {total_games / dt:.1f} games/s)")
-    if times:
-        times.sort()
-        p50, p99 = times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
-        print(f"strong bot: {len(times)} decisions, p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms")
+    report_times(times)
 
 
 if __name__ == "__main__":
