@@ -62,7 +62,7 @@ SPEC = GameSpec(
     new_table=new_table,
     new_bot=new_bot,
     describe_options=describe,
-    # not yet offered: it scores about 1.18x the normal bot's points (target 1.3x; README, Benchmarks)
+    # not yet offered: it scores about 1.24x the normal bot's points (target 1.3x; README, Benchmarks)
     search=SearchSpec(parse_view=_parse_view, searchable=searchable, new=Search, offered=False),
     views=ViewModels(view=MatchView | RoundView, round_view=RoundView, event=Event),
     round_results=True,
