@@ -494,3 +494,19 @@ async def test_the_match_results_way_back_to_the_lobby_is_the_one_the_keys_take(
         await pilot.press("escape")
         await settle(pilot)
         assert client.listener is None and isinstance(app.screen, LobbyScreen)  # the second: the lobby
+
+
+async def test_a_rounds_result_draws_no_table_through_itself() -> None:
+    """A round's end opens its result on every screen of the room at once, and
+    its countdown redraws it each second: a translucent screen blended the table
+    under it into every frame (7 ms each; 15 screens a room stalled the host for
+    a second, `./manage bench load`). It is opaque, and so is the whole log."""
+    room = sultans()
+    async with at(None, (80, 24), 0, "en", room) as (app, pilot, _client):
+        kill_the_sultan(room)
+        await settle(pilot)
+        assert isinstance(app.screen, RoundResults)
+        assert app.screen.styles.background.a == 1
+        await pilot.press("escape", "f3")
+        await settle(pilot)
+        assert isinstance(app.screen, MatchLog) and app.screen.styles.background.a == 1
