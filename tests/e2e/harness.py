@@ -123,6 +123,11 @@ def _in_own_terminal() -> None:  # pragma: no cover - runs in the child
     """The child's stdin (a pty) becomes its controlling terminal: it leads a new
     session (``start_new_session``), so closing the pty's other end hangs it up."""
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # an operator's shell starts it with the terminal's signals at their defaults,
+    # whatever this test run inherited (under nohup SIGHUP is ignored, and a
+    # background job ignores SIGINT; the server keeps ignoring what it was started to ignore)
+    for sig in (signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
     _die_with_parent()
 
 

@@ -57,7 +57,7 @@ def _match_waiting_on_alice(
     wait_truth(
         server,
         lambda t: t.asks_only(0),
-        timeout=120,
+        timeout=240,  # (rare in a deal: quick windows ask alice only where she has a real choice)
         what="a reaction that waits for alice alone",
         client=alice,
         play_again=True,  # whether a reaction asks alice depends on the deal
