@@ -33,6 +33,8 @@ Figures:
 
 * **echo**: from sending one character to the chat line until the line with
   that character arrives back (the typed text so far, contiguous in the output);
+  a word during which a round's result opened over the table (it takes the
+  keys, as it would a person's) is counted apart, neither timed nor lost;
 * **action to all screens**: from a seated player's Enter that plays a Peek
   until every *other* client of the room has received the table with the next
   turn number (``turn N/...`` in the header); p99 over (action, screen) pairs
@@ -88,6 +90,7 @@ T = TypeVar("T")
 HEADER = re.compile(r"Round (\d+)/\d+ · turn (\d+)/\d+")
 NOW = re.compile(r"Now: ([^\x1b\r\n]*)|Nothing to do now|You are dead")
 ESC = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+RESULT = re.compile(r"Round \d+ result|Match result")  # a result over the table, where the chat was
 
 TARGETS = {
     "first": 0.100,
@@ -119,6 +122,11 @@ class Player:
     echoes: list[float] = field(default_factory=list)
     echo_sent: list[float] = field(default_factory=list)  # when each of ``echoes`` was typed
     lost_echoes: int = 0
+    results_seen: int = 0
+    """Times a round's or the match's result was drawn over this client's table."""
+    covered_keys: int = 0
+    """Keys typed in a word during which a result covered the chat line: not timed,
+    not lost (they went to the result, as a person's would)."""
 
     def watch(self) -> None:
         self.client.watchers.append(self._on_output)
@@ -130,6 +138,8 @@ class Player:
             if key != self.key:
                 self.key, self.key_at = key, at
                 self.turns.append((at, key))
+        if RESULT.search(new):
+            self.results_seen += 1
         found = list(NOW.finditer(new))
         if found:
             last_now = found[-1]
@@ -391,6 +401,7 @@ async def typer_loop(player: Player, stop: asyncio.Event, rate: float, offset: f
         client.send("ZX")
         await asyncio.sleep(0.4)
         typed = "ZX"
+        results = player.results_seen
         for ch in letters:
             if stop.is_set():
                 break
@@ -401,7 +412,10 @@ async def typer_loop(player: Player, stop: asyncio.Event, rate: float, offset: f
         deadline = time.monotonic() + 3.0
         while player.pending_echoes and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        player.lost_echoes += len(player.pending_echoes)
+        if player.results_seen != results:  # a round ended: its result took the keys
+            player.covered_keys += len(player.pending_echoes)
+        else:
+            player.lost_echoes += len(player.pending_echoes)
         player.pending_echoes = []
         for _ in range(len(typed)):
             client.send("\x7f")
@@ -673,6 +687,8 @@ async def run(args: argparse.Namespace) -> int:
             rows.append((f"  ... p90 / p95; typers {'staggered over 6 s' if args.stagger else 'in lockstep'}",
                          f"{fmt_ms(percentile(echoes, 90))} / {fmt_ms(percentile(echoes, 95))}", "", ""))
         rows.append(("  ... keys whose echo did not come within 3 s (not in the p50/p99)", str(lost), "", ""))
+        covered = sum(p.covered_keys for p in players)
+        rows.append(("  ... keys typed while a round's result covered the chat (not timed)", str(covered), "", ""))
         if result.per_screen:
             p99 = percentile(result.per_screen, 99)
             rows.append((f"action -> all screens p99, per screen ({len(result.per_screen)})", fmt_ms(p99),
