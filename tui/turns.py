@@ -38,6 +38,7 @@ class Turns:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._queues: tuple[deque[_Job], ...] = (deque(), deque(), deque())  # urgent, frames, refreshes
         self._scheduled = False
+        self.running = False  # inside a job now
         self.ran = 0  # jobs run (tests, benchmarks)
         self.passes = 0  # passes of the loop that ran some
 
@@ -70,12 +71,15 @@ class Turns:
             if done.done():  # dropped (its app closed)
                 continue
             self.ran += 1
+            self.running = True
             try:
                 context.run(job)
             except Exception as error:
                 done.set_exception(error)
             else:
                 done.set_result(None)
+            finally:
+                self.running = False
             if time.perf_counter() >= deadline:
                 break
         if self._next_queue() is not None and self._loop is not None and not self._loop.is_closed():

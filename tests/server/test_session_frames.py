@@ -374,3 +374,47 @@ async def test_a_dialog_that_shrinks_leaves_the_wide_characters_it_uncovers_whol
         app.exit()
         await asyncio.wait_for(task, 5)
         await hub.stop()
+
+
+async def test_with_turns_a_rounds_result_is_drawn_in_turns() -> None:
+    """A round's end opens its result on every screen of the room at once, each
+    a whole frame; drawn as the dialog opened, outside the turns, fifteen of
+    them went before a key typed on another screen (`./manage bench load`'s
+    echo p99). Its frames, the first one too, are drawn in turns."""
+    hub = new_hub(games=None, time_scale=1.0, grace_period=1e6)  # the real games; bots at once
+    await hub.start()
+    turns = Turns()
+    writes: list[bytes] = []
+    term = SessionTerminal(writes.append, (100, 30))
+    app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class, turns=turns)
+    prepare_app(app, app_host())
+    drawn: list[tuple[str, bool]] = []
+    display = app._display
+
+    def recorded(screen: Any, update: Any) -> None:
+        drawn.append((type(screen).__name__, turns.running))
+        display(screen, update)
+
+    app._display = recorded  # type: ignore[method-assign]
+    task: asyncio.Task[Any] = asyncio.create_task(app.run_async(size=term.size))
+    try:
+        host = hub.connect(Identity(name="hal"))
+        rc = host.create_room(RoomSettings(game="sultans", seats=5, rounds=1, turn_timer=0, window_timer=0))
+        rc.start()  # hal and four bots
+        await until(lambda: any(b"SHA256:test" in w for w in writes))
+        app.call_later(app.enter_room, app.lobby.watch(rc.room.id), watching=True)
+        await until(lambda: type(app.screen) is table_screen_for("sultans"))
+        for _ in range(2000):  # hal plays the first legal action at each of his turns until the round ends
+            if type(app.screen).__name__ == "RoundResults":
+                break
+            if rc.pending():
+                rc.act(rc.legal()[0], rc.snapshot().version)
+            await asyncio.sleep(0.01)
+        await _quiet(writes)
+        results = [in_turn for name, in_turn in drawn if name == "RoundResults"]
+        assert results, drawn[-10:]
+        assert all(results)
+    finally:
+        app.exit()
+        await asyncio.wait_for(task, 5)
+        await hub.stop()

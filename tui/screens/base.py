@@ -97,6 +97,7 @@ class _ThroneMixin:
             Screen._clear_tooltip(cast("Screen[Any]", self))
 
 
+
 class HostScreen(_ThroneMixin, Translatable, Screen[None]):
     """A full screen showing host state, with a translated key bar."""
 
@@ -250,17 +251,7 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _on_timer_update(self) -> Awaitable[None] | None:  # type: ignore[override]
-        """Textual's screen update (lay out, draw what changed, write it) as a
-        job of the app's :class:`~tui.turns.Turns` when it has them (the SSH
-        host: one room's change updates fifteen screens at once, and a key
-        pressed meanwhile waits behind none of them). A frame that answers the
-        player's own input goes before frames the host caused."""
-        turns: Turns | None = getattr(self.app, "turns", None)
-        if turns is None:
-            Screen._on_timer_update(self)
-            return None
-        # Textual's timer awaits it: the next frame is not asked for before this one is drawn
-        return turns.run(partial(Screen._on_timer_update, self), urgent=self.throne.answers_input())
+        return _update_in_turn(self)
 
     def _screen_resized(self, size: Size) -> None:
         """Textual lays a screen out again at every Resize event, also at one
@@ -271,6 +262,20 @@ class HostScreen(_ThroneMixin, Translatable, Screen[None]):
         if size == self._compositor.size:
             return
         super()._screen_resized(size)
+
+
+def _update_in_turn(screen: HostScreen | HostModal[Any]) -> Awaitable[None] | None:
+    """Textual's screen update (lay out, draw what changed, write it) as a
+    job of the app's :class:`~tui.turns.Turns` when it has them (the SSH
+    host: one room's change updates fifteen screens at once, and a key
+    pressed meanwhile waits behind none of them). A frame that answers the
+    player's own input goes before frames the host caused."""
+    turns: Turns | None = getattr(screen.app, "turns", None)
+    if turns is None:
+        Screen._on_timer_update(screen)
+        return None
+    # Textual's timer awaits it: the next frame is not asked for before this one is drawn
+    return turns.run(partial(Screen._on_timer_update, screen), urgent=screen.throne.answers_input())
 
 
 def _textual_bookkeeping() -> str | None:
@@ -381,6 +386,27 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
             return AwaitComplete()
         self._dismissed = True
         return super().dismiss(result)
+
+    def _on_timer_update(self) -> Awaitable[None] | None:  # type: ignore[override]
+        return _update_in_turn(self)
+
+    _frame_queued = False
+
+    def _compositor_refresh(self) -> None:
+        """Outside a turn (the layout when the dialog opens, or a resize), the
+        frame is drawn in a turn of its own: a round's result opens on every
+        screen of the room at the same moment, each a whole frame, and a key
+        typed meanwhile on another screen waited behind all of them."""
+        turns: Turns | None = getattr(self.app, "turns", None)
+        if turns is None or turns.running:
+            super()._compositor_refresh()
+        elif not self._frame_queued:
+            self._frame_queued = True
+            turns.run(self._queued_frame, urgent=self.throne.answers_input())
+
+    def _queued_frame(self) -> None:
+        self._frame_queued = False
+        super()._compositor_refresh()
 
     def on_mount(self) -> None:
         # runs after the dialog's own on_mount (Textual calls each class's handler)
