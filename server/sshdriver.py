@@ -5,9 +5,9 @@ the App: the transport calls :meth:`SessionTerminal.feed` with raw input
 bytes, :meth:`~SessionTerminal.resize` on window changes and
 :meth:`~SessionTerminal.pause_writing` / :meth:`~SessionTerminal.resume_writing`
 for flow control; the App writes through the driver to the terminal's
-``write`` callback. The App builds its driver itself from a class, so each
-session hands the App its own subclass (:attr:`SessionTerminal.driver_class`)
-that knows the terminal.
+``write`` callback. The App builds its driver itself from what it is given as
+its driver class: each session hands it one that binds the driver to that
+session's terminal (:attr:`SessionTerminal.driver_class`).
 
 Everything runs on the event loop's thread; parsed events are posted with
 ``app.post_message`` (no thread hops). Facts this relies on are written down
@@ -24,7 +24,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import constants, events
 from textual._ansi_sequences import SYNC_END, SYNC_START
@@ -306,10 +307,15 @@ class SessionTerminal:
         self._budget_at = self.last_input
         self._pending_input: list[bytes] = []
         self._driver: SSHDriver | None = None
-        self.driver_class: type[SSHDriver] = type(
-            "SessionSSHDriver", (SSHDriver,), {"terminal": self}
-        )
-        """The Driver subclass to give the App (``App(driver_class=...)``)."""
+
+    @property
+    def driver_class(self) -> type[SSHDriver]:
+        """What to give the App as its ``driver_class``: it makes this session's
+        driver. Not a class of its own per session (a class is a reference
+        cycle with itself, which kept each ended session's terminal for a full
+        collection of the whole heap): the App only calls it, as
+        ``driver_class(app, debug=..., mouse=..., size=...)``."""
+        return cast("type[SSHDriver]", partial(SSHDriver, terminal=self))
 
     # -- called by the transport ------------------------------------------------
 
@@ -439,21 +445,20 @@ class SessionTerminal:
 
 
 class SSHDriver(Driver):
-    """Textual driver for one SSH session; use a :class:`SessionTerminal`'s
-    ``driver_class``, which binds the class to that session."""
-
-    terminal: ClassVar[SessionTerminal]
+    """Textual driver for one SSH session; the App gets it from its
+    :class:`SessionTerminal`'s ``driver_class``."""
 
     def __init__(
         self,
         app: App[Any],
         *,
+        terminal: SessionTerminal,
         debug: bool = False,
         mouse: bool = True,
         size: tuple[int, int] | None = None,
     ) -> None:
-        super().__init__(app, debug=debug, mouse=mouse, size=size or self.terminal.size)
-        self._term = self.terminal
+        super().__init__(app, debug=debug, mouse=mouse, size=size or terminal.size)
+        self._term = terminal
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._limits = self._term.limits
         self._paste = PasteFilter(self._limits.paste_max)

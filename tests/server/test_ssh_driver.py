@@ -293,12 +293,30 @@ async def test_close_releases_the_parser(running: Running) -> None:
     assert running.app.keys == []
 
 
-def test_each_session_gets_its_own_driver_class() -> None:
-    a = SessionTerminal(lambda _b: None)
+async def test_each_session_gets_a_driver_of_its_own_terminal() -> None:
+    a = SessionTerminal(lambda _b: None, (90, 28))
     b = SessionTerminal(lambda _b: None)
-    assert a.driver_class is not b.driver_class
-    assert a.driver_class.terminal is a and b.driver_class.terminal is b
-    assert issubclass(a.driver_class, SSHDriver)
+    app = App[None]()
+    driver = a.driver_class(app, debug=False, mouse=True, size=None)  # as Textual's App makes it
+    assert isinstance(driver, SSHDriver)
+    assert driver._term is a and b.driver_class(app)._term is b
+    assert driver._size == (90, 28)
+
+
+def test_a_terminal_is_freed_by_reference_counting() -> None:
+    """Issue 45, memory over an evening: each session's terminal made a class of
+    its own, and a class is a reference cycle (with its ``__mro__``): the
+    terminal, with the input and counters it held, stayed until a full
+    collection of the server's whole heap (~11 objects a session)."""
+    gc.disable()
+    try:
+        term = SessionTerminal(lambda _b: None)
+        made = term.driver_class
+        gone = weakref.ref(term)
+        del term, made
+        assert gone() is None
+    finally:
+        gc.enable()
 
 
 def test_a_closed_terminal_no_longer_holds_its_session() -> None:

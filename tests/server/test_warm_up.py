@@ -47,7 +47,7 @@ async def test_warm_up_draws_the_real_lobby_and_leaves_nobody_behind(hub: Hub) -
 
     def factory(lobby: LobbyClient, driver_class: type[Driver]) -> App[Any]:
         app = app_host().new_app(lobby, driver_class)
-        made.append((app, driver_class.terminal))  # type: ignore[attr-defined]
+        made.append((app, driver_class.keywords["terminal"]))  # type: ignore[attr-defined]  # (a partial)
         app.call_later(lambda: screens.append(type(app.screen).__name__))
         return app
 
