@@ -7,8 +7,10 @@ regular turns, from seeded rounds played by normal bots), then runs the search
 on each for exactly ``--samples`` sampled deals, on one core. The work is the
 same on any machine and for any version whose decisions are the same, so the
 rates compare versions: it prints rollouts per second, sampled deals per
-second and the time a decision's samples took, and a digest of every
-decision's answer and search statistics (equal digests: the same play).
+second and the time a decision's samples took, per second of this process's
+CPU time (what a version costs, whatever else the machine runs; the wall-clock
+rate is printed beside it), and a digest of every decision's answer and search
+statistics (equal digests: the same play).
 ``--profile`` runs the searches under cProfile and prints the top functions.
 """
 
@@ -49,23 +51,25 @@ def decisions(players: int, count: int) -> list[tuple[str, list[str], str]]:
     return out
 
 
-def search_all(work: list[tuple[str, list[str], str]], samples: int) -> tuple[int, int, float, str]:
-    """Search each decision for ``samples`` samples: (rollouts, samples, seconds, digest)."""
+def search_all(work: list[tuple[str, list[str], str]], samples: int) -> tuple[int, int, float, float, str]:
+    """Search each decision for ``samples`` samples: (rollouts, samples, CPU seconds,
+    wall seconds, digest)."""
     digest = hashlib.sha256()
     rollouts = done = 0
-    elapsed = 0.0
+    cpu = wall = 0.0
     for view_json, legal, seed in work:
         view = RoundView.model_validate_json(view_json)
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         search = Search(view, legal, seed)
         while search.samples < samples:
             search.step()
             rollouts += 1
         best = search.best()
-        elapsed += time.perf_counter() - t0
+        cpu += time.process_time() - c0
+        wall += time.perf_counter() - t0
         done += search.samples
         digest.update(repr((best, sorted(search.total.items()), sorted(search.sq.items()))).encode())
-    return rollouts, done, elapsed, digest.hexdigest()[:16]
+    return rollouts, done, cpu, wall, digest.hexdigest()[:16]
 
 
 def main() -> None:
@@ -78,20 +82,25 @@ def main() -> None:
     work = {p: decisions(p, args.decisions) for p in args.players}
     prof = cProfile.Profile() if args.profile else None
     print(f"Sultans strong bot search, {args.decisions} decisions per player count, {args.samples} samples each, one core")
-    print(f"{'players':>7} {'rollouts/s':>11} {'samples/s':>10} {'ms/decision':>12}  digest")
+    print("(per CPU second of this process; wall clock in brackets)")
+    print(f"{'players':>7} {'rollouts/s':>11} {'samples/s':>10} {'ms/decision':>12} {'[samples/s]':>12}  digest")
     total_r = total_s = 0
-    total_t = 0.0
+    total_c = total_w = 0.0
     for players, w in work.items():
         if prof is not None:
             prof.enable()
-        rollouts, samples, dt, digest = search_all(w, args.samples)
+        rollouts, samples, cpu, wall, digest = search_all(w, args.samples)
         if prof is not None:
             prof.disable()
         total_r += rollouts
         total_s += samples
-        total_t += dt
-        print(f"{players:>7} {rollouts / dt:>11,.0f} {samples / dt:>10,.1f} {dt / len(w) * 1000:>12.0f}  {digest}", flush=True)
-    print(f"{'all':>7} {total_r / total_t:>11,.0f} {total_s / total_t:>10,.1f} {total_t / sum(map(len, work.values())) * 1000:>12.0f}")
+        total_c += cpu
+        total_w += wall
+        print(f"{players:>7} {rollouts / cpu:>11,.0f} {samples / cpu:>10,.1f} {cpu / len(w) * 1000:>12.0f} "
+              f"{f'[{samples / wall:,.1f}]':>12}  {digest}", flush=True)
+    decided = sum(map(len, work.values()))
+    print(f"{'all':>7} {total_r / total_c:>11,.0f} {total_s / total_c:>10,.1f} {total_c / decided * 1000:>12.0f} "
+          f"{f'[{total_s / total_w:,.1f}]':>12}")
     if prof is not None:
         pstats.Stats(prof).sort_stats("tottime").print_stats(30)
 

@@ -25,6 +25,8 @@ Pure: no I/O, no clock; deterministic from the seed and the views given.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from pydantic import BaseModel
 
@@ -114,6 +116,15 @@ class Board:
                     self.not_slave.add(note.seat)
             else:
                 self.known[note.seat] = note.card
+        # card_at of every seat, worked out once: the scores ask it for every move
+        known = self.known
+        self._at: list[str | None] = [
+            self.my_card if s == self.me else (f if f is not None else known.get(s)) for s, f in enumerate(self.face)
+        ]
+        self._ring: tuple[list[int], list[int]] | None = None
+        self._disabled: dict[int, bool] = {}
+        self._can_block: list[bool] | None = None  # per seat: free to block if it holds a Guard
+        self._free_slaves: frozenset[int] | None = None
         self._probs: dict[str, float] | None = None
         self.memo: dict[object, float] = {}  # values the bots work out once per view (a search's rollouts ask often)
         self.prior = 0.7
@@ -121,21 +132,41 @@ class Board:
 
     # ------------------------------------------------------------ seating
 
+    def _neighbours(self) -> tuple[list[int], list[int]]:
+        """Every seat's nearest living seat clockwise and anticlockwise."""
+        if self._ring is None:
+            n, alive = self.n, self.alive
+            living = [s for s in range(n) if alive[s]]
+            if not living:
+                self._ring = (list(range(n)), list(range(n)))
+                return self._ring
+            lefts = [0] * n
+            rights = [0] * n
+            nearest = living[0]  # the first living seat after the last seat
+            for s in range(n - 1, -1, -1):
+                lefts[s] = nearest
+                if alive[s]:
+                    nearest = s
+            nearest = living[-1]
+            for s in range(n):
+                rights[s] = nearest
+                if alive[s]:
+                    nearest = s
+            self._ring = (lefts, rights)
+        return self._ring
+
     def left(self, s: int) -> int:
         """Nearest living seat clockwise of ``s`` (S-SEAT-1)."""
-        t = (s + 1) % self.n
-        while not self.alive[t] and t != s:
-            t = (t + 1) % self.n
-        return t
+        return self._neighbours()[0][s]
 
     def right(self, s: int) -> int:
-        t = (s - 1) % self.n
-        while not self.alive[t] and t != s:
-            t = (t - 1) % self.n
-        return t
+        return self._neighbours()[1][s]
 
     def adjacent(self, a: int, b: int) -> bool:
-        return a != b and self.alive[a] and self.alive[b] and (self.left(a) == b or self.right(a) == b)
+        if a == b or not self.alive[a] or not self.alive[b]:
+            return False
+        lefts, rights = self._neighbours()
+        return lefts[a] == b or rights[a] == b
 
     def free(self, s: int) -> bool:
         return not self.detained[s] and not self.captured[s]
@@ -144,12 +175,7 @@ class Board:
 
     def card_at(self, s: int) -> str | None:
         """The card at ``s`` if this seat knows it now (own, face up, fresh note)."""
-        if s == self.me:
-            return self.my_card
-        f = self.face[s]
-        if f is not None:
-            return f
-        return self.known.get(s)
+        return self._at[s]
 
     def unknown_positions(self) -> list[int | None]:
         """Hidden living seats (and the spare, ``None``) whose card this seat does not know."""
@@ -165,12 +191,8 @@ class Board:
         sultans, guards, assassins, slaves, neutrals = ROLE_TABLE.get(self.n, (1, 1, 1, 3, 0))
         count: dict[str, float] = {"sultan": sultans, "guard": guards, "assassin": assassins, "slave": slaves}
         seen: list[str] = [self.my_card] if self.my_card else []
-        for s in range(self.n):
-            if s == self.me:
-                continue
-            c = self.face[s] if self.face[s] is not None else self.known.get(s)
-            if c is not None:
-                seen.append(c)
+        me = self.me
+        seen += [c for s, c in enumerate(self._at) if c is not None and s != me]
         if None in self.known:
             seen.append(self.known[None])
         seen_neutrals = set()
@@ -188,13 +210,18 @@ class Board:
     def prob(self, s: int | None, card: str) -> float:
         """Probability that position ``s`` holds ``card`` as far as this seat knows."""
         if s is not None:
-            c = self.card_at(s)
+            c = self._at[s]
             if c is not None:
                 return 1.0 if c == card else 0.0
             if card == "slave" and s in self.not_slave:
                 return 0.0
         elif None in self.known:
             return 1.0 if self.known[None] == card else 0.0
+        return self.unknown_prob(card)
+
+    def unknown_prob(self, card: str) -> float:
+        """:meth:`prob` of a seat whose card this seat does not know (and, for a Slave,
+        without a "not a Slave" note there)."""
         if self._probs is None:
             unk = self.unknown_positions()
             total = max(len(unk), 1)
@@ -203,35 +230,54 @@ class Board:
 
     def sultan_seat(self) -> int | None:
         """A living seat known to hold the Sultan (face up or a fresh note), else ``None``."""
-        for s in range(self.n):
-            if s != self.me and self.alive[s] and self.card_at(s) == "sultan":
+        me, alive = self.me, self.alive
+        for s, c in enumerate(self._at):
+            if c == "sultan" and s != me and alive[s]:
                 return s
         return None
 
     def guard_disabled(self, g: int) -> bool:
         """S-GRD-4: a Guard beside a revealed, living, non-detained Belly Dancer can neither Detain nor Block."""
-        return any(
-            self.rev[d] and self.alive[d] and not self.detained[d] and self.face[d] == "belly-dancer"
-            for d in (self.left(g), self.right(g))
-            if d != g
-        )
+        got = self._disabled.get(g)
+        if got is None:
+            lefts, rights = self._neighbours()
+            got = self._disabled[g] = any(
+                self.rev[d] and self.alive[d] and not self.detained[d] and self.face[d] == "belly-dancer"
+                for d in (lefts[g], rights[g])
+                if d != g
+            )
+        return got
 
     def possible_blockers(self, assassin: int, target: int) -> set[int]:
         """The seats that could block ``assassin`` striking ``target`` if they hold a Guard
         (S-GRD-2): living and free, beside the Assassin or the target (the target itself
         only when it is beside the Assassin), not held back by a Belly Dancer (S-GRD-4)."""
-        near = {self.left(assassin), self.right(assassin), self.left(target), self.right(target)} - {assassin}
+        lefts, rights = self._neighbours()
+        near = {lefts[assassin], rights[assassin], lefts[target], rights[target]}
+        near.discard(assassin)
         if not self.adjacent(assassin, target):
             near.discard(target)
-        return {g for g in near if self.alive[g] and self.free(g) and not self.guard_disabled(g)}
+        if self._can_block is None:
+            self._can_block = [
+                self.alive[g] and self.free(g) and not self.guard_disabled(g) for g in range(self.n)
+            ]
+        can = self._can_block
+        return {g for g in near if can[g]}
 
-    def revealed_free_slaves(self) -> set[int]:
-        return {s for s in range(self.n) if self.alive[s] and self.rev[s] and self.face[s] == "slave" and self.free(s)}
+    def revealed_free_slaves(self) -> frozenset[int]:
+        if self._free_slaves is None:
+            self._free_slaves = frozenset(
+                s for s in range(self.n) if self.alive[s] and self.rev[s] and self.face[s] == "slave" and self.free(s)
+            )
+        return self._free_slaves
 
-    def revolution_with(self, slaves: set[int]) -> bool:
+    def revolution_with(self, slaves: AbstractSet[int]) -> bool:
         """S-SLV-3: three living free revealed Slaves A, B, C with B adjacent to both others."""
+        if len(slaves) < 3:
+            return False
+        lefts, rights = self._neighbours()
         for b in slaves:
-            lft, rgt = self.left(b), self.right(b)
+            lft, rgt = lefts[b], rights[b]
             if lft != rgt and lft in slaves and rgt in slaves and lft != b and rgt != b:
                 return True
         return False
@@ -239,12 +285,14 @@ class Board:
     def live_assassins(self) -> float:
         """Expected number of living Assassin cards (held by living seats or in the spare)."""
         total = ROLE_TABLE.get(self.n, (1, 1, 1, 3, 0))[2]
-        dead = sum(1 for s in range(self.n) if not self.alive[s] and self.face[s] == "assassin")
+        alive = self.alive
+        dead = sum(1 for s, c in enumerate(self.face) if c == "assassin" and not alive[s])
         return float(total - dead)
 
     def known_assassins(self) -> list[int]:
         """Living seats known to hold an Assassin (other than this seat)."""
-        return [s for s in range(self.n) if s != self.me and self.alive[s] and self.card_at(s) == "assassin"]
+        me, alive = self.me, self.alive
+        return [s for s, c in enumerate(self._at) if c == "assassin" and s != me and alive[s]]
 
     def turn_order_until(self, stop: int) -> list[int]:
         """Living seats that turn order steps onto after the active seat, before it reaches ``stop``."""
@@ -252,13 +300,14 @@ class Board:
         if a is None:
             return []
         out: list[int] = []
-        t = (a + 1) % self.n
-        for _ in range(self.n):
+        n, alive = self.n, self.alive
+        t = (a + 1) % n
+        for _ in range(n):
             if t == stop:
                 break
-            if self.alive[t]:
+            if alive[t]:
                 out.append(t)
-            t = (t + 1) % self.n
+            t = (t + 1) % n
         return out
 
     # ------------------------------------------------------------ who wins
@@ -309,6 +358,22 @@ _REVEALING = frozenset({"detain", "revolt", "capture", "dance", "assassinate"})
 def _target(action: str) -> int | None:
     last = action.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else None
+
+
+_PARSED: dict[str, tuple[str, int | None, tuple[int, ...]]] = {}
+"""Moves by their text: (word, last target, every seat named); the bots score
+every legal move of every turn, and a table's moves are a few hundred texts."""
+_PARSED_MAX = 4096
+
+
+def _parse(action: str) -> tuple[str, int | None, tuple[int, ...]]:
+    got = _PARSED.get(action)
+    if got is None:
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        words = action.split(" ")
+        got = _PARSED[action] = (words[0], _target(action), tuple(int(x) for x in words[1:] if x.isdigit()))
+    return got
 
 
 class HeuristicBot:
@@ -376,19 +441,23 @@ class HeuristicBot:
             return 0.0
         me = b.me
         # the crown lies in front of the active seat; every living seat gets a turn before it fires
-        seats = [s for s in [*b.turn_order_until(a), a] if s != me and b.alive[s]]
-        guards = [g for g in (b.left(me), b.right(me)) if b.card_at(g) == "guard" and b.free(g)]
+        alive, at, detained, captured = b.alive, b._at, b.detained, b.captured
+        lefts, rights = b._neighbours()
+        seats = [s for s in [*b.turn_order_until(a), a] if s != me and alive[s]]
+        guards = [g for g in (lefts[me], rights[me]) if at[g] == "guard" and b.free(g)]
         p = 1.0
         for s in seats:
-            if b.captured[s]:
+            if captured[s]:
                 continue
             pa = b.prob(s, "assassin")
             if pa <= 0:
                 continue
             strike = 0.9 if pa >= 1.0 else 0.6
-            if b.detained[s]:
+            if detained[s]:
                 strike *= 0.3
-            if guards or any(b.card_at(g) == "guard" and b.free(g) for g in (b.left(s), b.right(s))):
+            if guards or any(
+                at[g] == "guard" and not detained[g] and not captured[g] for g in (lefts[s], rights[s])
+            ):
                 strike *= 0.4
             p *= 1.0 - pa * strike
         return p
@@ -407,7 +476,7 @@ class HeuristicBot:
         if "block" in acts:
             return "block"  # S-GRD-2: the Assassin dies instead
         if "join" in acts:
-            slaves = b.revealed_free_slaves() | {b.me}
+            slaves = {*b.revealed_free_slaves(), b.me}
             if w is not None:
                 slaves.add(w.actor)
             if b.revolution_with(slaves):
@@ -427,9 +496,12 @@ class HeuristicBot:
     # --------------------------------------------------------------- turns
 
     def _turn(self, b: Board, acts: list[str]) -> str:
-        scored = [(self._score(b, a), self.rng.random(), a) for a in acts]
-        scored.sort(reverse=True)
-        return scored[0][2]
+        """The best-scored move; ties go to a random draw (one for every move, in order)."""
+        scores = self._scores(b, acts)
+        rnd = self.rng.random
+        draws = [rnd() for _ in acts]
+        top = max(scores)
+        return max((r, a) for score, r, a in zip(scores, draws, acts, strict=True) if score == top)[1]
 
     def _card_value(self, b: Board, card: str, odds: float) -> float:
         """How much holding ``card`` (hidden, able to reveal later) is worth at round end."""
@@ -484,38 +556,79 @@ class HeuristicBot:
         return value * (1.0 - 0.7 * stall)
 
     def _score(self, b: Board, a: str) -> float:
+        return self._scores(b, [a])[0]
+
+    def _scores(self, b: Board, acts: Sequence[str]) -> list[float]:
+        """The score of each move in ``acts`` (higher is better). A turn offers a few dozen
+        moves, so what they share (the odds, the value of keeping this card, a peek at an
+        unknown seat, the reveal bonus) is worked out once."""
         odds = b.odds
-        value = self._base_score(b, a, odds)
-        if a.split(" ", 1)[0] in _REVEALING and not b.rev[b.me]:
+        me, card = b.me, b.my_card
+        rev_me = b.rev[me]
+        at, seat_views = b._at, b.v.seats
+        reveals = False
+        bonus = 0.0
+        if not rev_me:
             # revealing on the side that looks like winning doubles the points (S-SCORE-1)
-            side = _side_of(b.my_card, True)
+            side = _side_of(card, True)
             if side is not None:
                 p = odds if side == _LOYAL else 1.0 - odds
-                value += self.reveal_weight * (p - 0.5)
-        return value
+                reveals, bonus = True, self.reveal_weight * (p - 0.5)
+        mine: float | None = None
+        peek: float | None = None
+        foresee: float | None = None
+        unknown: float | None = None  # a swap with a position this seat knows nothing of
+        unsure: dict[int, float] = {}
+        not_slave = b.not_slave
+        spare_known = None in b.known
+        parsed = _PARSED.get
+        out: list[float] = []
+        for a in acts:
+            got = parsed(a)
+            word, t, seats = got if got is not None else _parse(a)
+            if word == "peek":
+                assert t is not None
+                if at[t] is not None:
+                    value = 0.05
+                else:
+                    # every seat this one knows nothing of scores the same (the prior odds of its card)
+                    if peek is None:
+                        peek = self.peek_base + 0.5 * b.unknown_prob("sultan") + 0.3 * b.unknown_prob("assassin")
+                    value = peek - 0.2 if seat_views[t].must_hide else peek
+            elif word == "swap" or word == "hide":
+                if mine is None:
+                    mine = self._my_value(b, odds)
+                if a == "hide":
+                    # hide without swap: keeps the card, loses the face-up bonus
+                    value = self._card_value(b, card, odds) - mine - 0.1
+                else:
+                    loc: int | None = None if a.endswith("spare") else t
+                    if (not spare_known) if loc is None else (at[loc] is None and loc not in not_slave):
+                        if unknown is None:
+                            unknown = self._position_value(b, loc, odds)
+                        gain = unknown - mine
+                    else:
+                        gain = self._position_value(b, loc, odds) - mine
+                    if card == "sultan" and rev_me:
+                        gain -= 0.5  # a revealed Sultan hiding gives up the crown
+                    value = gain - self.swap_cost
+            elif word == "foresee":
+                if foresee is None:
+                    if mine is None:
+                        mine = self._my_value(b, odds)
+                    base = mine if rev_me else self.neutral_base
+                    foresee = 2.0 * max(odds, 1.0 - odds) - base - 0.4
+                value = foresee + 0.05 * sum([unsure[s] if s in unsure else self._unsure(b, s, unsure) for s in seats])
+            else:
+                value = self._action_score(b, a, odds, word, t)
+            if reveals and word in _REVEALING:
+                value += bonus
+            out.append(value)
+        return out
 
-    def _base_score(self, b: Board, a: str, odds: float) -> float:
-        word = a.split(" ", 1)[0]
-        t = _target(a)
+    def _action_score(self, b: Board, a: str, odds: float, word: str, t: int | None) -> float:
+        """The score of an Action other than a foresee (``word``, its last target ``t``)."""
         me, card = b.me, b.my_card
-        mine = self._my_value(b, odds)
-        if word == "peek":
-            assert t is not None
-            if b.card_at(t) is not None:
-                return 0.05
-            info = self.peek_base + 0.5 * b.prob(t, "sultan") + 0.3 * b.prob(t, "assassin")
-            if b.v.seats[t].must_hide:
-                info -= 0.2
-            return info
-        if word in ("swap", "hide"):
-            if word == "hide" and a == "hide":
-                # hide without swap: keeps the card, loses the face-up bonus
-                return self._card_value(b, card, odds) - mine - 0.1
-            loc: int | None = None if a.endswith("spare") else t
-            gain = self._position_value(b, loc, odds) - mine
-            if card == "sultan" and b.rev[me]:
-                gain -= 0.5  # a revealed Sultan hiding gives up the crown
-            return gain - self.swap_cost
         if word == "assassinate":
             assert t is not None
             blockers = b.possible_blockers(me, t)
@@ -574,20 +687,23 @@ class HeuristicBot:
             assert t is not None
             side = a.split(" ")[1]
             p_side = odds if side == _LOYAL else 1.0 - odds
-            value = 2.0 * p_side - (mine if b.rev[me] else self.neutral_base) - 0.3
+            value = 2.0 * p_side - (self._my_value(b, odds) if b.rev[me] else self.neutral_base) - 0.3
             if side == _LOYAL:
                 value += 1.0 * b.prob(t, "sultan") - 0.8 * b.prob(t, "assassin")
             else:
                 value += 0.6 * b.prob(t, "slave") - 0.8 * b.prob(t, "sultan") + 0.4 * b.prob(t, "assassin")
             return value
-        if word == "foresee":
-            seats = [int(x) for x in a.split(" ")[1:]]
-            info = sum(1.0 - max(b.prob(s, c) for c in ("sultan", "guard", "assassin", "slave")) for s in seats)
-            base = mine if b.rev[me] else self.neutral_base
-            return 2.0 * max(odds, 1.0 - odds) - base - 0.4 + 0.05 * info
         if word in ("pass", "claim", "predict", "block", "join", "refuse"):
             return 0.0
         return 0.0  # pragma: no cover
+
+
+    @staticmethod
+    def _unsure(b: Board, s: int, known: dict[int, float]) -> float:
+        """How little this seat knows of ``s``'s card (1 - its likeliest main card's chance),
+        kept in ``known``."""
+        got = known[s] = 1.0 - max(b.prob(s, c) for c in ("sultan", "guard", "assassin", "slave"))
+        return got
 
 
 class EasyBot:

@@ -150,6 +150,26 @@ def _seat_view(*fields: Any) -> SeatView:
         )
     return view
 
+_NOTE_VIEWS: dict[tuple[Any, ...], Note] = {}
+"""Notes by their fields, as :data:`_SEAT_VIEWS` (a note stays the same from one
+view to the next until its card moves); emptied past :data:`_NOTE_VIEWS_MAX`."""
+_NOTE_VIEWS_MAX = 4096
+
+
+def _note_view(loc: int | None, card: int, negated: bool, turn: int, how: NoteHow, stale: bool, stale_turn: int | None) -> Note:
+    """The :class:`Note` on ``loc`` (``None``: the spare) with these fields (a notebook
+    entry, :data:`NoteL`), made once while it is in :data:`_NOTE_VIEWS`."""
+    key = (loc, card, negated, turn, how, stale, stale_turn)
+    note = _NOTE_VIEWS.get(key)
+    if note is None:
+        if len(_NOTE_VIEWS) >= _NOTE_VIEWS_MAX:
+            _NOTE_VIEWS.clear()
+        note = _NOTE_VIEWS[key] = Note(
+            seat=loc, card=CARD_NAMES[card], negated=negated, turn=turn, how=how, stale=stale, stale_turn=stale_turn
+        )
+    return note
+
+
 # internal op codes (legal map values)
 _ACTION_EVENTS = frozenset({"execute", "detain", "assassinate", "revolt", "capture", "dance", "manipulate", "foresee"})
 """The log kinds that say which Action a seat used (the line a forced seat's exhaustion follows)."""
@@ -1296,31 +1316,36 @@ class Round:
         ph = self.phase
         if quick and ph == PH_WINDOW:
             pend = pend & {seat}
+        # the fields of each seat in :func:`_seat_view`'s order; a view is built for every
+        # decision of a search's rollouts, so the seats are read from locals
+        active = -1 if over else self.active
+        playing = -1 if over or ph == PH_WINDOW else self.player
+        crown, forced = self.crown, self.forced
         seats = []
-        for i in range(n):
-            show = self.revealed[i] or over or i == seat
-            rev = self.revealed[i]
-            c = self.card[i]
-            seats.append(
-                _seat_view(
-                    i,
-                    self.alive[i],
-                    rev,
-                    CARD_NAMES[c] if show else None,
-                    self.detained[i],
-                    self.captured[i],
-                    self.exhausted[i],
-                    self.crown == i,
-                    SIDE_NAMES[self.declared[i]] if rev and self.declared[i] >= 0 else None,
-                    SIDE_NAMES[self.prediction[i]] if rev and self.prediction[i] >= 0 else None,
-                    self.foreseen[i] if rev else (),
-                    self.must_hide[i],
-                    not over and self.active == i,
-                    not over and ph != PH_WINDOW and self.player == i,
-                    self.forced == i,
-                    i in pend,
-                )
+        for i, (alive, rev, c, det, cap, exh, dec, pred, fore, hide) in enumerate(zip(
+            self.alive, self.revealed, self.card, self.detained, self.captured, self.exhausted,
+            self.declared, self.prediction, self.foreseen, self.must_hide, strict=False,  # card: the spare last
+        )):
+            fields = (
+                i,
+                alive,
+                rev,
+                CARD_NAMES[c] if rev or over or i == seat else None,
+                det,
+                cap,
+                exh,
+                crown == i,
+                SIDE_NAMES[dec] if rev and dec >= 0 else None,
+                SIDE_NAMES[pred] if rev and pred >= 0 else None,
+                fore if rev else (),
+                hide,
+                active == i,
+                playing == i,
+                forced == i,
+                i in pend,
             )
+            sv = _SEAT_VIEWS.get(fields)
+            seats.append(sv if sv is not None else _seat_view(*fields))
         window = None
         if ph == PH_WINDOW:
             ans = self.answers.get(seat) if seat is not None else None
@@ -1334,18 +1359,7 @@ class Round:
                 your_answer={OP_PASS: "pass", OP_BLOCK: "block", OP_JOIN: "join", OP_REFUSE: "refuse"}[ans] if ans is not None else None,
             )
         nv = self.notes[n if seat is None else seat]
-        notes = tuple(
-            Note(
-                seat=None if loc == n else loc,
-                card=CARD_NAMES[x[0]],
-                negated=x[1],
-                turn=x[2],
-                how=x[3],
-                stale=x[4],
-                stale_turn=x[5],
-            )
-            for loc, x in sorted(nv.items())
-        )
+        notes = tuple(_note_view(None if loc == n else loc, *x) for loc, x in sorted(nv.items()))
         return RoundView(
             viewer=seat,
             players=n,

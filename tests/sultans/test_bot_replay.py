@@ -128,3 +128,24 @@ def test_the_recorded_rounds_are_long_and_varied() -> None:
         "detain", "revolt", "capture", "dance", "manipulate", "foresee", "predict",
     }
     assert len(reasons) >= 3
+
+
+def test_board_neighbours_skip_the_dead_seats() -> None:
+    """S-SEAT-1: a seat's left and right are the nearest living seats either way, for any
+    pattern of dead seats (a seat alone alive, or none, is its own neighbour)."""
+    rng = random.Random(3)
+    for players in (5, 9, 15):
+        r = Round.random(players, f"ring:{players}")
+        v = r.view(0, log=False)
+        for k in range(200):
+            alive = [rng.random() < 0.6 for _ in range(players)] if k else [False] * players
+            seats = tuple(sv.model_copy(update={"alive": alive[i]}) for i, sv in enumerate(v.seats))
+            b = Board(v.model_copy(update={"seats": seats}))
+            for s in range(players):
+                t = (s + 1) % players
+                while not alive[t] and t != s:
+                    t = (t + 1) % players
+                u = (s - 1) % players
+                while not alive[u] and u != s:
+                    u = (u - 1) % players
+                assert (b.left(s), b.right(s)) == (t, u)
