@@ -224,6 +224,7 @@ class Round:
         "_events",
         "_exhaust_after",
         "_outcome",
+        "_seat_cache",
         "_seen",
         "active",
         "alive",
@@ -318,6 +319,7 @@ class Round:
         self.notes: list[dict[int, NoteL]] = [{} for _ in range(n + 1)]
         self.notebook = notebook
         self._cache: dict[int, dict[str, Op]] = {}
+        self._seat_cache: tuple[dict[int, dict[str, Op]], list[tuple[Any, ...]], list[SeatView]] | None = None
         self._exhaust_after = -1  # a forced seat: log its exhaustion after its Action's own line
         self._events: list[Event] = []
         self._seen: dict[int, tuple[int, list[Event]]] = {}
@@ -417,6 +419,7 @@ class Round:
         r.notes = [{} for _ in range(n + 1)]
         r.notebook = view.notebook
         r._cache = {}
+        r._seat_cache = None
         r._exhaust_after = -1
         r._events = []
         r._seen = {}
@@ -1302,6 +1305,41 @@ class Round:
             )
         return tuple(out)
 
+    def _public_seats(self, over: bool, ph: int, pend: set[int]) -> tuple[list[tuple[Any, ...]], list[SeatView]]:
+        """Every seat's fields (in :func:`_seat_view`'s order) and view as any viewer but
+        its owner sees it: a hidden card is ``None``."""
+        active = -1 if over else self.active
+        playing = -1 if over or ph == PH_WINDOW else self.player
+        crown, forced = self.crown, self.forced
+        fields_list: list[tuple[Any, ...]] = []
+        public: list[SeatView] = []
+        for i, (alive, rev, c, det, cap, exh, dec, pred, fore, hide) in enumerate(zip(
+            self.alive, self.revealed, self.card, self.detained, self.captured, self.exhausted,
+            self.declared, self.prediction, self.foreseen, self.must_hide, strict=False,  # card: the spare last
+        )):
+            fields = (
+                i,
+                alive,
+                rev,
+                CARD_NAMES[c] if rev or over else None,
+                det,
+                cap,
+                exh,
+                crown == i,
+                SIDE_NAMES[dec] if rev and dec >= 0 else None,
+                SIDE_NAMES[pred] if rev and pred >= 0 else None,
+                fore if rev else (),
+                hide,
+                active == i,
+                playing == i,
+                forced == i,
+                i in pend,
+            )
+            fields_list.append(fields)
+            sv = _SEAT_VIEWS.get(fields)
+            public.append(sv if sv is not None else _seat_view(*fields))
+        return fields_list, public
+
     def view(self, seat: int | None, *, quick: bool = False, log: bool = True) -> RoundView:
         """Everything ``seat`` may know (``None``: a spectator), nothing more (S-VIEW-1..4).
 
@@ -1316,36 +1354,23 @@ class Round:
         ph = self.phase
         if quick and ph == PH_WINDOW:
             pend = pend & {seat}
-        # the fields of each seat in :func:`_seat_view`'s order; a view is built for every
-        # decision of a search's rollouts, so the seats are read from locals
-        active = -1 if over else self.active
-        playing = -1 if over or ph == PH_WINDOW else self.player
-        crown, forced = self.crown, self.forced
-        seats = []
-        for i, (alive, rev, c, det, cap, exh, dec, pred, fore, hide) in enumerate(zip(
-            self.alive, self.revealed, self.card, self.detained, self.captured, self.exhausted,
-            self.declared, self.prediction, self.foreseen, self.must_hide, strict=False,  # card: the spare last
-        )):
-            fields = (
-                i,
-                alive,
-                rev,
-                CARD_NAMES[c] if rev or over or i == seat else None,
-                det,
-                cap,
-                exh,
-                crown == i,
-                SIDE_NAMES[dec] if rev and dec >= 0 else None,
-                SIDE_NAMES[pred] if rev and pred >= 0 else None,
-                fore if rev else (),
-                hide,
-                active == i,
-                playing == i,
-                forced == i,
-                i in pend,
-            )
-            sv = _SEAT_VIEWS.get(fields)
-            seats.append(sv if sv is not None else _seat_view(*fields))
+        # the seats as everyone sees them, kept for this state: ``_cache`` (the legal moves)
+        # is a new dict after every change, so a kept list is for this state if it came
+        # with the current one (a room views every seat after each action, a search's
+        # rollouts the Sultan's and the player's)
+        kept = self._seat_cache
+        if kept is not None and kept[0] is self._cache and not (quick and ph == PH_WINDOW):
+            fields_list, public = kept[1], kept[2]
+        else:
+            fields_list, public = self._public_seats(over, ph, pend)
+            if not (quick and ph == PH_WINDOW):
+                self._seat_cache = (self._cache, fields_list, public)
+        seats = public
+        if seat is not None and not (self.revealed[seat] or over):
+            # the viewer sees its own card
+            fields = fields_list[seat]
+            seats = list(public)
+            seats[seat] = _seat_view(*fields[:3], CARD_NAMES[self.card[seat]], *fields[4:])
         window = None
         if ph == PH_WINDOW:
             ans = self.answers.get(seat) if seat is not None else None

@@ -221,6 +221,56 @@ def test_shared_seat_views_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         run(r, *steps)
 
 
+def test_s_view_1_seats_kept_for_a_state_are_that_states() -> None:
+    """S-VIEW-1: a round keeps its seats' public views for its current state (a room views
+    every seat after each action); at every step of random rounds, and after the turn is
+    moved by hand as a search does (a new legal-move cache), every viewer's view, quick or
+    not, equals one made afresh."""
+    import random
+
+    from engine.sultans import round as round_module
+
+    for players in (5, 10, 15):
+        r = round_module.Round.random(players, f"kept:{players}")
+        rng = random.Random(players)
+        while r.outcome() is None:
+            for quick in (False, True):
+                for seat in (None, *range(players)):
+                    kept = r.view(seat, quick=quick)
+                    r._seat_cache = None
+                    assert kept == r.view(seat, quick=quick)
+            if r.phase == round_module.PH_TURN:
+                other = (r.player + 1) % players
+                before = r.view(None)
+                r.active, r.player, r._cache = other, other, {}
+                assert r.view(None).seats[other].playing and r.view(None) != before
+                r.active, r.player, r._cache = before.active, before.playing, {}
+                assert r.view(None) == before
+            s = rng.choice(sorted(r.pending()))
+            r.play(s, rng.choice(r.legal(s)))
+        for seat in (None, *range(players)):
+            kept = r.view(seat)
+            r._seat_cache = None
+            assert kept == r.view(seat)
+
+
+def test_shared_notes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process-wide cache of notes (S-VIEW-2) is emptied when full, and notes made
+    after a clearing are still right."""
+    from engine.sultans import round as round_module
+
+    monkeypatch.setattr(round_module, "_NOTE_VIEWS_MAX", 2)
+    round_module._NOTE_VIEWS.clear()
+    r = deal("fortune-teller guard assassin sultan slave slave", "slave")
+    run(r, "0: foresee 1 2 3", "0: predict rebels")
+    for _ in range(3):
+        notes = r.view(0).notes
+        assert len(round_module._NOTE_VIEWS) <= 2
+        assert [(n.seat, n.card, n.how) for n in notes] == [
+            (1, "guard", "foresee"), (2, "assassin", "foresee"), (3, "sultan", "foresee")
+        ]
+
+
 def test_s_view_3_spectators_public_only_then_everything_at_round_end() -> None:
     """S-VIEW-3: spectators see only public information during a round; at round end every
     card including the spare is shown with where each card went."""
