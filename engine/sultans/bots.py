@@ -87,6 +87,13 @@ def _side_of(card: str, revealed: bool, declared: str | None = None) -> str | No
     return None
 
 
+_PROBS: dict[tuple[object, ...], dict[str, float]] = {}
+"""The chances of each card at a position a seat knows nothing of, by what they are
+worked out from (:meth:`Board._unknown_probs`): the same few hundred come back again
+and again in a search's rollouts. Never changed once made; emptied past :data:`_PROBS_MAX`."""
+_PROBS_MAX = 4096
+
+
 class Board:
     """What one seat knows, distilled from its view (no engine state)."""
 
@@ -179,8 +186,9 @@ class Board:
 
     def unknown_positions(self) -> list[int | None]:
         """Hidden living seats (and the spare, ``None``) whose card this seat does not know."""
+        me, alive, rev, known = self.me, self.alive, self.rev, self.known
         out: list[int | None] = [
-            s for s in range(self.n) if s != self.me and self.alive[s] and not self.rev[s] and s not in self.known
+            s for s in range(self.n) if s != me and alive[s] and not rev[s] and s not in known
         ]
         if None not in self.known:
             out.append(None)
@@ -217,16 +225,34 @@ class Board:
                 return 0.0
         elif None in self.known:
             return 1.0 if self.known[None] == card else 0.0
-        return self.unknown_prob(card)
+        probs = self._probs
+        if probs is None:
+            probs = self._unknown_probs()
+        return probs.get(card, 0.0)
 
     def unknown_prob(self, card: str) -> float:
         """:meth:`prob` of a seat whose card this seat does not know (and, for a Slave,
         without a "not a Slave" note there)."""
-        if self._probs is None:
+        probs = self._probs
+        if probs is None:
+            probs = self._unknown_probs()
+        return probs.get(card, 0.0)
+
+    def _unknown_probs(self) -> dict[str, float]:
+        # what they are worked out from: the table size, the cards this seat knows (its own,
+        # face up, fresh notes; their places do not matter) and how many it does not
+        at = self._at
+        key = (self.n, tuple(sorted([c for c in at if c])), at.count(None), self.known.get(None))
+        probs = _PROBS.get(key)
+        if probs is None:
             unk = self.unknown_positions()
             total = max(len(unk), 1)
-            self._probs = {c: min(x / total, 1.0) for c, x in self.unaccounted().items()}
-        return self._probs.get(card, 0.0)
+            probs = {c: min(x / total, 1.0) for c, x in self.unaccounted().items()}
+            if len(_PROBS) >= _PROBS_MAX:
+                _PROBS.clear()
+            _PROBS[key] = probs
+        self._probs = probs
+        return probs
 
     def sultan_seat(self) -> int | None:
         """A living seat known to hold the Sultan (face up or a fresh note), else ``None``."""
@@ -455,8 +481,11 @@ class HeuristicBot:
             strike = 0.9 if pa >= 1.0 else 0.6
             if detained[s]:
                 strike *= 0.3
-            if guards or any(
-                at[g] == "guard" and not detained[g] and not captured[g] for g in (lefts[s], rights[s])
+            lft, rgt = lefts[s], rights[s]
+            if (
+                guards
+                or (at[lft] == "guard" and not detained[lft] and not captured[lft])
+                or (at[rgt] == "guard" and not detained[rgt] and not captured[rgt])
             ):
                 strike *= 0.4
             p *= 1.0 - pa * strike

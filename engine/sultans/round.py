@@ -64,7 +64,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
+
+from pydantic import BaseModel
 
 from engine.sultans.actions import Action, format_action, parse_action
 from engine.sultans.cards import (
@@ -168,6 +170,21 @@ def _note_view(loc: int | None, card: int, negated: bool, turn: int, how: NoteHo
             seat=loc, card=CARD_NAMES[card], negated=negated, turn=turn, how=how, stale=stale, stale_turn=stale_turn
         )
     return note
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _built(model: type[_M], **fields: Any) -> _M:
+    """A view made from the engine's own state, every field given with its model's type
+    (what validation would check it is, by construction): built without validating it,
+    as ``model_construct`` does (a view is made for every decision of a search's rollouts)."""
+    view = model.__new__(model)
+    object.__setattr__(view, "__dict__", fields)
+    object.__setattr__(view, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(view, "__pydantic_extra__", None)
+    object.__setattr__(view, "__pydantic_private__", None)
+    return view
 
 
 # internal op codes (legal map values)
@@ -1385,7 +1402,8 @@ class Round:
             )
         nv = self.notes[n if seat is None else seat]
         notes = tuple(_note_view(None if loc == n else loc, *x) for loc, x in sorted(nv.items()))
-        return RoundView(
+        return _built(
+            RoundView,
             viewer=seat,
             players=n,
             first=self.first,

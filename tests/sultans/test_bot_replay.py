@@ -149,3 +149,38 @@ def test_board_neighbours_skip_the_dead_seats() -> None:
                 while not alive[u] and u != s:
                     u = (u - 1) % players
                 assert (b.left(s), b.right(s)) == (t, u)
+
+
+def test_board_chances_kept_between_views_are_each_views_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chances of each card at an unknown position, kept between views by what they
+    are worked out from (and emptied when the cache is full), are those each view gives:
+    at every step of bot-played rounds, for every seat (S-DECK-1, S-DECK-2)."""
+    from engine.sultans import bots as bots_module
+
+    monkeypatch.setattr(bots_module, "_PROBS_MAX", 50)
+    bots_module._PROBS.clear()
+    cards = ("sultan", "guard", "assassin", "slave", "slave-driver", "belly-dancer", "vizier", "fortune-teller")
+
+    def check(b: Board) -> None:
+        total = max(len(b.unknown_positions()), 1)
+        fresh = {c: min(x / total, 1.0) for c, x in b.unaccounted().items()}
+        assert [b.unknown_prob(c) for c in cards] == [fresh.get(c, 0.0) for c in cards]
+        assert len(bots_module._PROBS) <= 50
+
+    # seat 0 swapped with the spare and knows it holds a Slave; seat 1 knows only its own
+    # Slave: the same cards seen, but not the same unknown positions
+    r = Round.new(["slave", "slave", "sultan", "guard", "assassin"], "slave", first=0)
+    r.play(0, "swap spare")
+    for seat in (0, 1, 0):
+        check(Board(r.view(seat, log=False)))
+    for players in (5, 8, 11, 15):
+        r = Round.random(players, f"chances:{players}")
+        bots = [HeuristicBot(s, 1) for s in range(players)]
+        order = random.Random(players)
+        while r.outcome() is None:
+            for seat in range(players):
+                check(Board(r.view(seat, log=False)))
+            s = order.choice(sorted(r.pending()))
+            a = bots[s].act(r.view(s), r.legal(s), True)
+            assert a is not None
+            r.play(s, a)
