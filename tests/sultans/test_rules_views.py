@@ -225,9 +225,8 @@ def test_s_view_1_seats_kept_for_a_state_are_that_states() -> None:
     """S-VIEW-1: a round keeps its seats' public views for its current state (a room views
     every seat after each action); at every step of random rounds, and after the turn is
     moved by hand as a search does (a new legal-move cache), every viewer's view, quick or
-    not, equals one made afresh."""
-    import random
-
+    not, equals one made afresh; and each view, built from the round's state without
+    validating it, is what validation makes of its fields (and of its JSON)."""
     from engine.sultans import round as round_module
 
     for players in (5, 10, 15):
@@ -239,6 +238,8 @@ def test_s_view_1_seats_kept_for_a_state_are_that_states() -> None:
                     kept = r.view(seat, quick=quick)
                     r._seat_cache = None
                     assert kept == r.view(seat, quick=quick)
+                    assert RoundView.model_validate(dict(kept)) == kept
+                    assert RoundView.model_validate_json(kept.model_dump_json()) == kept
             if r.phase == round_module.PH_TURN:
                 other = (r.player + 1) % players
                 before = r.view(None)
