@@ -240,12 +240,12 @@ class Board:
 
     def _unknown_probs(self) -> dict[str, float]:
         # what they are worked out from: the table size, the cards this seat knows (its own,
-        # face up, fresh notes; their places do not matter) and how many it does not
-        at = self._at
-        key = (self.n, tuple(sorted([c for c in at if c])), at.count(None), self.known.get(None))
+        # face up, fresh notes; their places do not matter) and the positions it does not
+        # (not every seat without a card shown: a dead one may show none in a search's round)
+        unk = self.unknown_positions()
+        key = (self.n, tuple(sorted([c for c in self._at if c])), len(unk), self.known.get(None))
         probs = _PROBS.get(key)
         if probs is None:
-            unk = self.unknown_positions()
             total = max(len(unk), 1)
             probs = {c: min(x / total, 1.0) for c, x in self.unaccounted().items()}
             if len(_PROBS) >= _PROBS_MAX:

@@ -21,6 +21,8 @@ import pytest
 
 from engine.sultans import Round
 from engine.sultans.bots import Board, EasyBot, HeuristicBot
+from engine.sultans.cards import card_id
+from engine.sultans.search import searchable
 
 # players -> digest of the action sequences and scores (recorded before the speed-ups)
 NORMAL = {
@@ -173,6 +175,17 @@ def test_board_chances_kept_between_views_are_each_views_own(monkeypatch: pytest
     r.play(0, "swap spare")
     for seat in (0, 1, 0):
         check(Board(r.view(seat, log=False)))
+    # a search's round made from a view shows a dead seat's card to nobody: the same cards
+    # seen, and as many seats without one, as before the death, but one unknown fewer
+    r = Round.new(["assassin", "slave", "sultan", "guard", "slave"], "slave", first=0)
+    r.play(0, "assassinate 1")
+    check(Board(r.view(2, log=False)))
+    for s in sorted(r.pending()):
+        r.play(s, "pass")
+    assert not r.alive[1] and searchable(r.view(2), True)
+    deal = [card_id(c) for c in r.cards()] + [card_id(r.spare())]
+    check(Board(Round.from_view(r.view(2), deal).view(2, log=False)))
+    check(Board(r.view(2, log=False)))
     for players in (5, 8, 11, 15):
         r = Round.random(players, f"chances:{players}")
         bots = [HeuristicBot(s, 1) for s in range(players)]
