@@ -510,3 +510,24 @@ async def test_a_rounds_result_draws_no_table_through_itself() -> None:
         await pilot.press("escape", "f3")
         await settle(pilot)
         assert isinstance(app.screen, MatchLog) and app.screen.styles.background.a == 1
+
+
+async def test_a_result_is_made_once_when_it_opens_for_the_width_it_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It opens on every screen of a room at once: each made the result three
+    times as it opened (once before it had a width, once after its layout, once
+    at its first Resize)."""
+    widths: list[int | None] = []
+    made = SultansTable.result_body
+
+    def counted(self: SultansTable, number: int, width: int | None = None) -> Any:
+        widths.append(width)
+        return made(self, number, width)
+
+    monkeypatch.setattr(SultansTable, "result_body", counted)
+    room = sultans()
+    async with at(None, (80, 24), 0, "en", room) as (app, pilot, _client):
+        kill_the_sultan(room)
+        await settle(pilot)
+        assert isinstance(app.screen, RoundResults)
+        assert len(widths) == 1 and widths[0] is not None and widths[0] > 60
+        assert t("sk.end.points", "en") in body(app)

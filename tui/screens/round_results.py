@@ -96,9 +96,9 @@ class RoundResults(HostModal[None]):
         self.live = True
         self.apply_lang()
         self.query_one("#results-body").focus()
-        self.call_after_refresh(self.show)  # laid out: its tables fitted to the width
 
     def on_resize(self) -> None:
+        # also its first size: the body's tables are fitted to the width once laid out
         self.call_after_refresh(self.show)
 
     def apply_lang(self) -> None:
@@ -125,12 +125,13 @@ class RoundResults(HostModal[None]):
             title.append("  " + self.tr("table.results.position", i=numbers.index(self.number) + 1, n=len(numbers)), style="dim")
         self.query_one("#results-title", LineStatic).update(title, layout=False)
         log = self.query_one("#results-body", TailLog)
-        body = self.source.result_body(self.number, log.text_width() if log.content_size.width else None)
-        key = (self.lang, body.plain, tuple(body.spans))
-        if key != self._body_key:
-            fresh = not self._body_key
-            self._body_key = key
-            log.show_sheet(body, from_top=fresh)
+        if log.content_size.width:  # laid out: a result is made for a width (its first is at its Resize)
+            body = self.source.result_body(self.number, log.text_width())
+            key = (self.lang, body.plain, tuple(body.spans))
+            if key != self._body_key:
+                fresh = not self._body_key
+                self._body_key = key
+                log.show_sheet(body, from_top=fresh)
         self.show_foot()
         self.show_keys()
 
