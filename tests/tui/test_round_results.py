@@ -531,3 +531,22 @@ async def test_a_result_is_made_once_when_it_opens_for_the_width_it_has(monkeypa
         assert isinstance(app.screen, RoundResults)
         assert len(widths) == 1 and widths[0] is not None and widths[0] > 60
         assert t("sk.end.points", "en") in body(app)
+
+
+async def test_a_session_that_ends_with_a_result_open_closes_without_an_error() -> None:
+    """Textual closes a session's screens from the top: the result's widgets
+    were gone while the table beneath still ticked and asked the result to
+    draw its countdown (`./manage bench load`: every session of a room that
+    had a result open when the players left "crashed", with a traceback)."""
+    room = sultans()
+    async with at(None, (80, 24), 0, "en", room) as (app, pilot, _client):
+        kill_the_sultan(room)
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, RoundResults)
+        await app._prune(dialog)  # as App._close_all does at the session's end
+        assert not dialog.children
+        table = app.screen_stack[-2]
+        assert isinstance(table, SultansTable)
+        table._tick()  # the table's countdown, still running
+        dialog.show()

@@ -115,9 +115,16 @@ class RoundResults(HostModal[None]):
             return check is not None and check(action, ()) is True
         return True
 
+    @property
+    def drawable(self) -> bool:
+        """Mounted and not being taken down: a session that ends closes its
+        screens from the top, and the table beneath, still ticking, asked the
+        result to draw its foot when its widgets were gone."""
+        return self.live and not self._pruning
+
     def show(self) -> None:
         """Draw the result and the foot again (the table calls it after each change)."""
-        if not self.live:
+        if not self.drawable:
             return
         numbers = self.source.result_numbers()
         title = Text(self.source.result_title(self.number), style="bold", end="")
@@ -136,7 +143,7 @@ class RoundResults(HostModal[None]):
         self.show_keys()
 
     def show_foot(self) -> None:
-        if not self.live:
+        if not self.drawable:
             return
         foot = self.source.break_line() if self.number == self.source.live_result() else Text("")
         self.query_one("#results-foot", LineStatic).update(foot, layout=False)
