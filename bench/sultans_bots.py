@@ -13,7 +13,8 @@ the rounds ended.
 ``random`` (default ``normal:random``, target >= 1.5x; ``normal:easy`` and
 ``strong:normal`` target >= 1.3x; ``random:random`` is a control, about 1.0).
 ``--budget`` is the strong bot's thinking time per decision (its default is
-the room's default bot delay); the strong bot's decision times are printed.
+the room's default bot delay); the strong bot's decision times, and the sampled
+deals it searched a decision, are printed.
 ``--samples`` searches exactly K sampled deals a decision instead (the same
 play on a busy or an idle machine, for comparing versions of the search).
 ``--jobs`` plays that many rounds at once, each in its own process (the
@@ -42,9 +43,12 @@ KINDS = ("easy", "normal", "strong", "random")
 TARGETS = {("normal", "random"): 1.5, ("normal", "easy"): 1.3, ("strong", "normal"): 1.3}
 
 
-def bot_maker(budget: float | None, samples: int = 0) -> tuple[BotMaker, list[float]]:
-    """Makes the bots; the strong bot's decision times (seconds) go to the list."""
-    return shared_bot_maker("sultans", make_bot, searchable, budget, samples)
+def bot_maker(
+    budget: float | None, samples: int = 0, searched: list[int] | None = None
+) -> tuple[BotMaker, list[float]]:
+    """Makes the bots; the strong bot's decision times (seconds) go to the list, the
+    samples it searched each decision to ``searched``."""
+    return shared_bot_maker("sultans", make_bot, searchable, budget, samples, searched)
 
 
 def play_round(players: int, seed: int, hero: int, levels: tuple[str, str], make: BotMaker) -> tuple[Round, int]:
@@ -78,16 +82,20 @@ def play_round(players: int, seed: int, hero: int, levels: tuple[str, str], make
     return r, steps
 
 
-def one_round(task: tuple[int, int, int, tuple[str, str], float | None, int]) -> tuple[float, float, str, int, list[float]]:
+def one_round(
+    task: tuple[int, int, int, tuple[str, str], float | None, int],
+) -> tuple[float, float, str, int, list[float], list[int]]:
     """One round with the hero at seat ``hero``: its points, a field seat's mean points,
-    how it ended, the actions played and the strong bot's decision times."""
+    how it ended, the actions played, the strong bot's decision times and the samples
+    it searched each decision."""
     players, seed, hero, levels, budget, samples = task
-    make, times = bot_maker(budget, samples)
+    searched: list[int] = []
+    make, times = bot_maker(budget, samples, searched)
     r, steps = play_round(players, seed, hero, levels, make)
     out = r.outcome()
     assert out is not None
     field = sum(out.points[s] for s in range(players) if s != hero) / (players - 1)
-    return float(out.points[hero]), field, f"{out.winner or 'none'}/{out.reason}", steps, times
+    return float(out.points[hero]), field, f"{out.winner or 'none'}/{out.reason}", steps, times, searched
 
 
 def _pool(jobs: int) -> multiprocessing.pool.Pool | None:
@@ -114,6 +122,7 @@ def main() -> None:
     args = ap.parse_args()
     levels = parse_levels(args.levels)
     times: list[float] = []
+    searched: list[int] = []
     counts = list(args.players)
     per = max(1, args.rounds // len(counts))
     print(f"Sultans of Karaya: one {levels[0]} seat among {levels[1]} seats, {per} rounds per player count")
@@ -133,9 +142,10 @@ def main() -> None:
         field_pts: list[float] = []
         ends: Counter[str] = Counter()
         for _ in range(per):
-            hero_p, field_p, end, steps, took = next(results)
+            hero_p, field_p, end, steps, took, deals = next(results)
             total_steps += steps
             times += took
+            searched += deals
             hero_pts.append(hero_p)
             field_pts.append(field_p)
             ends[end] += 1
@@ -161,7 +171,7 @@ def main() -> None:
         f"{sum(all_field) / n:.3f} points/round, ratio {ratio:.2f}x, 95% CI {lo:.2f}-{hi:.2f} "
         f"(delta method) ({verdict}); {total_steps} actions in {dt:.1f}s"
     )
-    report_times(times)
+    report_times(times, searched)
 
 
 if __name__ == "__main__":

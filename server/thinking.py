@@ -25,9 +25,13 @@ log = logging.getLogger("throneroom.thinking")
 TIMES_KEPT = 10_000
 
 
-def think(game: str, view_json: str, legal: list[str], seed: str, budget: float, samples: int = 0) -> str:
+def think(
+    game: str, view_json: str, legal: list[str], seed: str, budget: float, samples: int = 0,
+    searched: list[int] | None = None,
+) -> str:
     """The strong bot's decision: search ``view_json`` (the seat's own view) for
-    ``budget`` seconds (at least one sample; exactly ``samples`` when given)."""
+    ``budget`` seconds (at least one sample; exactly ``samples`` when given). The
+    number of samples searched goes to ``searched`` when given (benchmarks)."""
     if len(legal) == 1:
         return legal[0]  # one answer (a holder who can only die): nothing to search, the worker is free at once
     spec = games()[game]
@@ -44,6 +48,8 @@ def think(game: str, view_json: str, legal: list[str], seed: str, budget: float,
                 break
         elif now + (now - start) > deadline:  # another rollout like the last would overrun the budget
             break
+    if searched is not None:
+        searched.append(search.samples)
     return search.best()
 
 

@@ -197,3 +197,18 @@ def test_board_chances_kept_between_views_are_each_views_own(monkeypatch: pytest
             a = bots[s].act(r.view(s), r.legal(s), True)
             assert a is not None
             r.play(s, a)
+
+
+def test_think_tells_how_many_samples_it_searched() -> None:
+    """The thinking pool's worker says how many sampled deals it searched (the bot
+    benchmark prints them a decision): the count asked for, and nothing where one answer
+    is all there is (no search)."""
+    from server.thinking import think
+
+    r = Round.new(["slave", "sultan", "assassin", "guard", "slave", "slave"], "slave", first=0)
+    text = r.view(0).model_dump_json()
+    searched: list[int] = []
+    think("sultans", text, r.legal(0), "s", 0.0, samples=3, searched=searched)
+    think("sultans", text, ["peek 1"], "s", 0.0, searched=searched)
+    think("sultans", text, r.legal(0), "s", 0.0, samples=2, searched=searched)
+    assert searched == [3, 2]
