@@ -472,10 +472,17 @@ class HeuristicBot:
         seats = [s for s in [*b.turn_order_until(a), a] if s != me and alive[s]]
         guards = [g for g in (lefts[me], rights[me]) if at[g] == "guard" and b.free(g)]
         p = 1.0
+        unknown = -1.0  # the chance of an Assassin where this seat does not know the card
         for s in seats:
             if captured[s]:
                 continue
-            pa = b.prob(s, "assassin")
+            c = at[s]
+            if c is not None:
+                pa = 1.0 if c == "assassin" else 0.0
+            else:
+                if unknown < 0:
+                    unknown = b.unknown_prob("assassin")
+                pa = unknown
             if pa <= 0:
                 continue
             strike = 0.9 if pa >= 1.0 else 0.6

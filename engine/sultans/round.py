@@ -223,6 +223,11 @@ _MANIP = [["manipulate loyalists " + s for s in _S], ["manipulate rebels " + s f
 
 _OP_CLAIM: Op = (OP_CLAIM, -1, -1, ())
 _OP_PASS: Op = (OP_PASS, -1, -1, ())
+_OP_HIDE: Op = (OP_HIDE, -1, -1, ())
+# the ops of a turn's moves by location (the legal moves are listed after every change)
+_OP_PEEKS: list[Op] = [(OP_PEEK, t, -1, ()) for t in range(64)]
+_OP_SWAPS: list[Op] = [(OP_SWAP, t, -1, ()) for t in range(64)]
+_OP_HIDES: list[Op] = [(OP_HIDE, t, -1, ()) for t in range(64)]
 
 # event tuple layout: (turn, kind, seat, target, spare, seats, cards, card, side, cause, extra, audience)
 EvT = tuple[
@@ -582,18 +587,18 @@ class Round:
         if not mh:
             for t in range(n):
                 if t != p and alive[t] and not rev[t]:
-                    m[_PEEK[t]] = (OP_PEEK, t, -1, ())
+                    m[_PEEK[t]] = _OP_PEEKS[t]
         bans = self.bans[p]
         partners = [t for t in range(n) if t != p and alive[t] and not rev[t] and not det[t] and not (bans >> t) & 1]
         if not rev[p]:
             for t in partners:
-                m[_SWAP[t]] = (OP_SWAP, t, -1, ())
-            m["swap spare"] = (OP_SWAP, n, -1, ())
+                m[_SWAP[t]] = _OP_SWAPS[t]
+            m["swap spare"] = _OP_SWAPS[n]
         else:
-            m["hide"] = (OP_HIDE, -1, -1, ())
+            m["hide"] = _OP_HIDE
             for t in partners:
-                m[_HIDESWAP[t]] = (OP_HIDE, t, -1, ())
-            m["hide swap spare"] = (OP_HIDE, n, -1, ())
+                m[_HIDESWAP[t]] = _OP_HIDES[t]
+            m["hide swap spare"] = _OP_HIDES[n]
         if not mh and not self.exhausted[p]:
             self._action_options(p, m)
 
@@ -1409,7 +1414,7 @@ class Round:
             first=self.first,
             seats=tuple(seats),
             your_card=CARD_NAMES[self.card[seat]] if seat is not None else None,
-            your_bans=tuple(t for t in range(n) if (self.bans[seat] >> t) & 1) if seat is not None else (),
+            your_bans=tuple(t for t in range(n) if (self.bans[seat] >> t) & 1) if seat is not None and self.bans[seat] else (),
             spare_card=CARD_NAMES[self.card[n]] if over else None,
             crown=self.crown if self.crown >= 0 else None,
             phase=_PHASE_NAMES[ph],
