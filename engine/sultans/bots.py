@@ -92,6 +92,9 @@ _PROBS: dict[tuple[object, ...], dict[str, float]] = {}
 worked out from (:meth:`Board._unknown_probs`): the same few hundred come back again
 and again in a search's rollouts. Never changed once made; emptied past :data:`_PROBS_MAX`."""
 _PROBS_MAX = 4096
+_UNKNOWN_VALUES: dict[tuple[object, ...], float] = {}
+"""What holding the card at such a position is worth (:meth:`HeuristicBot._position_value`),
+by those chances, "not a Slave" there, and the odds; emptied past :data:`_PROBS_MAX`."""
 
 
 class Board:
@@ -133,6 +136,7 @@ class Board:
         self._can_block: list[bool] | None = None  # per seat: free to block if it holds a Guard
         self._free_slaves: frozenset[int] | None = None
         self._probs: dict[str, float] | None = None
+        self._probs_key: tuple[object, ...] = ()
         self.memo: dict[object, float] = {}  # values the bots work out once per view (a search's rollouts ask often)
         self.prior = 0.7
         self._odds: float | None = None
@@ -243,7 +247,7 @@ class Board:
         # face up, fresh notes; their places do not matter) and the positions it does not
         # (not every seat without a card shown: a dead one may show none in a search's round)
         unk = self.unknown_positions()
-        key = (self.n, tuple(sorted([c for c in self._at if c])), len(unk), self.known.get(None))
+        key = self._probs_key = (self.n, tuple(sorted([c for c in self._at if c])), len(unk), self.known.get(None))
         probs = _PROBS.get(key)
         if probs is None:
             total = max(len(unk), 1)
@@ -561,12 +565,22 @@ class HeuristicBot:
                 return self._card_value(b, c, odds)
         elif None in b.known:
             return self._card_value(b, b.known[None], odds)
-        # every position this seat knows nothing of is worth the same (but "not a Slave")
+        # every position this seat knows nothing of is worth the same (but "not a Slave"),
+        # and so for every view with the same chances of each card there
         key = ("unknown", s if s in b.not_slave else -1, odds)
         got = b.memo.get(key)
         if got is None:
-            cards = ("sultan", "guard", "assassin", "slave", *_NEUTRAL_NAMES)
-            got = b.memo[key] = sum(b.prob(s, c) * self._card_value(b, c, odds) for c in cards)
+            if b._probs is None:
+                b._unknown_probs()
+            shared = (b._probs_key, s is not None and s in b.not_slave, odds)
+            got = _UNKNOWN_VALUES.get(shared)
+            if got is None:
+                cards = ("sultan", "guard", "assassin", "slave", *_NEUTRAL_NAMES)
+                got = sum(b.prob(s, c) * self._card_value(b, c, odds) for c in cards)
+                if len(_UNKNOWN_VALUES) >= _PROBS_MAX:
+                    _UNKNOWN_VALUES.clear()
+                _UNKNOWN_VALUES[shared] = got
+            b.memo[key] = got
         return got
 
     def _my_value(self, b: Board, odds: float) -> float:

@@ -176,9 +176,10 @@ _M = TypeVar("_M", bound=BaseModel)
 
 
 def _built(model: type[_M], **fields: Any) -> _M:
-    """A view made from the engine's own state, every field given with its model's type
-    (what validation would check it is, by construction): built without validating it,
-    as ``model_construct`` does (a view is made for every decision of a search's rollouts)."""
+    """A view (or a round's outcome) made from the engine's own state, every field given
+    with its model's type (what validation would check it is, by construction): built
+    without validating it, as ``model_construct`` does (a view is made for every decision
+    of a search's rollouts, an outcome at the end of each)."""
     view = model.__new__(model)
     object.__setattr__(view, "__dict__", fields)
     object.__setattr__(view, "__pydantic_fields_set__", set(fields))
@@ -490,7 +491,8 @@ class Round:
         if self._outcome is None:
             n = self.n
             assert self.reason is not None
-            self._outcome = Outcome(
+            self._outcome = _built(
+                Outcome,
                 winner=SIDE_NAMES[self.winner] if self.winner >= 0 else None,
                 reason=self.reason,
                 points={s: self.points[s] for s in range(n)},
@@ -1320,9 +1322,10 @@ class Round:
             # the physical card p started at location p; its type is where it is now
             loc = self.pid.index(p)
             out.append(
-                CardTrail(
+                _built(
+                    CardTrail,
                     card=CARD_NAMES[self.card[loc]],
-                    steps=tuple(CardStep(turn=t, seat=None if loc2 == n else loc2) for t, loc2 in self.trails[p]),
+                    steps=tuple(_built(CardStep, turn=t, seat=None if loc2 == n else loc2) for t, loc2 in self.trails[p]),
                 )
             )
         return tuple(out)

@@ -154,20 +154,27 @@ def test_board_neighbours_skip_the_dead_seats() -> None:
 
 
 def test_board_chances_kept_between_views_are_each_views_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The chances of each card at an unknown position, kept between views by what they
-    are worked out from (and emptied when the cache is full), are those each view gives:
-    at every step of bot-played rounds, for every seat (S-DECK-1, S-DECK-2)."""
+    """The chances of each card at an unknown position, and what holding that card is
+    worth, kept between views by what they are worked out from (and emptied when the
+    cache is full), are those each view gives: at every step of bot-played rounds, for
+    every seat (S-DECK-1, S-DECK-2)."""
     from engine.sultans import bots as bots_module
 
     monkeypatch.setattr(bots_module, "_PROBS_MAX", 50)
     bots_module._PROBS.clear()
+    bots_module._UNKNOWN_VALUES.clear()
     cards = ("sultan", "guard", "assassin", "slave", "slave-driver", "belly-dancer", "vizier", "fortune-teller")
 
     def check(b: Board) -> None:
         total = max(len(b.unknown_positions()), 1)
         fresh = {c: min(x / total, 1.0) for c, x in b.unaccounted().items()}
         assert [b.unknown_prob(c) for c in cards] == [fresh.get(c, 0.0) for c in cards]
-        assert len(bots_module._PROBS) <= 50
+        # and what holding the card at each such position is worth
+        bot = HeuristicBot(b.me)
+        for s in b.unknown_positions():
+            worth = sum(b.prob(s, c) * bot._card_value(b, c, b.odds) for c in cards)
+            assert bot._position_value(b, s, b.odds) == worth
+        assert len(bots_module._PROBS) <= 50 and len(bots_module._UNKNOWN_VALUES) <= 50
 
     # seat 0 swapped with the spare and knows it holds a Slave; seat 1 knows only its own
     # Slave: the same cards seen, but not the same unknown positions
@@ -186,6 +193,12 @@ def test_board_chances_kept_between_views_are_each_views_own(monkeypatch: pytest
     deal = [card_id(c) for c in r.cards()] + [card_id(r.spare())]
     check(Board(Round.from_view(r.view(2), deal).view(2, log=False)))
     check(Board(r.view(2, log=False)))
+    # a failed capture says "not a Slave" there (S-DRV-2): worth less to a seat on the rebels' side
+    r = Round.new(["slave-driver", "guard", "sultan", "assassin", "slave", "slave"], "slave", first=0)
+    r.play(0, "capture 1")
+    b = Board(r.view(3, log=False))
+    assert b.not_slave == {1} and b.prob(1, "slave") == 0.0 < b.prob(2, "slave")
+    check(b)
     for players in (5, 8, 11, 15):
         r = Round.random(players, f"chances:{players}")
         bots = [HeuristicBot(s, 1) for s in range(players)]

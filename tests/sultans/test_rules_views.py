@@ -253,6 +253,9 @@ def test_s_view_1_seats_kept_for_a_state_are_that_states() -> None:
             kept = r.view(seat)
             r._seat_cache = None
             assert kept == r.view(seat)
+            assert RoundView.model_validate_json(kept.model_dump_json()) == kept
+        out = r.outcome()
+        assert out is not None and type(out).model_validate(out.model_dump()) == out
 
 
 def test_shared_notes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
