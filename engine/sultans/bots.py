@@ -476,17 +476,10 @@ class HeuristicBot:
         seats = [s for s in [*b.turn_order_until(a), a] if s != me and alive[s]]
         guards = [g for g in (lefts[me], rights[me]) if at[g] == "guard" and b.free(g)]
         p = 1.0
-        unknown = -1.0  # the chance of an Assassin where this seat does not know the card
         for s in seats:
             if captured[s]:
                 continue
-            c = at[s]
-            if c is not None:
-                pa = 1.0 if c == "assassin" else 0.0
-            else:
-                if unknown < 0:
-                    unknown = b.unknown_prob("assassin")
-                pa = unknown
+            pa = b.prob(s, "assassin")
             if pa <= 0:
                 continue
             strike = 0.9 if pa >= 1.0 else 0.6
@@ -566,16 +559,20 @@ class HeuristicBot:
         elif None in b.known:
             return self._card_value(b, b.known[None], odds)
         # every position this seat knows nothing of is worth the same (but "not a Slave"),
-        # and so for every view with the same chances of each card there
+        # and so for every view with the same chances of each card there (a board of
+        # another kind may weigh each place's chances its own way: not shared)
         key = ("unknown", s if s in b.not_slave else -1, odds)
         got = b.memo.get(key)
         if got is None:
+            cards = ("sultan", "guard", "assassin", "slave", *_NEUTRAL_NAMES)
+            if type(b) is not Board:
+                got = b.memo[key] = sum(b.prob(s, c) * self._card_value(b, c, odds) for c in cards)
+                return got
             if b._probs is None:
                 b._unknown_probs()
             shared = (b._probs_key, s is not None and s in b.not_slave, odds)
             got = _UNKNOWN_VALUES.get(shared)
             if got is None:
-                cards = ("sultan", "guard", "assassin", "slave", *_NEUTRAL_NAMES)
                 got = sum(b.prob(s, c) * self._card_value(b, c, odds) for c in cards)
                 if len(_UNKNOWN_VALUES) >= _PROBS_MAX:
                     _UNKNOWN_VALUES.clear()
@@ -628,6 +625,7 @@ class HeuristicBot:
         peek: float | None = None
         foresee: float | None = None
         unknown: float | None = None  # a swap with a position this seat knows nothing of
+        plain = type(b) is Board  # (a board of another kind may weigh each place its own way)
         unsure: dict[int, float] = {}
         not_slave = b.not_slave
         spare_known = None in b.known
@@ -642,8 +640,8 @@ class HeuristicBot:
                     value = 0.05
                 else:
                     # every seat this one knows nothing of scores the same (the prior odds of its card)
-                    if peek is None:
-                        peek = self.peek_base + 0.5 * b.unknown_prob("sultan") + 0.3 * b.unknown_prob("assassin")
+                    if peek is None or not plain:
+                        peek = self.peek_base + 0.5 * b.prob(t, "sultan") + 0.3 * b.prob(t, "assassin")
                     value = peek - 0.2 if seat_views[t].must_hide else peek
             elif word == "swap" or word == "hide":
                 if mine is None:
@@ -653,7 +651,7 @@ class HeuristicBot:
                     value = self._card_value(b, card, odds) - mine - 0.1
                 else:
                     loc: int | None = None if a.endswith("spare") else t
-                    if (not spare_known) if loc is None else (at[loc] is None and loc not in not_slave):
+                    if plain and ((not spare_known) if loc is None else (at[loc] is None and loc not in not_slave)):
                         if unknown is None:
                             unknown = self._position_value(b, loc, odds)
                         gain = unknown - mine

@@ -283,3 +283,33 @@ def test_think_tells_how_many_samples_it_searched() -> None:
     think("sultans", text, ["peek 1"], "s", 0.0, searched=searched)
     think("sultans", text, r.legal(0), "s", 0.0, samples=2, searched=searched)
     assert searched == [3, 2]
+
+
+def test_a_board_of_another_kind_keeps_its_own_chances() -> None:
+    """A board that weighs each unknown place its own way (as the strong bot's informed
+    ranking does) gets its own score for a peek and a swap there, never one kept from a
+    plain board; and a plain board after it still gets the plain scores."""
+
+    class Tilted(Board):
+        def prob(self, s: int | None, card: str) -> float:
+            if s is not None and self.card_at(s) is None:
+                return 1.0 if card == ("sultan" if s == 2 else "slave") else 0.0
+            return super().prob(s, card)
+
+    r = Round.new(["assassin", "slave", "sultan", "guard", "slave"], "slave", first=0)
+    v = r.view(0, log=False)
+    legal = [a for a in r.legal(0) if a.startswith(("peek", "swap"))]
+    bot = HeuristicBot(0)
+    plain = bot._scores(Board(v), legal)
+    assert len(set(plain[:4])) == 1  # every unseen seat alike
+    b = Tilted(v)
+    peeks = bot._scores(b, ["peek 2", "peek 3"])
+    assert peeks == [bot.peek_base + 0.5 * 1.0 + 0.3 * 0.0, bot.peek_base + 0.5 * 0.0 + 0.3 * 0.0]
+    swaps = []
+    for a in ("swap 2", "swap 3"):
+        b.memo.clear()  # the bot keeps one value for every unseen place of a board
+        swaps.append(bot._score(b, a))
+    odds = b.odds
+    mine = bot._my_value(Board(v), odds)
+    assert swaps == [bot._card_value(b, "sultan", odds) - mine, bot._card_value(b, "slave", odds) - mine]
+    assert bot._scores(Board(v), legal) == plain
