@@ -34,11 +34,11 @@ def think(
     number of samples searched goes to ``searched`` when given (benchmarks)."""
     if len(legal) == 1:
         return legal[0]  # one answer (a holder who can only die): nothing to search, the worker is free at once
+    deadline = time.perf_counter() + budget  # setting the search up is part of the budget
     spec = games()[game]
     assert spec.search is not None, f"{game} has no search"
     view = spec.search.parse_view(view_json)
     search = spec.search.new(view, legal, seed)
-    deadline = time.perf_counter() + budget
     while True:
         start = time.perf_counter()
         search.step()

@@ -5,11 +5,16 @@ with its view (face-up cards, its own card, its fresh notes, "not a Slave"
 notes, the deck of the table size) and weighed by how likely the others' public
 play is in each deal when they play as the normal bot does (a hidden Sultan
 who would have claimed, a seat that peeked where it would have used its card's
-Action, a Guard that would have blocked, a Slave that would have joined are
-unlikely: rejection sampling), builds a :class:`~engine.sultans.round.Round`
-in that state (:meth:`Round.from_view`), plays each candidate move there and
+Action or swapped it away, a card given away by an open swap that the normal
+bot would have kept, a Guard that would have blocked or refused a detention, a
+Slave that would have joined are unlikely: sampling-importance-resampling),
+builds a :class:`~engine.sultans.round.Round` in that state
+(:meth:`Round.from_view`), plays each candidate move there and
 then the rest of the round with the normal bot (:class:`HeuristicBot`) in every
-seat, and keeps the points its seat scored (S-SCORE-1). Every candidate meets
+seat, and keeps the points its seat scored (S-SCORE-1). The candidates are the
+moves the normal bot's scoring ranks best when it reads the chances of each
+unseen card from the weighed deals (where the Sultan likely is, which swap
+likely gains), the best of each kind first. Every candidate meets
 the same samples (common random numbers); the move with the best mean wins if
 it beats the normal bot's own choice by a margin, else the normal bot's choice
 is played. Everything else (windows, forced
@@ -26,18 +31,28 @@ its time budget is spent.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import NamedTuple
 
 from pydantic import BaseModel
 
 from engine.sultans.bots import Board, HeuristicBot, round_view
-from engine.sultans.cards import GUARD, NEUTRALS, SLAVE, SULTAN, base_deck, card_id, neutral_count
+from engine.sultans.cards import (
+    GUARD,
+    NEUTRALS,
+    SLAVE,
+    SULTAN,
+    base_deck,
+    card_id,
+    neutral_count,
+)
 from engine.sultans.round import Round
 from engine.sultans.views import RoundView
 
 __all__ = ["Search", "StrongBot", "searchable"]
 
 ROLLOUT_STEPS = 400  # a rollout longer than this scores what the heuristic expects (rounds end far sooner)
-MARGIN = 0.2  # points a round another move must gain over the normal bot's choice to be played instead
+MARGIN = 0.0  # points a round another move must gain over the normal bot's choice to be played instead
 CANDIDATES = 10  # the normal bot's best few moves are searched; the rest are not worth the samples
 PRUNE_AT = (8, 16, 24)  # after this many samples the worse half of the moves still searched is dropped
 Z = 0.0  # and by this many standard errors of its gain
@@ -47,7 +62,22 @@ UNLIKELY = 0.25  # a deal where a seat that peeked would have used its card's Ac
 BLOCKS = True  # a deal with a Guard that could have blocked an unblocked assassination is unlikely
 UNLIKELY_BLOCK = 0.05
 UNLIKELY_JOIN = 0.3  # a deal with a Slave that did not join a revolt (the normal bot joins unless it looks lost)
+UNLIKELY_PEEK = 0.5  # a deal where a seat that peeked would have swapped its card away instead
+UNLIKELY_REFUSE = 0.05  # a deal with a Guard that accepted a detention (the normal bot's Guard always refuses)
+SWAPS = True  # a deal where a seat gave away by an open swap a card the normal bot would have kept is unlikely
+UNLIKELY_SWAP = 0.25  # (this likely, per such swap)
+INFORMED = 32  # weighed deals drawn to rank the candidates (0: rank them as the normal bot does)
 TRIES = 8  # deals drawn for one sample at most (then the likeliest of them)
+
+
+class PublicPlay(NamedTuple):
+    """What the others' public play says of the cards (see :meth:`Search._public_play`)."""
+
+    peekers: list[int]
+    no_guard: list[int]
+    no_slave: list[int]
+    accepted: list[int]
+    swapped: list[tuple[int, int]]  # (where the card lies, the seat that gave it away)
 
 
 def searchable(view: BaseModel, pending: bool) -> bool:
@@ -76,6 +106,8 @@ class Search:
         unlikely: float = UNLIKELY,
         tries: int = TRIES,
         blocks: bool = BLOCKS,
+        swaps: bool = SWAPS,
+        informed: int = INFORMED,
     ) -> None:
         v = round_view(view)
         if v.viewer is None:
@@ -88,15 +120,6 @@ class Search:
         self.normal = HeuristicBot(self.me, seed)
         acts = [a for a in legal if a != "claim"]
         self.default = self.normal.act(v, legal, True) or acts[0]
-        ranked = sorted(acts, key=lambda a: -self.normal._score(self.board, a))
-        # the best move of each kind first (a peek, a swap or hide, each Action), so the
-        # search weighs different plans rather than six targets of one
-        kinds: dict[str, str] = {}
-        for a in ranked:
-            kinds.setdefault(_kind(a), a)
-        self.moves = list(dict.fromkeys([self.default, *kinds.values(), *ranked]))[: max(candidates, 1)]
-        self.total = dict.fromkeys(self.moves, 0.0)
-        self.sq = dict.fromkeys(self.moves, 0.0)  # sum of squared gains over the normal bot's move, per sample
         self.margin, self.prune_at, self.z = margin, prune_at, z
         self.samples = 0
         self._deck = self._unseen_pool()
@@ -108,11 +131,28 @@ class Search:
         self._theirs = self._their_knowledge()
         self.claims, self.unlikely, self.tries = claims, unlikely, tries
         self.unlikely_claim = UNLIKELY_CLAIM
-        self._judged: dict[tuple[int, ...], float] = {}
-        peekers, no_guard, no_slave = self._public_play()
-        self._no_slave = no_slave if blocks else []
-        self._peekers = peekers if unlikely < 1.0 else []
-        self._no_guard = no_guard if blocks else []
+        self._judged: dict[tuple[object, ...], float] = {}
+        play = self._public_play()
+        self._no_slave = play.no_slave if blocks else []
+        self._peekers = play.peekers if unlikely < 1.0 else []
+        self._no_guard = play.no_guard if blocks else []
+        self._accepted = play.accepted if blocks else []
+        self._swappers = play.swapped if swaps else []
+        # the normal bot's scores with the chances of each card where this seat cannot see
+        # it read from the weighed deals (where the Sultan likely is, which swap likely
+        # gains): the candidates are the moves that look best to the normal bot so informed
+        board = self.board
+        if informed > 0:
+            board = _Informed(v, [self.sample() for _ in range(informed)])
+        ranked = sorted(acts, key=lambda a: -_informed_score(self.normal, board, a))
+        # the best move of each kind first (a peek, a swap or hide, each Action), so the
+        # search weighs different plans rather than six targets of one
+        kinds: dict[str, str] = {}
+        for a in ranked:
+            kinds.setdefault(_kind(a), a)
+        self.moves = list(dict.fromkeys([self.default, *kinds.values(), *ranked]))[: max(candidates, 1)]
+        self.total = dict.fromkeys(self.moves, 0.0)
+        self.sq = dict.fromkeys(self.moves, 0.0)  # sum of squared gains over the normal bot's move, per sample
 
     # ----------------------------------------------------------- sampling
 
@@ -142,22 +182,17 @@ class Search:
 
     def sample(self) -> list[int]:
         """One deal consistent with the view, drawn in proportion to how likely the others'
-        play makes it when they play as the normal bot does (rejection sampling; after
-        ``tries`` the likeliest deal drawn): a hidden Sultan's holder who would have
-        claimed (S-SUL-2) is unlikely, and so is a card whose Action a seat would have
-        used where it peeked instead."""
-        if not self.claims and not self._peekers and not self._no_guard and not self._no_slave:
+        play makes it when they play as the normal bot does (sampling-importance-resampling:
+        one of ``tries`` uniform deals, in proportion to that likelihood): a hidden Sultan's
+        holder who would have claimed (S-SUL-2) is unlikely, and so is a card whose Action
+        a seat would have used where it peeked instead, and so on (:meth:`_public_play`)."""
+        if not (self.claims or self._peekers or self._no_guard or self._no_slave or self._accepted or self._swappers):
             return self._draw()
-        best: tuple[float, list[int]] | None = None
-        for _ in range(max(self.tries, 1)):
-            cards = self._draw()
-            like = self._likelihood(cards)
-            if self.rng.random() < like:
-                return cards
-            if best is None or like > best[0]:
-                best = (like, cards)
-        assert best is not None
-        return best[1]
+        deals = [self._draw() for _ in range(max(self.tries, 1))]
+        weights = [self._likelihood(cards) for cards in deals]
+        if sum(weights) <= 0:
+            return deals[0]
+        return self.rng.choices(deals, weights)[0]
 
     def _likelihood(self, cards: list[int]) -> float:
         """How likely the others' public play is in this deal, relative to the likeliest.
@@ -172,47 +207,69 @@ class Search:
         for x in self._no_slave:
             if cards[x] == SLAVE:
                 like *= UNLIKELY_JOIN
-        checks: list[tuple[int, bool]] = [(x, False) for x in self._peekers]
+        for x in self._accepted:
+            if cards[x] == GUARD:
+                like *= UNLIKELY_REFUSE
+        # (seat, what its play was: "peek", "claim" or the location it swapped its card to)
+        checks: list[tuple[int, str | int]] = [(x, "peek") for x in self._peekers]
+        checks += [(x, loc) for loc, x in self._swappers]
         if self.claims:
             x = cards.index(SULTAN)
             if x < n and x != me and self.v.seats[x].alive and not self.v.seats[x].revealed:
-                checks.append((x, True))
-        for x, claim in checks:
-            key = (x, claim, cards[x], *(cards[loc] for loc in sorted(self._theirs[x])))
+                checks.append((x, "claim"))
+        for x, play in checks:
+            key = (x, play, cards[x], *(cards[loc] for loc in sorted(self._theirs[x])))
+            if isinstance(play, int):
+                key += (cards[play],)
             factor = self._judged.get(key)
             if factor is None:
                 if r is None:
                     r = Round.from_view(self.v, cards)
                     self._tell(r)
-                factor = self._judge(r, x, claim)
+                factor = self._judge(r, x, play)
                 self._judged[key] = factor
             like *= factor
         return like
 
-    def _judge(self, r: Round, x: int, claim: bool) -> float:
+    def _judge(self, r: Round, x: int, play: str | int) -> float:
         """The factor seat ``x``'s public play gives this deal: it did not claim the
-        throne (``claim``), or it peeked on its last turn."""
-        if claim:
+        throne (``"claim"``), it peeked on its last turn (``"peek"``), or it swapped its
+        card to the location ``play`` (a seat, or ``n`` for the spare; S-SWAP-1)."""
+        if play == "claim":
             return self.unlikely_claim if HeuristicBot(x, 0)._should_claim(Board(r.view(x, log=False))) else 1.0
-        # the seat's turn as it would be now, with the card this deal gives it
+        # the seat's turn as it would be now, with the card this deal gives it (before its
+        # swap: the card now at the swap's other end, which it did not know unless peeked)
         active, player, exh, hide = r.active, r.player, r.snap_exh, r.snap_hide
         r.active = r.player = x
         r.snap_exh, r.snap_hide = r.exhausted[x], r.must_hide[x]
+        note = None
+        if isinstance(play, int):
+            r.card[x], r.card[play] = r.card[play], r.card[x]
+            note = r.notes[x].pop(play, None)
         r._cache = {}
         legal = [a for a in r.legal(x) if a != "claim"]
         choice = HeuristicBot(x, 0)._turn(Board(r.view(x, log=False)), legal) if legal else "peek"
+        if isinstance(play, int):
+            r.card[x], r.card[play] = r.card[play], r.card[x]
+            if note is not None:
+                r.notes[x][play] = note
         r.active, r.player, r.snap_exh, r.snap_hide = active, player, exh, hide
         r._cache = {}
-        return 1.0 if _kind(choice) in ("peek", "swap") else self.unlikely
+        if isinstance(play, int):
+            return 1.0 if _kind(choice) == "swap" else UNLIKELY_SWAP
+        kind = _kind(choice)
+        return 1.0 if kind == "peek" else UNLIKELY_PEEK if kind == "swap" else self.unlikely
 
-    def _public_play(self) -> tuple[list[int], list[int], list[int]]:
+    def _public_play(self) -> PublicPlay:
         """What the others' public play says of their cards now, where the cards have
         surely not moved since (no open swap of theirs, no hide by anyone, S-SWAP-2):
         the hidden seats whose last turn was a peek while they could have used their
         card's Action (a card they chose not to act with), and the hidden seats that
         could have blocked an assassination that was not blocked (no free Guard there,
         S-GRD-2; the normal bot always blocks), and the hidden free seats that did not
-        join a revolt while no Sultan was face up (the normal bot's Slave joins then, S-SLV-2)."""
+        join a revolt while no Sultan was face up (the normal bot's Slave joins then, S-SLV-2),
+        the hidden seats that accepted a detention (no Guard, S-GRD-3), and the cards a
+        seat gave away by an open swap (S-SWAP-1), where they still lie."""
         v, n = self.v, self.v.players
         quiet: set[int] = set()
         no_guard: set[int] = set()
@@ -224,6 +281,8 @@ class Search:
         strike: set[int] = set()
         no_slave: set[int] = set()
         called: set[int] = set()  # who could join the open revolt
+        accepted: set[int] = set()
+        swapped: dict[int, int] = {}  # where a card given away by an open swap lies -> who gave it
         crowned = False  # a Sultan is face up
 
         def side(s: int, step: int) -> int:
@@ -240,14 +299,19 @@ class Search:
             if kind == "peek":
                 quiet.add(x)
             elif kind == "swap":
-                for known in (quiet, no_guard, no_slave):
+                for known in (quiet, no_guard, no_slave, accepted):
                     known.discard(x)
                     if not ev.spare and ev.target is not None:
                         known.discard(ev.target)
+                loc = n if ev.spare or ev.target is None else ev.target
+                swapped.pop(x, None)
+                swapped[loc] = x
             elif kind == "hide":
                 quiet.clear()
                 no_guard.clear()
                 no_slave.clear()
+                accepted.clear()
+                swapped.clear()
                 if ev.seat in sultans:
                     crowned = False
                 shown.discard(x)
@@ -273,6 +337,8 @@ class Search:
                 strike = set()
             elif kind == "detained":
                 held.add(x)
+                if x not in shown:
+                    accepted.add(x)
             elif kind == "skip" and ev.cause == "detained":
                 held.discard(x)
             elif kind == "captured" and ev.target is not None:
@@ -303,10 +369,16 @@ class Search:
         def unknown(x: int) -> bool:
             return x != self.me and seats[x].alive and not seats[x].revealed and self.board.card_at(x) is None
 
-        return (
-            sorted(x for x in quiet if unknown(x) and not seats[x].exhausted),
-            sorted(x for x in no_guard if unknown(x)),
-            sorted(x for x in no_slave if unknown(x)),
+        def gave(loc: int, x: int) -> bool:  # x could play its turn now, the card it gave is unseen
+            spot = unknown(loc) if loc < n else None not in self.board.known
+            return spot and x != self.me and seats[x].alive and not seats[x].revealed and not seats[x].exhausted
+
+        return PublicPlay(
+            peekers=sorted(x for x in quiet if unknown(x) and not seats[x].exhausted),
+            no_guard=sorted(x for x in no_guard if unknown(x)),
+            no_slave=sorted(x for x in no_slave if unknown(x)),
+            accepted=sorted(x for x in accepted if unknown(x)),
+            swapped=sorted((loc, x) for loc, x in swapped.items() if gave(loc, x)),
         )
 
     def _draw(self) -> list[int]:
@@ -474,6 +546,49 @@ class Search:
         if gain <= self.margin + self.z * spread / k**0.5:
             return self.default
         return best
+
+
+class _Informed(Board):
+    """A seat's board whose chances for the cards it cannot see are the frequencies in
+    some weighed deals (the normal bot's chances are the same for every unseen place)."""
+
+    def __init__(self, v: RoundView, deals: list[list[int]]) -> None:
+        super().__init__(v)
+        n = v.players
+        self.freq: list[Counter[int]] = [Counter(d[loc] for d in deals) for loc in range(n + 1)]
+        self.deals = max(len(deals), 1)
+        self.focus: int | None = None  # the unseen seat the normal bot's "any unseen seat" means
+
+    def prob(self, s: int | None, card: str) -> float:
+        if s is None:
+            if None in self.known:
+                return super().prob(s, card)
+            return self.freq[self.n][card_id(card)] / self.deals
+        if self.card_at(s) is not None:
+            return super().prob(s, card)
+        return self.freq[s][card_id(card)] / self.deals
+
+    def unknown_prob(self, card: str) -> float:
+        if self.focus is None:
+            return super().unknown_prob(card)
+        return self.prob(self.focus, card)
+
+
+def _informed_score(bot: HeuristicBot, b: Board, a: str) -> float:
+    """The normal bot's score of ``a`` on board ``b``; a peek's and a swap's from the
+    chances of the cards at their other end (its own scoring values every unseen place
+    alike)."""
+    word = a.split(" ", 1)[0]
+    if not isinstance(b, _Informed) or word not in ("peek", "swap", "hide") or a == "hide":
+        return bot._score(b, a)
+    if word == "peek":
+        b.focus = int(a.rsplit(" ", 1)[-1])
+        try:
+            return bot._score(b, a)
+        finally:
+            b.focus = None
+    b.memo.clear()  # the bot keeps one value for every unseen place: here each has its own
+    return bot._score(b, a)
 
 
 def _kind(action: str) -> str:

@@ -21,7 +21,7 @@ from engine.registry import games
 from engine.sultans import Round
 from engine.sultans.bots import Board
 from engine.sultans.cards import CARD_NAMES, base_deck, card_id, neutral_count
-from engine.sultans.search import Search, StrongBot, searchable
+from engine.sultans.search import Search, StrongBot, _Informed, _informed_score, searchable
 from engine.sultans.views import RoundView
 
 
@@ -367,3 +367,76 @@ def test_a_hidden_free_seat_that_did_not_join_a_revolt_is_seldom_a_slave() -> No
     assert search._no_slave == [2, 3, 4, 5, 6]
     slave = card_id("slave")
     assert sum(search.sample()[7] == slave for _ in range(200)) > 1.5 * sum(search._draw()[7] == slave for _ in range(200))
+
+
+def test_a_card_given_away_by_an_open_swap_is_seldom_one_the_normal_bot_keeps() -> None:
+    """S-SWAP-1: the normal bot swaps its card away when it looks like losing (a Slave or
+    an Assassin while the Loyalists look like winning) and keeps a Guard to detain with;
+    the card a seat gave the spare in an open swap is a Guard less often in the search's
+    deals than in uniform deals, while it lies there."""
+    r = deal("slave assassin guard slave sultan slave guard assassin", "slave", first=1)
+    r.play(1, "swap spare")
+    for s in range(2, 8):
+        r.play(s, "peek 0")
+    assert r.pending() == {0}
+    search = Search(json_view(r, 0), r.legal(0), 1, claims=False, unlikely=1.0, blocks=False)
+    assert search._swappers == [(8, 1)]  # the spare (8) holds what seat 1 gave away
+    guard = card_id("guard")
+    flat = sum(search._draw()[8] == guard for _ in range(400))
+    weighed = sum(search.sample()[8] == guard for _ in range(400))
+    assert weighed < 0.6 * flat
+    r.play(0, "swap spare")  # the spare's card moved: what seat 1's swap said of it is gone
+    for s in range(1, 8):
+        r.play(s, "peek 0" if s != 1 else "peek 2")
+    assert r.pending() == {0}
+    assert Search(json_view(r, 0), r.legal(0), 1)._swappers == []
+
+
+def test_a_hidden_seat_that_accepted_a_detention_is_seldom_a_guard() -> None:
+    """S-GRD-3: the normal bot's Guard always refuses a detention; a hidden seat that
+    accepted one holds a Guard far less often in the search's deals (while its card
+    stays put)."""
+    r = deal("slave guard slave slave sultan assassin guard assassin", "vizier", first=1)
+    r.play(1, "detain 2")
+    r.play(2, "pass")  # seat 2 accepts: detained
+    for s in (3, 4, 5, 6, 7):
+        r.play(s, "peek 0")
+    assert r.pending() == {0}
+    search = Search(json_view(r, 0), r.legal(0), 1, claims=False, unlikely=1.0, swaps=False)
+    assert search._accepted == [2]
+    guard = card_id("guard")
+    assert sum(search.sample()[2] == guard for _ in range(300)) < 0.3 * sum(search._draw()[2] == guard for _ in range(300))
+
+
+def test_the_candidates_follow_where_the_weighed_deals_put_the_cards() -> None:
+    """The candidates are ranked by the normal bot's scoring with the chances the weighed
+    deals give, not alike for every unseen place: at five seats nobody claimed, so the
+    Sultan likely lies in the spare (S-SUL-2), and a Slave's best swap is with the spare."""
+    r = deal("slave assassin slave guard sultan", "slave", first=0)
+    v = json_view(r, 0)
+    search = Search(v, r.legal(0), 1, informed=64)
+    board = _Informed(v, [search.sample() for _ in range(64)])
+    assert board.prob(None, "sultan") > 2 * max(board.prob(s, "sultan") for s in range(1, 5))
+    swaps = [m for m in r.legal(0) if m.startswith("swap")]
+    assert max(swaps, key=lambda a: _informed_score(search.normal, board, a)) == "swap spare"
+    assert next(m for m in search.moves if m.startswith("swap")) == "swap spare"
+    blind = Search(v, r.legal(0), 1, informed=0)
+    assert next(m for m in blind.moves if m.startswith("swap")) != "swap spare"
+
+
+def test_a_seat_that_peeked_rather_than_swap_its_losing_card_away_holds_one_less_often() -> None:
+    """S-PEEK-1, S-SWAP-1: the normal bot swaps away a card on the side that looks like
+    losing (a Slave, while the Loyalists look like winning) rather than peek; the hidden
+    seats that peeked, whose cards have not moved since, hold a Slave less often in the
+    search's deals than in uniform deals, so the spare holds one more often."""
+    r = deal("guard slave assassin slave sultan slave vizier", "slave", first=0)
+    for s, a in [(0, "peek 1"), (1, "peek 2"), (2, "peek 3"), (3, "peek 4"), (4, "peek 5"), (5, "peek 6"),
+                 (6, "peek 0")]:
+        r.play(s, a)
+    assert r.pending() == {0}
+    search = Search(json_view(r, 0), r.legal(0), 1, claims=False, unlikely=0.999, blocks=False, swaps=False)
+    assert search._peekers == [2, 3, 4, 5, 6]  # seat 1's card the seat knows
+    slave = card_id("slave")
+    flat = sum(search._draw()[7] == slave for _ in range(400))
+    weighed = sum(search.sample()[7] == slave for _ in range(400))
+    assert weighed > 1.2 * flat
