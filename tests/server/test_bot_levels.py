@@ -21,7 +21,7 @@ from server.storage import Storage
 
 
 def with_strong() -> dict[str, GameSpec]:
-    """The registry with the Sultans strong level offered (it is benchmarked, not offered yet)."""
+    """The registry with the Sultans strong level offered (whatever the registry offers now)."""
     specs = dict(games())
     search = specs["sultans"].search
     assert search is not None
