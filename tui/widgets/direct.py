@@ -67,11 +67,13 @@ class LinesCache:
         self.lines = 0
 
 
-ROW_CACHE_SIZE = 4096
+ROW_CACHE_SIZE = 2048
 """Single rows kept process-wide (:func:`text_strip`: a table ring's rows, each
 with its mouse offsets, ~4.5 KB). A row changes with the match and the
 room's screens draw it at about the same time, so the older rows kept are
-mostly ones no state shows again, and memory the cache fills slowly."""
+mostly ones no state shows again, and memory the cache fills slowly: at
+4,096 rows it was still filling 15 minutes into an evening (`./manage bench
+soak --holders`), about 9 MiB more at the end."""
 
 _strips: LRUCache[Hashable, Strip] = LRUCache(ROW_CACHE_SIZE)
 _wrapped = LinesCache(STRIP_CACHE_SIZE)
