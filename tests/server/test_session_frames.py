@@ -380,7 +380,9 @@ async def test_with_turns_a_rounds_result_is_drawn_in_turns() -> None:
     """A round's end opens its result on every screen of the room at once, each
     a whole frame; drawn as the dialog opened, outside the turns, fifteen of
     them went before a key typed on another screen (`./manage bench load`'s
-    echo p99). Its frames, the first one too, are drawn in turns."""
+    echo p99). Its frames, the first one too, are drawn in turns; and that
+    first frame shows it whole (its body came a frame later, once it knew its
+    width; its key bar too)."""
     hub = new_hub(games=None, time_scale=1.0, grace_period=1e6)  # the real games; bots at once
     await hub.start()
     turns = Turns()
@@ -414,6 +416,17 @@ async def test_with_turns_a_rounds_result_is_drawn_in_turns() -> None:
         results = [in_turn for name, in_turn in drawn if name == "RoundResults"]
         assert results, drawn[-10:]
         assert all(results)
+        # the frame that first shows the result shows all of it: its body (made
+        # for its width) and its keys, not the table's
+        terminal = pyte.Screen(100, 30)
+        stream = pyte.ByteStream(terminal)
+        for w in writes:
+            stream.feed(w)
+            if any((" result" in row and "Round" in row) or "Match result" in row for row in terminal.display):
+                break
+        first = list(terminal.display)
+        assert any("Points this round" in row for row in first), first
+        assert "Go on" in first[-1] or "Table" in first[-1], first[-1]
     finally:
         app.exit()
         await asyncio.wait_for(task, 5)

@@ -399,14 +399,28 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
         typed meanwhile on another screen waited behind all of them."""
         turns: Turns | None = getattr(self.app, "turns", None)
         if turns is None or turns.running:
-            super()._compositor_refresh()
+            self._draw_frame()
         elif not self._frame_queued:
             self._frame_queued = True
             turns.run(self._queued_frame, urgent=self.throne.answers_input())
 
     def _queued_frame(self) -> None:
         self._frame_queued = False
+        self._draw_frame()
+
+    def _draw_frame(self) -> None:
+        if not self._sized and self.is_mounted and self.size.width:
+            self._sized = True
+            self.on_sized()
         super()._compositor_refresh()
+
+    _sized = False
+
+    def on_sized(self) -> None:
+        """The dialog is laid out and its first frame is about to be drawn:
+        make what depends on its widgets' size (override, calling this), so
+        that the first frame shows it. Content only: its key bar here."""
+        self.show_keys()
 
     def on_mount(self) -> None:
         # runs after the dialog's own on_mount (Textual calls each class's handler)

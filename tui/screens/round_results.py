@@ -85,6 +85,7 @@ class RoundResults(HostModal[None]):
         self.number = number
         self.opened_live = source.live_result() == number  # opened by the round's end: goes with it
         self._body_key: tuple[object, ...] = ()
+        self._body_width = 0
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog results"):
@@ -97,9 +98,15 @@ class RoundResults(HostModal[None]):
         self.apply_lang()
         self.query_one("#results-body").focus()
 
+    def on_sized(self) -> None:
+        super().on_sized()
+        self.show()  # the body, made for the width it has, in the first frame
+
     def on_resize(self) -> None:
-        # also its first size: the body's tables are fitted to the width once laid out
-        self.call_after_refresh(self.show)
+        # the body's tables are fitted to the width (its first was made in on_sized)
+        log = self.query_one("#results-body", TailLog)
+        if log.content_size.width and log.text_width() != self._body_width:
+            self.call_after_refresh(self.show)
 
     def apply_lang(self) -> None:
         self._body_key = ()
@@ -132,8 +139,9 @@ class RoundResults(HostModal[None]):
             title.append("  " + self.tr("table.results.position", i=numbers.index(self.number) + 1, n=len(numbers)), style="dim")
         self.query_one("#results-title", LineStatic).update(title, layout=False)
         log = self.query_one("#results-body", TailLog)
-        if log.content_size.width:  # laid out: a result is made for a width (its first is at its Resize)
-            body = self.source.result_body(self.number, log.text_width())
+        if log.content_size.width:  # laid out: a result is made for a width
+            self._body_width = log.text_width()
+            body = self.source.result_body(self.number, self._body_width)
             key = (self.lang, body.plain, tuple(body.spans))
             if key != self._body_key:
                 fresh = not self._body_key
