@@ -97,7 +97,6 @@ class _ThroneMixin:
             Screen._clear_tooltip(cast("Screen[Any]", self))
 
 
-
 class HostScreen(_ThroneMixin, Translatable, Screen[None]):
     """A full screen showing host state, with a translated key bar."""
 
