@@ -124,6 +124,7 @@ class Player:
     lost_echoes: int = 0
     results_seen: int = 0
     """Times a round's or the match's result was drawn over this client's table."""
+    results_at: list[float] = field(default_factory=list)  # when each of them came
     covered_keys: int = 0
     """Keys typed in a word during which a result covered the chat line: not timed,
     not lost (they went to the result, as a person's would)."""
@@ -140,6 +141,7 @@ class Player:
                 self.turns.append((at, key))
         if RESULT.search(new):
             self.results_seen += 1
+            self.results_at.append(at)
         found = list(NOW.finditer(new))
         if found:
             last_now = found[-1]
@@ -670,6 +672,12 @@ async def run(args: argparse.Namespace) -> int:
         echoes = [e for p in players for e in p.echoes]
         if args.timeline:
             print_timeline([(t, e) for p in players for t, e in zip(p.echo_sent, p.echoes, strict=True)], t0)
+            for index, room_players in enumerate(rooms):
+                # a result opens over a room's every screen at once: when the first of them showed it
+                opened = sorted({round(t - t0, 1) for p in room_players for t in p.results_at})
+                firsts = [t for i, t in enumerate(opened) if i == 0 or t - opened[i - 1] > 2.0]
+                if firsts:
+                    print(f"  room {index}: a result opened at play " + ", ".join(f"+{t:.1f} s" for t in firsts), flush=True)
             for sent, slowest, applied, room in sorted(result.timed):
                 if slowest > 0.25:
                     print(f"  action at play +{sent - t0:5.1f} s in room {room}: all screens after "
