@@ -25,7 +25,10 @@ from collections.abc import Callable
 BUDGET = 0.004
 """Seconds of queued work run in one pass of the event loop (at least one job)."""
 
-_Job = tuple[contextvars.Context, Callable[[], None], asyncio.Future[None]]
+LATER_WAIT = 0.5
+"""Seconds a ``later`` job waits, at most, behind the other tiers' jobs."""
+
+_Job = tuple[contextvars.Context, Callable[[], None], asyncio.Future[None], float]
 
 
 class Turns:
@@ -36,13 +39,15 @@ class Turns:
     def __init__(self, budget: float = BUDGET) -> None:
         self.budget = budget
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._queues: tuple[deque[_Job], ...] = (deque(), deque(), deque())  # urgent, frames, refreshes
+        self._queues: tuple[deque[_Job], ...] = (deque(), deque(), deque(), deque())  # urgent, frames, refreshes, later
         self._scheduled = False
         self.running = False  # inside a job now
         self.ran = 0  # jobs run (tests, benchmarks)
         self.passes = 0  # passes of the loop that ran some
 
-    def run(self, job: Callable[[], None], *, urgent: bool = False, refresh: bool = False) -> asyncio.Future[None]:
+    def run(
+        self, job: Callable[[], None], *, urgent: bool = False, refresh: bool = False, later: bool = False
+    ) -> asyncio.Future[None]:
         """Queue ``job``; the future is done once it ran (with its exception, if
         it raised). Cancel the future to drop a job that has not run yet.
 
@@ -50,13 +55,17 @@ class Turns:
         (a frame answering a player's key), then frames, then ``refresh`` jobs
         (re-reading the host into a screen): a screen already refreshed is
         drawn before the next one is refreshed, so a room's screens show a
-        change one after the other instead of all after the last refresh."""
+        change one after the other instead of all after the last refresh.
+        ``later`` jobs (a round's result opening on every screen of a room: a
+        whole frame each, for a screen that will show it for seconds) wait for
+        the other tiers, or :data:`LATER_WAIT` at most: an action in another
+        room shows on its screens first."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new loop (tests run several): nothing carried over
-            self._loop, self._queues, self._scheduled = loop, (deque(), deque(), deque()), False
+            self._loop, self._queues, self._scheduled = loop, (deque(), deque(), deque(), deque()), False
         done: asyncio.Future[None] = loop.create_future()
-        tier = 0 if urgent else 2 if refresh else 1
-        self._queues[tier].append((contextvars.copy_context(), job, done))
+        tier = 0 if urgent else 2 if refresh else 3 if later else 1
+        self._queues[tier].append((contextvars.copy_context(), job, done, time.perf_counter()))
         if not self._scheduled:
             self._scheduled = True
             loop.call_soon(self._run_some)
@@ -67,7 +76,7 @@ class Turns:
         self.passes += 1
         deadline = time.perf_counter() + self.budget
         while queue := self._next_queue():
-            context, job, done = queue.popleft()
+            context, job, done, _ = queue.popleft()
             if done.done():  # dropped (its app closed)
                 continue
             self.ran += 1
@@ -87,6 +96,9 @@ class Turns:
             self._loop.call_soon(self._run_some)
 
     def _next_queue(self) -> deque[_Job] | None:
+        later = self._queues[-1]
+        if later and time.perf_counter() - later[0][3] >= LATER_WAIT:
+            return later
         for queue in self._queues:
             if queue:
                 return queue
@@ -94,7 +106,7 @@ class Turns:
 
     @property
     def waiting(self) -> int:
-        return sum(1 for queue in self._queues for _, _, done in queue if not done.done())
+        return sum(1 for queue in self._queues for _, _, done, _ in queue if not done.done())
 
 
 TURNS = Turns()

@@ -90,9 +90,11 @@ class RecordingTurns(Turns):
         super().__init__()
         self.jobs: list[tuple[str, bool]] = []
 
-    def run(self, job: Callable[[], None], *, urgent: bool = False, refresh: bool = False) -> asyncio.Future[None]:
-        self.jobs.append(("refresh" if refresh else "frame", urgent))
-        return super().run(job, urgent=urgent, refresh=refresh)
+    def run(
+        self, job: Callable[[], None], *, urgent: bool = False, refresh: bool = False, later: bool = False
+    ) -> asyncio.Future[None]:
+        self.jobs.append(("refresh" if refresh else "later" if later else "frame", urgent))
+        return super().run(job, urgent=urgent, refresh=refresh, later=later)
 
 
 async def test_with_turns_host_refreshes_and_frames_queue_there_and_a_players_keys_come_first(hub: Hub) -> None:
@@ -382,10 +384,11 @@ async def test_with_turns_a_rounds_result_is_drawn_in_turns() -> None:
     them went before a key typed on another screen (`./manage bench load`'s
     echo p99). Its frames, the first one too, are drawn in turns; and that
     first frame shows it whole (its body came a frame later, once it knew its
-    width; its key bar too)."""
+    width; its key bar too). That first frame, which the player did not ask
+    for, waits for the frames of actions in other rooms (``later``)."""
     hub = new_hub(games=None, time_scale=1.0, grace_period=1e6)  # the real games; bots at once
     await hub.start()
-    turns = Turns()
+    turns = RecordingTurns()
     writes: list[bytes] = []
     term = SessionTerminal(writes.append, (100, 30))
     app = ThroneApp(hub.connect(Identity(name="alice")), driver_class=term.driver_class, turns=turns)
@@ -416,6 +419,7 @@ async def test_with_turns_a_rounds_result_is_drawn_in_turns() -> None:
         results = [in_turn for name, in_turn in drawn if name == "RoundResults"]
         assert results, drawn[-10:]
         assert all(results)
+        assert turns.jobs.count(("later", False)) == 1  # its first frame
         # the frame that first shows the result shows all of it: its body (made
         # for its width) and its keys, not the table's
         terminal = pyte.Screen(100, 30)

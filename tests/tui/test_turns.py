@@ -7,6 +7,7 @@ import contextvars
 
 import pytest
 
+import tui.turns
 from tui.turns import Turns
 
 WHO: contextvars.ContextVar[str] = contextvars.ContextVar("who", default="nobody")
@@ -44,6 +45,29 @@ async def test_frames_go_before_refreshes_so_a_refreshed_screen_is_drawn_before_
     turns.run(lambda: ran.append("key"), urgent=True)
     await settle(turns)
     assert ran == ["key", "refresh0", "frame0", "refresh1", "frame1", "refresh2", "frame2"]
+
+
+async def test_later_jobs_wait_for_the_others_but_not_for_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's result opening on the fifteen screens of a room (``later``)
+    waits for the refresh and frame of an action in another room, and for
+    nothing that comes after ``LATER_WAIT``."""
+    turns = Turns(budget=0.0)
+    ran: list[str] = []
+    for n in range(2):
+        turns.run(lambda n=n: ran.append(f"result{n}"), later=True)
+    turns.run(lambda: ran.append("refresh"), refresh=True)
+    turns.run(lambda: ran.append("frame"))
+    await settle(turns)
+    assert ran == ["frame", "refresh", "result0", "result1"]
+
+    ran.clear()
+    clock = [100.0]
+    monkeypatch.setattr(tui.turns.time, "perf_counter", lambda: clock[0])
+    turns.run(lambda: ran.append("result"), later=True)
+    clock[0] += tui.turns.LATER_WAIT  # it has waited its longest
+    turns.run(lambda: ran.append("refresh"), refresh=True)
+    await settle(turns)
+    assert ran == ["result", "refresh"]
 
 
 async def test_a_job_runs_in_the_context_it_was_queued_from() -> None:

@@ -395,13 +395,16 @@ class HostModal(_ThroneMixin, Translatable, ModalScreen[R]):
         """Outside a turn (the layout when the dialog opens, or a resize), the
         frame is drawn in a turn of its own: a round's result opens on every
         screen of the room at the same moment, each a whole frame, and a key
-        typed meanwhile on another screen waited behind all of them."""
+        typed meanwhile on another screen waited behind all of them. A first
+        frame the player did not ask for comes after the frames of actions in
+        other rooms (``later``): they waited behind a room's fifteen."""
         turns: Turns | None = getattr(self.app, "turns", None)
         if turns is None or turns.running:
             self._draw_frame()
         elif not self._frame_queued:
             self._frame_queued = True
-            turns.run(self._queued_frame, urgent=self.throne.answers_input())
+            urgent = self.throne.answers_input()
+            turns.run(self._queued_frame, urgent=urgent, later=not urgent and not self._sized)
 
     def _queued_frame(self) -> None:
         self._frame_queued = False
