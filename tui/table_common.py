@@ -528,12 +528,29 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         if self.throne.room is self.room and self.snap is not None:
             self._follow_results()
 
+    def covered(self) -> bool:
+        """Whether nothing this table would draw now shows: a round's result or
+        the whole log (opaque, the whole screen) is over it, or a round's result
+        opens over it with this change. The table is drawn again when it is on
+        top again (``on_screen_resume`` re-reads the room): a round's end drew
+        every table of the room, then drew its result over each."""
+        return isinstance(self.app.screen, (RoundResults, MatchLog)) or self._result_to_open() is not None
+
+    def _result_to_open(self) -> int | None:
+        """The round whose result this change opens over the table, if any."""
+        snap = self.snap
+        live = self.live_result()
+        if live is None or live == self._auto_result or snap is None or snap.match != self.match_id:
+            return None
+        return live if self.app.screen is self and self.is_attached else None
+
     def _follow_results(self) -> None:
         """A round's (or the match's) end opens its result over the table; the
         next round, or another match, closes it."""
         snap = self.snap
         assert snap is not None
         live = self.live_result()
+        opens = self._result_to_open()
         dialog = self._results_dialog()
         if dialog is not None:
             moved_on = snap.state == "waiting" or snap.match != self.match_id
@@ -544,8 +561,8 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
             dialog.show()
         if live is not None and live != self._auto_result and snap.match == self.match_id:
             self._auto_result = live
-            if self.app.screen is self and self.is_attached:
-                self.app.push_screen(RoundResults(self, live))
+            if opens is not None:
+                self.app.push_screen(RoundResults(self, opens))
 
     def _tick(self) -> None:
         super()._tick()

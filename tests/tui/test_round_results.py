@@ -19,6 +19,7 @@ from tui.screens.lobby import LobbyScreen
 from tui.screens.match_log import MatchLog
 from tui.screens.round_results import RoundResults
 from tui.sultans.table import Table as SultansTable
+from tui.sultans.words import all_card_strings
 from tui.widgets import TailLog
 
 SIZES = [(80, 24), (60, 20)]
@@ -550,3 +551,45 @@ async def test_a_session_that_ends_with_a_result_open_closes_without_an_error() 
         assert isinstance(table, SultansTable)
         table._tick()  # the table's countdown, still running
         dialog.show()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_table_under_its_result_is_drawn_again_when_it_is_back_on_top(lang: Lang, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's end drew the table of every screen of the room (the round's
+    cards, its log), then opened the result over each, and every change in
+    the break drew the hidden table again (`./manage bench load`: a room's
+    round end kept the host busy ~0.5 s, the actions of other rooms waited).
+    The table under its result is not drawn; Esc shows it as the round ended,
+    and the next round's deal shows on it once the result has gone."""
+    drawn: list[str] = []
+    draw = SultansTable._render_ring
+
+    def counted(self: SultansTable, mv: Any) -> None:
+        drawn.append(type(self.app.screen).__name__)
+        draw(self, mv)
+
+    monkeypatch.setattr(SultansTable, "_render_ring", counted)
+    room = sultans()
+    async with at(None, (80, 24), 0, lang, room) as (app, pilot, _client):
+        drawn.clear()
+        kill_the_sultan(room)
+        await settle(pilot)
+        assert isinstance(app.screen, RoundResults)
+        room.go_on(2)  # a change in the break: carol went on
+        await settle(pilot)
+        assert drawn == []  # 5 passes, the end and carol: none drawn under the result
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, SultansTable) and drawn == ["Table"]
+        text = screen_text(app)  # the round as it ended: who won, and dave's Guard, hidden until then
+        rebels = t("sk.side.rebels", lang)
+        assert t("sk.end.winner", lang, side=rebels, reason=t("sk.reason.sultan-killed", lang)) in text
+        assert any(form in text for form in all_card_strings("guard"))
+        await pilot.press("f4")
+        await settle(pilot)
+        assert isinstance(app.screen, RoundResults)
+        await pilot.press("enter")  # alice goes on too: round 2 is dealt, its result closes
+        await settle(pilot)
+        assert not isinstance(app.screen, RoundResults) and room.match.round_number == 2
+        assert app.screen.query_one("#sk-head").render().plain.count("2/2") == 1  # type: ignore[attr-defined]
+        assert drawn[-1] == "Table"

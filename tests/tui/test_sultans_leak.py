@@ -67,7 +67,9 @@ def check(app: ThroneApp, room: SultansRoom, seat: int | None) -> None:
     if isinstance(app.screen, RoundResults):  # a round's result over the table: all of it, not just what shows
         sheet = app.screen.query_one(TailLog).sheet
         assert sheet is not None and not shown(sheet.plain) - known, f"seat {seat}'s round result: {sheet.plain}"
-    table = next(s for s in app.screen_stack if isinstance(s, Table))
+    table = app.screen
+    if not isinstance(table, Table):
+        return  # a round's result over the table (checked above): the table is drawn again when back on top
     ring = table.query_one(TableRing)
     rv = view.round
     notes = {n.seat: n.card for n in rv.notes}

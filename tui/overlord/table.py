@@ -238,7 +238,7 @@ class Table(GameTableScreen[Picker]):
 
     def _render_all(self) -> None:
         ov = self.ov
-        if ov is None:
+        if ov is None or self.covered():
             return
         self._render_head(ov)
         self._render_seats(ov)

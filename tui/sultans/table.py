@@ -149,7 +149,7 @@ class Table(GameTableScreen[Picker]):
 
     def _render_all(self) -> None:
         mv = self.mv
-        if mv is None:
+        if mv is None or self.covered():
             return
         self._render_head(mv)
         self._render_ring(mv)
