@@ -4,6 +4,7 @@ and 7), at 80x24 and 60x20 in both languages."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from sultans_fakes import SultansClient, SultansLobby, SultansRoom
 from table_fakes import open_table
 from test_overlord_table import exchange_game
 
+import tui.table_common
 from protocol.i18n import Lang, t
 from tui.overlord.table import Table as OverlordTable
 from tui.screens.lobby import LobbyScreen
@@ -593,3 +595,28 @@ async def test_a_table_under_its_result_is_drawn_again_when_it_is_back_on_top(la
         assert not isinstance(app.screen, RoundResults) and room.match.round_number == 2
         assert app.screen.query_one("#sk-head").render().plain.count("2/2") == 1  # type: ignore[attr-defined]
         assert drawn[-1] == "Table"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_tables_break_line_counts_down_with_its_clock(
+    size: tuple[int, int], lang: Lang, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Back at the table from a round's result (Esc), its "Next round in 27 s"
+    stood still while the clock in its header counted down: the line is drawn
+    again as its seconds change."""
+    room = sultans()
+    async with at(None, size, 0, lang, room) as (app, pilot, _client):
+        kill_the_sultan(room)
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        table = app.screen
+        assert isinstance(table, SultansTable) and table.snap is not None and table.snap.deadline is not None
+        left = round(table.snap.deadline - time.time())
+        assert any(t("table.break.next_in", lang, s=s) in screen_text(app) for s in (left, left + 1))
+        now = time.time()
+        monkeypatch.setattr(tui.table_common.time, "time", lambda: now + 10)  # ten seconds on
+        table._tick()  # the clock's next tick
+        await settle(pilot)
+        assert t("table.break.next_in", lang, s=max(0, round(table.snap.deadline - now - 10))) in screen_text(app)

@@ -275,6 +275,20 @@ class Table(GameTableScreen[Picker]):
     def _kinds(self) -> list[str]:
         return [k for k in KIND_ORDER if k in self.by_kind]
 
+    _break_shown = ""
+
+    def _tick(self) -> None:
+        super()._tick()
+        # the break's countdown ("Next round in 27 s") under the status line, which
+        # is otherwise drawn when the room changes: it stood still beside the clock
+        mv = self.mv
+        if mv is None or mv.over or self._pruning or not self.between_rounds() or self.covered():
+            return
+        line = self.break_line().plain
+        if line != self._break_shown:
+            self._break_shown = line
+            self._render_prompt(mv)
+
     # ----------------------------------------------------------------- prompt
     def _render_prompt(self, mv: MatchView) -> None:
         rv = mv.round
@@ -290,7 +304,9 @@ class Table(GameTableScreen[Picker]):
             if not self.is_host and not self.watching:
                 lines.append(Text(self.tr("sk.status.match_over_you"), end=""))
         elif self.between_rounds():
-            lines.append(self.break_line())
+            line = self.break_line()
+            self._break_shown = line.plain
+            lines.append(line)
         if self.picker is not None:
             lines.extend(self._picker_lines(namer))
         elif rv.phase == "window" and rv.window is not None and me is not None:
