@@ -564,6 +564,11 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
             if opens is not None:
                 self.app.push_screen(RoundResults(self, opens))
 
+    def _clock_runs_for_me(self) -> bool:
+        # a break's countdown ticks each second under the status line ("Next round
+        # in 27 s", Sultans): the clock in the header says the same, not "25 s"
+        return (self.between_rounds() and not self.covered()) or super()._clock_runs_for_me()
+
     def _tick(self) -> None:
         super()._tick()
         if self._banner_ended() and not self._pruning:

@@ -603,8 +603,8 @@ async def test_the_tables_break_line_counts_down_with_its_clock(
     size: tuple[int, int], lang: Lang, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Back at the table from a round's result (Esc), its "Next round in 27 s"
-    stood still while the clock in its header counted down: the line is drawn
-    again as its seconds change."""
+    stood still while the clock in its header counted down (by 5 s): the line
+    is drawn again as its seconds change, and the clock gives the same."""
     room = sultans()
     async with at(None, size, 0, lang, room) as (app, pilot, _client):
         kill_the_sultan(room)
@@ -616,7 +616,11 @@ async def test_the_tables_break_line_counts_down_with_its_clock(
         left = round(table.snap.deadline - time.time())
         assert any(t("table.break.next_in", lang, s=s) in screen_text(app) for s in (left, left + 1))
         now = time.time()
-        monkeypatch.setattr(tui.table_common.time, "time", lambda: now + 10)  # ten seconds on
+        on = 7 if (left - 7) % 5 else 8  # seconds on, to a time the 5-s steps do not show
+        monkeypatch.setattr(tui.table_common.time, "time", lambda: now + on)
         table._tick()  # the clock's next tick
         await settle(pilot)
-        assert t("table.break.next_in", lang, s=max(0, round(table.snap.deadline - now - 10))) in screen_text(app)
+        left = max(0, round(table.snap.deadline - now - on))
+        text = screen_text(app)
+        assert t("table.break.next_in", lang, s=left) in text
+        assert t(table.COUNTDOWN_TEXT, lang, s=left) in text  # the header's clock: the same, to the second
