@@ -536,13 +536,20 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         every table of the room, then drew its result over each."""
         return isinstance(self.app.screen, (RoundResults, MatchLog)) or self._result_to_open() is not None
 
-    def _result_to_open(self) -> int | None:
-        """The round whose result this change opens over the table, if any."""
+    def _new_result(self) -> int | None:
+        """The round whose result came with this change (this match's, not yet followed)."""
         snap = self.snap
         live = self.live_result()
         if live is None or live == self._auto_result or snap is None or snap.match != self.match_id:
             return None
-        return live if self.app.screen is self and self.is_attached else None
+        return live
+
+    def _result_to_open(self) -> int | None:
+        """The round whose result this change opens over the table, if any."""
+        return self._new_result() if self._on_top() else None
+
+    def _on_top(self) -> bool:
+        return self.app.screen is self and self.is_attached
 
     def _follow_results(self) -> None:
         """A round's (or the match's) end opens its result over the table; the
@@ -550,7 +557,6 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
         snap = self.snap
         assert snap is not None
         live = self.live_result()
-        opens = self._result_to_open()
         dialog = self._results_dialog()
         if dialog is not None:
             moved_on = snap.state == "waiting" or snap.match != self.match_id
@@ -559,10 +565,11 @@ class GameTableScreen(ChatKeys, TableScreen, Generic[P]):
                     dialog.dismiss(None)
                 return
             dialog.show()
-        if live is not None and live != self._auto_result and snap.match == self.match_id:
-            self._auto_result = live
-            if opens is not None:
-                self.app.push_screen(RoundResults(self, opens))
+        new = self._new_result()
+        if new is not None:
+            self._auto_result = new  # followed, whether or not the table was on top to open it
+            if self._on_top():
+                self.app.push_screen(RoundResults(self, new))
 
     def _clock_runs_for_me(self) -> bool:
         # a break's countdown ticks each second under the status line ("Next round
