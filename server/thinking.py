@@ -15,6 +15,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -57,7 +58,10 @@ WORKER_NICE = 10  # the workers yield the CPU to the event loop (its players' sc
 
 
 def _worker_start() -> None:
-    """A new worker: lower priority than the server, so searching never slows the screens."""
+    """A new worker: lower priority than the server, so searching never slows the
+    screens; deaf to Ctrl-C, which the terminal sends to the server's whole process
+    group (each worker printed a KeyboardInterrupt traceback; the server stops them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # (not permitted here: it still works, at the same priority)
         os.nice(WORKER_NICE)
 

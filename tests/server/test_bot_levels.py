@@ -4,6 +4,7 @@ survive a restart like the other settings."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -278,3 +279,23 @@ async def test_a_level_by_seat_is_for_a_bots_seat_never_a_players() -> None:
         assert "bots normal" not in settings_summary(room.settings, "en")
     finally:
         await h.stop()
+
+
+async def test_a_thinking_worker_is_deaf_to_ctrl_c() -> None:
+    """Ctrl-C on `./manage serve` reaches the thinking pool's workers too (the
+    terminal's process group): each printed a KeyboardInterrupt traceback. The
+    server stops them; they ignore it and go on answering."""
+    import os
+    import signal
+
+    from server.thinking import Thinker
+
+    thinker = Thinker(workers=1)
+    try:
+        pid = await asyncio.wrap_future(thinker.pool.submit(os.getpid))  # started: its initializer ran
+        os.kill(pid, signal.SIGINT)
+        await asyncio.sleep(0.3)
+        assert thinker.pool._processes[pid].is_alive()
+        assert await asyncio.wrap_future(thinker.pool.submit(os.getpid)) == pid
+    finally:
+        thinker.close()
